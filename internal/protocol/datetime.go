@@ -1,0 +1,218 @@
+package protocol
+
+// ParseDateTime validates s as an AgentsKit Chat v1 timestamp and returns it
+// as milliseconds since the Unix epoch.
+//
+// Acceptance is exactly that of zod 4.4.3 z.string().datetime({offset:
+// true}) and the value exactly that of JavaScript Date.parse, because the
+// TypeScript reference validates and orders messages with those; Go's
+// time.Parse(time.RFC3339) differs in both directions (it requires seconds,
+// accepts a lowercase 't'/'z' and leap-second-like "60"), so this is a
+// hand-written scanner with integer arithmetic. The accepted grammar is
+//
+//	YYYY-MM-DD "T" HH:MM [ ":" SS [ "." 1*DIGIT ] ] ( "Z" / ("+"/"-") HH:MM )
+//
+// with a 4-digit year 0000..9999, a date that exists in the proleptic
+// Gregorian calendar, hours 00..23, minutes and seconds 00..59, and offset
+// hours 00..23. Only ASCII digits count. Fractional seconds of any length
+// are truncated (not rounded) to milliseconds, as V8 does.
+func ParseDateTime(s string) (epochMs int64, ok bool) {
+	// Shortest form: "YYYY-MM-DDTHH:MMZ".
+	if len(s) < 17 {
+		return 0, false
+	}
+	year, ok1 := digits(s, 0, 4)
+	month, ok2 := digits(s, 5, 2)
+	day, ok3 := digits(s, 8, 2)
+	hour, ok4 := digits(s, 11, 2)
+	minute, ok5 := digits(s, 14, 2)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) ||
+		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' {
+		return 0, false
+	}
+	i := 16
+	second, milli := 0, 0
+	if s[i] == ':' {
+		var ok bool
+		if second, ok = digits(s, i+1, 2); !ok {
+			return 0, false
+		}
+		i += 3
+		if i < len(s) && s[i] == '.' {
+			i++
+			start := i
+			for i < len(s) && isASCIIDigit(s[i]) {
+				if i-start < 3 {
+					milli = milli*10 + int(s[i]-'0')
+				}
+				i++
+			}
+			switch i - start {
+			case 0:
+				return 0, false
+			case 1:
+				milli *= 100
+			case 2:
+				milli *= 10
+			}
+		}
+	}
+	if i >= len(s) {
+		return 0, false // the zone is required
+	}
+	offsetMin := 0
+	switch s[i] {
+	case 'Z':
+		i++
+	case '+', '-':
+		oh, okh := digits(s, i+1, 2)
+		om, okm := digits(s, i+4, 2)
+		if !okh || !okm || s[i+3] != ':' || oh > 23 || om > 59 {
+			return 0, false
+		}
+		offsetMin = oh*60 + om
+		if s[i] == '-' {
+			offsetMin = -offsetMin
+		}
+		i += 6
+	default:
+		return 0, false
+	}
+	if i != len(s) {
+		return 0, false
+	}
+	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) ||
+		hour > 23 || minute > 59 || second > 59 {
+		return 0, false
+	}
+	days := daysFromCivil(int64(year), month, day)
+	secs := days*86400 + int64(hour*3600+minute*60+second) - int64(offsetMin)*60
+	return secs*1000 + int64(milli), true
+}
+
+// FormatDateTime renders ms like JavaScript Date.prototype.toISOString:
+// "YYYY-MM-DDTHH:MM:SS.sssZ" for years 0000..9999 and the expanded
+// "±YYYYYY-..." form outside them (JavaScript would throw beyond ±8.64e15 ms;
+// this never fails). It is used for generatedAt so that the Go server emits
+// byte-identical timestamps to the TypeScript reference.
+func FormatDateTime(ms int64) string {
+	days, rem := ms/86400000, ms%86400000
+	if rem < 0 { // floor division without overflow, so 0 <= rem < 86400000
+		days--
+		rem += 86400000
+	}
+	y, m, d := civilFromDays(days)
+	var b [32]byte
+	n := 0
+	if y >= 0 && y <= 9999 {
+		n = putDigits(b[:], n, y, 4)
+	} else {
+		if y < 0 {
+			b[n] = '-'
+			y = -y
+		} else {
+			b[n] = '+'
+		}
+		n++
+		n = putDigits(b[:], n, y, 6)
+	}
+	b[n] = '-'
+	n = putDigits(b[:], n+1, int64(m), 2)
+	b[n] = '-'
+	n = putDigits(b[:], n+1, int64(d), 2)
+	b[n] = 'T'
+	n = putDigits(b[:], n+1, rem/3600000, 2)
+	b[n] = ':'
+	n = putDigits(b[:], n+1, rem/60000%60, 2)
+	b[n] = ':'
+	n = putDigits(b[:], n+1, rem/1000%60, 2)
+	b[n] = '.'
+	n = putDigits(b[:], n+1, rem%1000, 3)
+	b[n] = 'Z'
+	return string(b[:n+1])
+}
+
+// digits parses s[i:i+n] as exactly n ASCII digits.
+func digits(s string, i, n int) (int, bool) {
+	if i < 0 || i+n > len(s) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range []byte(s[i : i+n]) {
+		if !isASCIIDigit(c) {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+// putDigits writes v (>= 0) zero-padded to at least width digits.
+func putDigits(b []byte, n int, v int64, width int) int {
+	var tmp [20]byte
+	k := len(tmp)
+	for v > 0 || len(tmp)-k < width {
+		k--
+		tmp[k] = byte('0' + v%10)
+		v /= 10
+	}
+	return n + copy(b[n:], tmp[k:])
+}
+
+func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if isLeap(y) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// daysFromCivil returns the number of days from 1970-01-01 to y-m-d in the
+// proleptic Gregorian calendar (Howard Hinnant's algorithm), valid for
+// negative results too.
+func daysFromCivil(y int64, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := floorDiv(y, 400)
+	yoe := y - era*400
+	mp := int64((m + 9) % 12)
+	doy := (153*mp+2)/5 + int64(d) - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// civilFromDays is the inverse of daysFromCivil.
+func civilFromDays(z int64) (y int64, m, d int) {
+	z += 719468
+	era := floorDiv(z, 146097)
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = int(doy - (153*mp+2)/5 + 1)
+	m = int(mp + 3)
+	if m > 12 {
+		m -= 12
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
