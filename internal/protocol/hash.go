@@ -228,13 +228,11 @@ func Seal(a *Artifact) (*Artifact, error) {
 }
 
 func setMember(o *jsonValue, key string, v jsonValue) {
-	for i := len(o.obj) - 1; i >= 0; i-- {
-		if o.obj[i].key == key {
-			o.obj[i].val = v
-			return
-		}
+	if m, ok := o.member(key); ok {
+		*m = v
+		return
 	}
-	o.obj = append(o.obj, jsonMember{key: key, val: v})
+	o.items = append(o.items, jsonValue{kind: jsonString, str: key}, v)
 }
 
 // trimmedCopy deep-copies a with the trimmed fields trimmed, the way a

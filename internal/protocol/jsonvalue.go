@@ -24,31 +24,31 @@ const (
 	jsonObject
 )
 
-// jsonValue is one parsed JSON value. Strings share the parsed input's memory
-// when they need no unescaping.
+// jsonValue is one parsed JSON value, kept small because a maximum
+// artifact has tens of thousands of them. Strings share the parsed input's
+// memory when they need no unescaping. An array's elements are in items; an
+// object's members are in items as key, value pairs, in document order.
 type jsonValue struct {
-	kind    jsonKind
-	boolean bool
-	num     float64
-	str     string
-	arr     []jsonValue
-	obj     []jsonMember
-}
-
-type jsonMember struct {
-	key string
-	val jsonValue
+	kind  jsonKind
+	num   float64 // a number, or 1 for true
+	str   string
+	items []jsonValue
 }
 
 // member returns the value of key, the last one when the key repeats.
 func (v *jsonValue) member(key string) (*jsonValue, bool) {
-	for i := len(v.obj) - 1; i >= 0; i-- {
-		if v.obj[i].key == key {
-			return &v.obj[i].val, true
+	if v.kind != jsonObject {
+		return nil, false
+	}
+	for i := len(v.items) - 2; i >= 0; i -= 2 {
+		if v.items[i].str == key {
+			return &v.items[i+1], true
 		}
 	}
 	return nil, false
 }
+
+func (v *jsonValue) isTrue() bool { return v.kind == jsonBool && v.num == 1 }
 
 // parseJSON parses data as one JSON text. It reports only whether the text
 // is valid; callers turn a failure into their own payload-free diagnostic.
@@ -69,6 +69,9 @@ func parseJSON(data []byte) (jsonValue, bool) {
 type jsonParser struct {
 	src string
 	pos int
+	// stack collects the children of the containers being parsed, so each
+	// container is allocated once at its exact size.
+	stack []jsonValue
 }
 
 func (p *jsonParser) skipSpace() {
@@ -103,7 +106,7 @@ func (p *jsonParser) value(depth int) (jsonValue, bool) {
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case c == 't':
-		return jsonValue{kind: jsonBool, boolean: true}, p.literal("true")
+		return jsonValue{kind: jsonBool, num: 1}, p.literal("true")
 	case c == 'f':
 		return jsonValue{kind: jsonBool}, p.literal("false")
 	case c == 'n':
@@ -122,78 +125,86 @@ func (p *jsonParser) literal(word string) bool {
 
 func (p *jsonParser) object(depth int) (jsonValue, bool) {
 	p.pos++ // {
-	v := jsonValue{kind: jsonObject}
+	base := len(p.stack)
+	defer func() { p.stack = p.stack[:base] }()
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
 		p.pos++
-		return v, true
+		return jsonValue{kind: jsonObject}, true
 	}
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-			return v, false
+			return jsonValue{}, false
 		}
 		key, ok := p.string()
 		if !ok {
-			return v, false
+			return jsonValue{}, false
 		}
 		p.skipSpace()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return v, false
+			return jsonValue{}, false
 		}
 		p.pos++
 		p.skipSpace()
 		val, ok := p.value(depth)
 		if !ok {
-			return v, false
+			return jsonValue{}, false
 		}
-		v.obj = append(v.obj, jsonMember{key: key, val: val})
+		p.stack = append(p.stack, jsonValue{kind: jsonString, str: key}, val)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
-			return v, false
+			return jsonValue{}, false
 		}
 		switch p.src[p.pos] {
 		case ',':
 			p.pos++
 		case '}':
 			p.pos++
-			return v, true
+			return jsonValue{kind: jsonObject, items: p.take(base)}, true
 		default:
-			return v, false
+			return jsonValue{}, false
 		}
 	}
 }
 
 func (p *jsonParser) array(depth int) (jsonValue, bool) {
 	p.pos++ // [
-	v := jsonValue{kind: jsonArray}
+	base := len(p.stack)
+	defer func() { p.stack = p.stack[:base] }()
 	p.skipSpace()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
-		v.arr = []jsonValue{}
-		return v, true
+		return jsonValue{kind: jsonArray, items: []jsonValue{}}, true
 	}
 	for {
 		p.skipSpace()
 		val, ok := p.value(depth)
 		if !ok {
-			return v, false
+			return jsonValue{}, false
 		}
-		v.arr = append(v.arr, val)
+		p.stack = append(p.stack, val)
 		p.skipSpace()
 		if p.pos >= len(p.src) {
-			return v, false
+			return jsonValue{}, false
 		}
 		switch p.src[p.pos] {
 		case ',':
 			p.pos++
 		case ']':
 			p.pos++
-			return v, true
+			return jsonValue{kind: jsonArray, items: p.take(base)}, true
 		default:
-			return v, false
+			return jsonValue{}, false
 		}
 	}
+}
+
+// take copies the children collected since base into their own slice.
+func (p *jsonParser) take(base int) []jsonValue {
+	items := make([]jsonValue, len(p.stack)-base)
+	copy(items, p.stack[base:])
+	return items
 }
 
 func (p *jsonParser) number() (jsonValue, bool) {

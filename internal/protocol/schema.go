@@ -122,18 +122,18 @@ func (d *decoder) oneOf(v *jsonValue, allowed ...string) string {
 
 // array returns v's elements when v is an array of min to max elements.
 func (d *decoder) array(v *jsonValue, min, max int) []jsonValue {
-	if v.kind != jsonArray || len(v.arr) < min || len(v.arr) > max {
+	if v.kind != jsonArray || len(v.items) < min || len(v.items) > max {
 		d.failed = true
 		return nil
 	}
-	return v.arr
+	return v.items
 }
 
 func (d *decoder) boolean(v *jsonValue) bool {
 	if v.kind != jsonBool {
 		d.failed = true
 	}
-	return v.boolean
+	return v.isTrue()
 }
 
 // header classifies a payload's protocol and version before the schema
