@@ -84,10 +84,10 @@ func BenchmarkJSONUnmarshalStructMaxArtifact(b *testing.B) {
 		}
 	}
 	type artifact struct {
-		Protocol                                               string
-		Version                                                int
+		Protocol                                                string
+		Version                                                 int
 		ArtifactID, SiteID, ContentHash, GeneratedAt, ExpiresAt string
-		Entries                                                []entry
+		Entries                                                 []entry
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

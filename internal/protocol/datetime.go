@@ -15,7 +15,8 @@ package protocol
 // with a 4-digit year 0000..9999, a date that exists in the proleptic
 // Gregorian calendar, hours 00..23, minutes and seconds 00..59, and offset
 // hours 00..23. Only ASCII digits count. Fractional seconds of any length
-// are truncated (not rounded) to milliseconds, as V8 does.
+// are accepted and converted to milliseconds as V8 does: truncated (not
+// rounded) for up to 9 digits, see v8Milliseconds for longer ones.
 func ParseDateTime(s string) (epochMs int64, ok bool) {
 	// Shortest form: "YYYY-MM-DDTHH:MMZ".
 	if len(s) < 17 {
@@ -42,19 +43,12 @@ func ParseDateTime(s string) (epochMs int64, ok bool) {
 			i++
 			start := i
 			for i < len(s) && isASCIIDigit(s[i]) {
-				if i-start < 3 {
-					milli = milli*10 + int(s[i]-'0')
-				}
 				i++
 			}
-			switch i - start {
-			case 0:
+			if i == start {
 				return 0, false
-			case 1:
-				milli *= 100
-			case 2:
-				milli *= 10
 			}
+			milli = v8Milliseconds(s[start:i])
 		}
 	}
 	if i >= len(s) {
@@ -88,6 +82,36 @@ func ParseDateTime(s string) (epochMs int64, ok bool) {
 	days := daysFromCivil(int64(year), month, day)
 	secs := days*86400 + int64(hour*3600+minute*60+second) - int64(offsetMin)*60
 	return secs*1000 + int64(milli), true
+}
+
+// v8Milliseconds converts the fraction digits f (at least one) to
+// milliseconds exactly as V8's Date parser does, because the reference value
+// is Node's Date.parse. For up to 9 digits that is plain truncation
+// (".9999" -> 999, ".1" -> 100). V8 keeps only 9 significant digits after
+// skipping leading zeros, but scales by the full length capped at 9, so a
+// fraction longer than 9 digits that starts with '0' is misread:
+// ".0123456789" gives 123, not 12. The quirk is reproduced on purpose.
+func v8Milliseconds(f string) int {
+	const maxDigits = 9
+	i := 0
+	for i < len(f) && f[i] == '0' {
+		i++
+	}
+	n := 0
+	for k := 0; i < len(f) && k < maxDigits; i, k = i+1, k+1 {
+		n = n*10 + int(f[i]-'0')
+	}
+	switch length := min(len(f), maxDigits); {
+	case length == 1:
+		return n * 100
+	case length == 2:
+		return n * 10
+	default:
+		for ; length > 3; length-- {
+			n /= 10
+		}
+		return n
+	}
 }
 
 // FormatDateTime renders ms like JavaScript Date.prototype.toISOString:

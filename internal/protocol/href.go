@@ -4,6 +4,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+	"golang.org/x/text/secure/bidirule"
+	"golang.org/x/text/unicode/bidi"
 )
 
 // MaxHrefUnits is the longest href accepted, counted in UTF-16 code units
@@ -40,10 +42,17 @@ const MaxHrefUnits = 2048
 //   - The IDNA tables follow Go's Unicode version (15.0 for Go 1.26), so code
 //     points assigned or re-classified in later Unicode versions can get a
 //     different verdict.
+//   - The RFC 5893 Bidi rule is applied per right-to-left label, like
+//     current Ada, not to every label of a Bidi domain as UTS #46 and
+//     ICU-based browsers do ("http://1.\u05D0/" is accepted). Node 20's Ada
+//     2.9 is laxer still: it skips the last character of a left-to-right
+//     label and does not require an R/AL first character in a right-to-left
+//     one, so it accepts hosts like "co\u0627.x" or "1\u0627.x" that are
+//     rejected here.
+//   - Joiner (ZWJ/ZWNJ) context rules are x/net/idna's RFC 5892
+//     implementation; Ada has its own, which can differ in corner cases.
 //   - x/net/idna does not apply the UTS #46 rule (revision 31+) that a
-//     decoded "xn--" label must not itself start with "xn--", and its Bidi
-//     rule and ContextJ checks are its own implementations of RFC 5893 and
-//     RFC 5892; rare right-to-left or joiner-containing labels can differ.
+//     decoded "xn--" label must not itself start with "xn--".
 //
 // Invalid UTF-8 is rejected (a JavaScript string cannot carry it; Go's JSON
 // decoder already replaces it with U+FFFD).
@@ -192,20 +201,33 @@ func validPort(p string) bool {
 	return true
 }
 
-// hostProfile is the closest x/net/idna match for the WHATWG "domain to
-// ASCII" call of UTS #46 ToASCII: CheckHyphens=false, CheckBidi=true,
+// hostProfile is the x/net/idna configuration closest to the WHATWG
+// "domain to ASCII" call of UTS #46 ToASCII (CheckHyphens=false,
 // CheckJoiners=true, UseSTD3ASCIIRules=false, Transitional_Processing=false,
-// VerifyDnsLength=false. MapForLookup turns on STD3 rules and hyphen checks,
+// VerifyDnsLength=false). MapForLookup turns on STD3 rules and hyphen checks,
 // so they are switched back off after it (later options win).
+//
+// CheckBidi is not delegated to idna.BidiRule, which applies RFC 5893 to
+// every label of a domain that has a right-to-left label (as UTS #46 says).
+// The reference parser, Ada (Node's URL implementation), applies the rule
+// only to labels that themselves contain an R, AL or AN character, so
+// "http://1.\u05D0/" is a valid URL in Node; see bidiLabelsOK.
 var hostProfile = idna.New(
 	idna.MapForLookup(),
 	idna.Transitional(false),
 	idna.StrictDomainName(false),
 	idna.CheckHyphens(false),
 	idna.CheckJoiners(true),
-	idna.BidiRule(),
 	idna.VerifyDNSLength(false),
 	idna.RemoveLeadingDots(false),
+)
+
+// mapProfile only applies the UTS #46 mapping; see hasEmptyACELabel.
+var mapProfile = idna.New(
+	idna.MapForLookup(),
+	idna.Transitional(false),
+	idna.StrictDomainName(false),
+	idna.ValidateLabels(false),
 )
 
 // validHost is the WHATWG host parser for a special (non-opaque) host.
@@ -221,8 +243,19 @@ func validHost(host string) bool {
 		domain = percentDecode(host)
 	}
 	if needsIDNA(domain) {
+		if !utf8.ValidString(domain) {
+			// WHATWG decodes invalid UTF-8 to U+FFFD, which UTS #46
+			// disallows; x/net/idna lets some invalid bytes through.
+			return false
+		}
 		ascii, err := hostProfile.ToASCII(domain)
 		if err != nil || ascii == "" {
+			return false
+		}
+		if hasEmptyLabel(ascii) && hasEmptyACELabel(domain) {
+			return false
+		}
+		if !bidiLabelsOK(ascii) {
 			return false
 		}
 		domain = ascii
@@ -238,6 +271,93 @@ func validHost(host string) bool {
 		return validIPv4(domain)
 	}
 	return true
+}
+
+// hasEmptyLabel reports whether d has an empty dot-separated label.
+func hasEmptyLabel(d string) bool {
+	if d == "" || d[0] == '.' || d[len(d)-1] == '.' {
+		return true
+	}
+	for i := 1; i < len(d); i++ {
+		if d[i] == '.' && d[i-1] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// hasEmptyACELabel reports whether a label of d maps to exactly "xn--".
+// UTS #46 (and Node) reject such a label because its Punycode part is
+// empty, but x/net/idna silently turns it into an empty label. That is only
+// possible when ToASCII's result has an empty label, so this slow path
+// (one mapping call per non-ASCII rune) runs only then. The per-rune mapping
+// equals the whole-string mapping here: normalization cannot create or
+// remove the ASCII letters of "xn--".
+func hasEmptyACELabel(d string) bool {
+	var m []byte
+	for _, r := range d {
+		switch {
+		case r >= utf8.RuneSelf:
+			u, _ := mapProfile.ToUnicode(string(r))
+			m = append(m, u...)
+		case r >= 'A' && r <= 'Z':
+			m = append(m, byte(r)+('a'-'A'))
+		default:
+			m = append(m, byte(r))
+		}
+	}
+	start := 0
+	for i := 0; i <= len(m); i++ {
+		if i == len(m) || m[i] == '.' {
+			if string(m[start:i]) == "xn--" {
+				return true
+			}
+			start = i + 1
+		}
+	}
+	return false
+}
+
+// bidiLabelsOK applies the RFC 5893 Bidi rule the way Ada does: to each
+// label (in Unicode form) that contains a right-to-left or Arabic number
+// character, independently of the other labels.
+func bidiLabelsOK(ascii string) bool {
+	u, err := hostProfile.ToUnicode(ascii)
+	if err != nil {
+		return false
+	}
+	for len(u) > 0 {
+		label := u
+		if i := indexByte(u, '.'); i >= 0 {
+			label, u = u[:i], u[i+1:]
+		} else {
+			u = ""
+		}
+		if hasRTL(label) && !bidirule.ValidString(label) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasRTL reports whether s contains a character of Bidi class R, AL or AN.
+func hasRTL(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++ // ASCII has no R, AL or AN characters
+			continue
+		}
+		p, size := bidi.LookupString(s[i:])
+		switch p.Class() {
+		case bidi.R, bidi.AL, bidi.AN:
+			return true
+		}
+		if size == 0 {
+			size = 1
+		}
+		i += size
+	}
+	return false
 }
 
 // needsIDNA reports whether WHATWG runs full UTS #46 processing on d: it
@@ -262,9 +382,7 @@ func needsIDNA(d string) bool {
 }
 
 // percentDecode decodes %XX sequences; malformed ones are kept verbatim,
-// as in the WHATWG percent-decode algorithm. Invalid UTF-8 in the result is
-// left for the IDNA step to reject (WHATWG would produce U+FFFD, which UTS
-// #46 disallows, so the verdict is the same).
+// as in the WHATWG percent-decode algorithm.
 func percentDecode(s string) string {
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
@@ -492,7 +610,7 @@ func unhex(c byte) (byte, bool) {
 	case isASCIIDigit(c):
 		return c - '0', true
 	case c|0x20 >= 'a' && c|0x20 <= 'f':
-		return c|0x20 - 'a' + 10, true
+		return c | 0x20 - 'a' + 10, true
 	}
 	return 0, false
 }

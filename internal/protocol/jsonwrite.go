@@ -2,12 +2,12 @@ package protocol
 
 import "strconv"
 
-// appendJSONString appends s as a JSON string escaped exactly as ECMAScript
+// AppendJSONString appends s as a JSON string escaped exactly as ECMAScript
 // JSON.stringify escapes it: quote and backslash escaped, \b \f \n \r \t in
 // short form, other C0 controls as \u00xx with lowercase hex, and everything
 // else raw, including /, <, >, &, U+007F, U+2028 and U+2029. encoding/json
 // escapes more, which would change the bytes and therefore the hash.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -67,7 +67,7 @@ func (w *jsonWriter) key(k string) {
 	w.comma = false
 }
 
-func (w *jsonWriter) str(s string) { w.sep(); w.b = appendJSONString(w.b, s) }
+func (w *jsonWriter) str(s string) { w.sep(); w.b = AppendJSONString(w.b, s) }
 
 func (w *jsonWriter) int(n int64) { w.sep(); w.b = strconv.AppendInt(w.b, n, 10) }
 

@@ -1,0 +1,479 @@
+package protocol
+
+import (
+	"bytes"
+	"errors"
+	"io"
+)
+
+// Limits of the Ask NDJSON event stream. Lengths count UTF-16 code units;
+// sizes count UTF-8 bytes.
+const (
+	// MaxAskEventBytes bounds one trimmed line, and the partial line a
+	// decoder keeps while it waits for the rest.
+	MaxAskEventBytes = 1_048_576
+	// MaxAskEventLines is how many lines one DecodeAskEvents call looks at.
+	MaxAskEventLines = 4096
+
+	MaxAskDeltaLen     = 1_048_576
+	MaxAskToolIDLen    = 256
+	MaxAskToolNameLen  = 128
+	MaxAskArgKeyLen    = 128
+	MaxAskModelLen     = 256
+	MaxAskErrorLen     = 4096
+	MaxAskErrorCodeLen = 128
+)
+
+// Ask event types, the value of each event's "type" member.
+const (
+	AskEventText  = "text"
+	AskEventTool  = "tool"
+	AskEventDone  = "done"
+	AskEventError = "error"
+)
+
+// AskEvent is one event of an Ask NDJSON response: an AskTextEvent,
+// AskToolEvent, AskDoneEvent or AskErrorEvent. Decoders return the variant
+// values (not pointers), so callers switch on the dynamic type:
+//
+//	switch ev := ev.(type) {
+//	case protocol.AskTextEvent:
+//		out.WriteString(ev.Delta)
+//	case protocol.AskErrorEvent:
+//		return ev.Message
+//	}
+//
+// Every variant is strict on the wire: a line with a member the variant
+// does not name is inert. Encoding writes the members in schema order, type
+// first, on one line, and does not validate lengths: sending an event a
+// peer would reject is the caller's bug.
+type AskEvent interface {
+	// Type is the event's "type" member.
+	Type() string
+	// AppendJSON appends the event as one JSON line without its newline.
+	AppendJSON(dst []byte) []byte
+	// MarshalJSON returns AppendJSON(nil).
+	MarshalJSON() ([]byte, error)
+	askEvent()
+}
+
+// AskTextEvent carries the next piece of the answer text.
+type AskTextEvent struct {
+	Delta string // at most MaxAskDeltaLen units; may be empty
+}
+
+// AskToolEvent is a tool call, such as the server's closing "cite" event
+// with {"sources":[{"id","title","path"}]}.
+type AskToolEvent struct {
+	ID   string // at most MaxAskToolIDLen units
+	Name string // at most MaxAskToolNameLen units
+	// Args is the JSON object text of the arguments. Decoded events hold it
+	// in canonical form, the bytes JSON.stringify writes for the value zod
+	// returns (see CanonicalToolArgs). Encoding re-canonicalises it, so it
+	// may be any JSON object text; nil is written as {}.
+	Args []byte
+}
+
+// AskDoneEvent ends a successful stream.
+type AskDoneEvent struct {
+	// Model is the model that answered, or nil when the server did not
+	// say. A present empty string is kept distinct from absent.
+	Model *string
+}
+
+// AskErrorEvent ends a stream with a failure.
+type AskErrorEvent struct {
+	Message string // 1 to MaxAskErrorLen units
+	// Code matches ^[A-Z][A-Z0-9_]{0,127}$, or is "" when absent.
+	Code string
+	// Retryable is nil when absent.
+	Retryable *bool
+}
+
+func (AskTextEvent) Type() string  { return AskEventText }
+func (AskToolEvent) Type() string  { return AskEventTool }
+func (AskDoneEvent) Type() string  { return AskEventDone }
+func (AskErrorEvent) Type() string { return AskEventError }
+
+func (AskTextEvent) askEvent()  {}
+func (AskToolEvent) askEvent()  {}
+func (AskDoneEvent) askEvent()  {}
+func (AskErrorEvent) askEvent() {}
+
+func (e AskTextEvent) AppendJSON(dst []byte) []byte {
+	w := jsonWriter{b: dst}
+	w.open('{')
+	w.member("type", AskEventText)
+	w.member("delta", e.Delta)
+	w.close('}')
+	return w.b
+}
+
+// AppendJSON writes Args in canonical form. Args that are not a JSON
+// object are written as {} so the line stays one valid JSON value;
+// MarshalJSON reports them as an error instead.
+func (e AskToolEvent) AppendJSON(dst []byte) []byte {
+	w := jsonWriter{b: dst}
+	w.open('{')
+	w.member("type", AskEventTool)
+	w.member("id", e.ID)
+	w.member("name", e.Name)
+	w.key("args")
+	if v, ok := parseArgs(e.Args); ok {
+		writeArgs(&w, &v)
+	} else {
+		w.raw([]byte("{}"))
+	}
+	w.close('}')
+	return w.b
+}
+
+func (e AskDoneEvent) AppendJSON(dst []byte) []byte {
+	w := jsonWriter{b: dst}
+	w.open('{')
+	w.member("type", AskEventDone)
+	if e.Model != nil {
+		w.member("model", *e.Model)
+	}
+	w.close('}')
+	return w.b
+}
+
+func (e AskErrorEvent) AppendJSON(dst []byte) []byte {
+	w := jsonWriter{b: dst}
+	w.open('{')
+	w.member("type", AskEventError)
+	w.member("message", e.Message)
+	if e.Code != "" {
+		w.member("code", e.Code)
+	}
+	if e.Retryable != nil {
+		w.key("retryable")
+		w.bool(*e.Retryable)
+	}
+	w.close('}')
+	return w.b
+}
+
+func (e AskTextEvent) MarshalJSON() ([]byte, error)  { return e.AppendJSON(nil), nil }
+func (e AskDoneEvent) MarshalJSON() ([]byte, error)  { return e.AppendJSON(nil), nil }
+func (e AskErrorEvent) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
+
+func (e AskToolEvent) MarshalJSON() ([]byte, error) {
+	if _, ok := parseArgs(e.Args); !ok {
+		return nil, errToolArgs
+	}
+	return e.AppendJSON(nil), nil
+}
+
+// AppendNDJSON appends e as one NDJSON record: its JSON and a newline.
+func AppendNDJSON(dst []byte, e AskEvent) []byte {
+	return append(e.AppendJSON(dst), '\n')
+}
+
+var errToolArgs = errors.New("protocol: Ask tool args must be a JSON object with keys of at most 128 UTF-16 units")
+
+// parseArgs parses tool args text; nil or empty text is the empty object.
+func parseArgs(raw []byte) (jsonValue, bool) {
+	if len(raw) == 0 {
+		return jsonValue{kind: jsonObject}, true
+	}
+	v, ok := parseJSON(raw)
+	return v, ok && v.kind == jsonObject
+}
+
+// validArgKeys applies the record key schema, z.string().max(128), to every
+// top-level key zod looks at (it skips __proto__).
+func validArgKeys(v *jsonValue) bool {
+	var d decoder
+	for i := 0; i+1 < len(v.items); i += 2 {
+		if k := v.items[i].str; k != protoKey {
+			d.length(k, 0, MaxAskArgKeyLen)
+		}
+	}
+	return !d.failed
+}
+
+// writeArgs writes a tool args object as JSON.stringify writes the object
+// zod's z.record returns: the members of the parsed object in own-key order,
+// except a top-level __proto__, which z.record skips. Nested objects are
+// z.unknown() values, passed through as JSON.parse built them, so a nested
+// __proto__ stays.
+func writeArgs(w *jsonWriter, v *jsonValue) {
+	w.open('{')
+	for _, m := range ownMembers(v) {
+		if m.key == protoKey {
+			continue
+		}
+		w.quotedKey(m.key)
+		w.value(m.val)
+	}
+	w.close('}')
+}
+
+// CanonicalToolArgs validates raw as Ask tool args, a JSON object whose keys
+// are at most MaxAskArgKeyLen UTF-16 units, and returns the bytes a
+// decoded AskToolEvent holds for it: JSON.stringify of the value zod
+// returns, so numbers are in ECMAScript form, strings use ECMAScript
+// escaping, repeated keys are merged (last value wins), array-index keys
+// come first, and a top-level __proto__ member is dropped.
+func CanonicalToolArgs(raw []byte) ([]byte, error) {
+	v, ok := parseJSON(raw)
+	if !ok || v.kind != jsonObject || !validArgKeys(&v) {
+		return nil, errToolArgs
+	}
+	var w jsonWriter
+	writeArgs(&w, &v)
+	return w.b, nil
+}
+
+// decodeAskEventLine decodes one NDJSON line: it trims ECMAScript
+// whitespace and skips an empty line or one longer than MaxAskEventBytes.
+func decodeAskEventLine(line []byte) (AskEvent, bool) {
+	line = bytes.TrimFunc(line, IsSpace)
+	if len(line) == 0 || len(line) > MaxAskEventBytes {
+		return nil, false
+	}
+	return decodeAskEventJSON(line)
+}
+
+// decodeAskEventJSON decodes one event object against AskEventSchema.
+func decodeAskEventJSON(text []byte) (AskEvent, bool) {
+	root, ok := parseJSON(text)
+	if !ok || root.kind != jsonObject {
+		return nil, false
+	}
+	t, ok := root.member("type")
+	if !ok || t.kind != jsonString {
+		return nil, false
+	}
+	var d decoder
+	switch t.str {
+	case AskEventText:
+		e := AskTextEvent{}
+		d.check(strictKeys(&root, "type", "delta"))
+		e.Delta = d.raw(d.field(&root, "delta"), 0, MaxAskDeltaLen)
+		return e, !d.failed
+	case AskEventTool:
+		e := AskToolEvent{}
+		d.check(strictKeys(&root, "type", "id", "name", "args"))
+		e.ID = d.raw(d.field(&root, "id"), 0, MaxAskToolIDLen)
+		e.Name = d.raw(d.field(&root, "name"), 0, MaxAskToolNameLen)
+		args := d.field(&root, "args")
+		d.check(args.kind == jsonObject && validArgKeys(args))
+		if d.failed {
+			return nil, false
+		}
+		var w jsonWriter
+		writeArgs(&w, args)
+		e.Args = w.b
+		return e, true
+	case AskEventDone:
+		e := AskDoneEvent{}
+		d.check(strictKeys(&root, "type", "model"))
+		if v := d.optional(&root, "model"); v != nil {
+			m := d.raw(v, 0, MaxAskModelLen)
+			e.Model = &m
+		}
+		return e, !d.failed
+	case AskEventError:
+		e := AskErrorEvent{}
+		d.check(strictKeys(&root, "type", "message", "code", "retryable"))
+		e.Message = d.raw(d.field(&root, "message"), 1, MaxAskErrorLen)
+		if v := d.optional(&root, "code"); v != nil {
+			e.Code = d.str(v)
+			d.check(validAskErrorCode(e.Code))
+		}
+		if v := d.optional(&root, "retryable"); v != nil {
+			r := d.boolean(v)
+			e.Retryable = &r
+		}
+		return e, !d.failed
+	}
+	return nil, false
+}
+
+// validAskErrorCode reports whether s matches ^[A-Z][A-Z0-9_]{0,127}$.
+func validAskErrorCode(s string) bool {
+	if len(s) == 0 || len(s) > MaxAskErrorCodeLen || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// DecodeAskEvents decodes the complete lines of an Ask NDJSON buffer,
+// exactly as the reference decodeAskEvents does:
+//
+//   - The buffer is split on '\n' and each line is trimmed of ECMAScript
+//     whitespace (so CRLF works). Empty lines and lines longer than
+//     MaxAskEventBytes after trimming are skipped.
+//   - A line that is not JSON, has an unknown type, breaks a limit or has a
+//     member its variant does not name is inert: it is skipped silently.
+//   - At most MaxAskEventLines lines are looked at, blank and invalid ones
+//     included. When that budget is used up, every remaining complete line
+//     is dropped: decoding jumps past the buffer's last newline.
+//   - What follows the last newline looked at is the partial line, returned
+//     as rest so the caller can prepend it to the next read. A partial
+//     longer than MaxAskEventBytes is dropped instead, rest is nil and
+//     discardedPartial is true; the caller must then discard input up to
+//     the next newline, so the line's tail never reads as an event
+//     (AskEventReader does).
+//
+// rest aliases buf. Lengths are measured on the bytes as given; the
+// reference measures the string TextDecoder produced, which differs only
+// for invalid UTF-8. Strings that held lone surrogate escapes carry U+FFFD,
+// since a Go string cannot hold a lone surrogate.
+func DecodeAskEvents(buf []byte) (events []AskEvent, rest []byte, discardedPartial bool) {
+	cursor, lines := 0, 0
+	for lines < MaxAskEventLines {
+		i := bytes.IndexByte(buf[cursor:], '\n')
+		if i < 0 {
+			break
+		}
+		line := buf[cursor : cursor+i]
+		cursor += i + 1
+		lines++
+		if ev, ok := decodeAskEventLine(line); ok {
+			events = append(events, ev)
+		}
+	}
+	if lines == MaxAskEventLines {
+		if last := bytes.LastIndexByte(buf, '\n'); last >= cursor {
+			cursor = last + 1
+		}
+	}
+	rest = buf[cursor:]
+	if len(rest) > MaxAskEventBytes {
+		return events, nil, true
+	}
+	return events, rest, false
+}
+
+// askReadChunk is how much AskEventReader asks its reader for at a time.
+const askReadChunk = 32 << 10
+
+// AskEventReader reads Ask events from an NDJSON stream, such as a response
+// body, with bounded memory: it holds at most one partial line of
+// MaxAskEventBytes plus one read chunk.
+//
+// Each line is decoded as DecodeAskEvents decodes a line, with two
+// differences that make the result independent of how the stream is
+// chunked:
+//
+//   - There is no per-call line budget; every complete line is looked at.
+//   - A line is dropped when its raw bytes, before trimming, exceed
+//     MaxAskEventBytes, the size at which DecodeAskEvents would have
+//     discarded it as a partial had it been split across reads. The reader
+//     then discards input up to the next newline, so the line's tail never
+//     becomes an event.
+//
+// A final line without a newline at end of stream is decoded like any
+// other, as the reference client does by decoding rest + "\n" at the end.
+type AskEventReader struct {
+	r       io.Reader
+	chunk   []byte // read buffer
+	data    []byte // unread part of chunk
+	line    []byte // pending partial line, at most MaxAskEventBytes
+	discard bool   // dropping input up to the next newline
+	err     error  // sticky error from r
+}
+
+// NewAskEventReader returns a reader of the Ask events in r.
+func NewAskEventReader(r io.Reader) *AskEventReader {
+	return &AskEventReader{r: r}
+}
+
+// Next returns the next valid event. It returns io.EOF after the last
+// event when the stream ends, and any other read error as it happens, in
+// which case a pending partial line is dropped. Invalid lines are skipped.
+func (a *AskEventReader) Next() (AskEvent, error) {
+	empty := 0
+	for {
+		if len(a.data) > 0 {
+			if ev, ok := a.scan(); ok {
+				return ev, nil
+			}
+			continue
+		}
+		if a.err != nil {
+			if a.err != io.EOF {
+				a.line = a.line[:0]
+				return nil, a.err
+			}
+			if len(a.line) > 0 {
+				ev, ok := decodeAskEventLine(a.line)
+				a.line = a.line[:0]
+				if ok {
+					return ev, nil
+				}
+			}
+			return nil, io.EOF
+		}
+		if a.chunk == nil {
+			a.chunk = make([]byte, askReadChunk)
+		}
+		n, err := a.r.Read(a.chunk)
+		a.data, a.err = a.chunk[:n], err
+		if n == 0 && err == nil {
+			if empty++; empty >= 100 {
+				a.err = io.ErrNoProgress
+			}
+		}
+	}
+}
+
+// scan consumes a.data up to and including the next newline, or all of it,
+// and returns the event of a line it completes.
+func (a *AskEventReader) scan() (AskEvent, bool) {
+	i := bytes.IndexByte(a.data, '\n')
+	if a.discard {
+		if i < 0 {
+			a.data = nil
+			return nil, false
+		}
+		a.data = a.data[i+1:]
+		a.discard = false
+		return nil, false
+	}
+	if i < 0 {
+		if len(a.line)+len(a.data) > MaxAskEventBytes {
+			a.line, a.data, a.discard = a.line[:0], nil, true
+			return nil, false
+		}
+		a.appendLine(a.data)
+		a.data = nil
+		return nil, false
+	}
+	seg := a.data[:i]
+	a.data = a.data[i+1:]
+	if len(a.line)+len(seg) > MaxAskEventBytes {
+		a.line = a.line[:0]
+		return nil, false
+	}
+	line := seg
+	if len(a.line) > 0 {
+		a.appendLine(seg)
+		line = a.line
+	}
+	ev, ok := decodeAskEventLine(line)
+	a.line = a.line[:0]
+	return ev, ok
+}
+
+// appendLine adds b to the pending line, growing it to at most
+// MaxAskEventBytes; callers have checked the total fits.
+func (a *AskEventReader) appendLine(b []byte) {
+	if need := len(a.line) + len(b); need > cap(a.line) {
+		c := min(max(2*cap(a.line), need, 4096), MaxAskEventBytes)
+		grown := make([]byte, len(a.line), c)
+		copy(grown, a.line)
+		a.line = grown
+	}
+	a.line = append(a.line, b...)
+}

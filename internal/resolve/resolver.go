@@ -1,0 +1,243 @@
+package resolve
+
+import (
+	"errors"
+	"time"
+
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// Resolver answers questions from one verified knowledge artifact. It is
+// immutable after New and safe for concurrent use.
+//
+// A Resolver never fails: when its artifact did not verify, every call
+// returns a corrupt escalation, so a bad or tampered artifact degrades to
+// the backend (or to an honest "corrupt" message) instead of answering.
+type Resolver struct {
+	// art is the verified private copy; nil when verification failed.
+	art *protocol.Artifact
+	err error
+	now func() int64
+
+	// suggest holds, per entry, the value a choices suggestion carries:
+	// computed once because it depends only on the artifact.
+	suggest []string
+}
+
+// Option configures a Resolver.
+type Option func(*Resolver)
+
+// WithClock sets the clock used for the expiry check, in Unix milliseconds.
+// Tests and the conformance vectors pin time with it; the default is the
+// system clock.
+func WithClock(now func() int64) Option {
+	return func(r *Resolver) {
+		if now != nil {
+			r.now = now
+		}
+	}
+}
+
+func systemClock() int64 { return time.Now().UnixMilli() }
+
+// errPanic reports a verification that panicked; it is treated like any
+// other failed verification rather than taking the caller down.
+var errPanic = errors.New("resolve: artifact verification panicked")
+
+// New builds a Resolver for a, verified against the site config's trusted
+// anchors. Verification runs again here, synchronously, even when a came
+// from a verifying decoder: an artifact value changed after it was decoded
+// must not answer, and the Resolver keeps a private copy so later changes
+// to a cannot reach it either. A nil artifact or a failed verification
+// yields a Resolver whose every call escalates as corrupt; Err says why.
+func New(a *protocol.Artifact, trust protocol.Trust, opts ...Option) *Resolver {
+	r := &Resolver{now: systemClock}
+	for _, o := range opts {
+		o(r)
+	}
+	art, err := reverify(a, trust)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.art = art
+	r.suggest = make([]string, len(art.Entries))
+	for i := range art.Entries {
+		r.suggest[i] = suggestionValue(art, i)
+	}
+	return r
+}
+
+func reverify(a *protocol.Artifact, trust protocol.Trust) (art *protocol.Artifact, err error) {
+	defer func() {
+		if recover() != nil {
+			art, err = nil, errPanic
+		}
+	}()
+	return protocol.Reverify(a, trust)
+}
+
+// Err returns why the artifact was rejected, or nil when the Resolver
+// answers from it. The error is a payload-free *protocol.Diagnostic.
+func (r *Resolver) Err() error { return r.err }
+
+// Artifact returns the verified artifact the Resolver answers from, or nil.
+// It is the Resolver's own copy: callers must not modify it.
+func (r *Resolver) Artifact() *protocol.Artifact { return r.art }
+
+// suggestionValue is the text a choices suggestion submits for entry i: its
+// first declared alias (trimmed, not normalized, so it reads as the author
+// wrote it) whose key belongs to that entry alone, so that asking it again
+// answers instead of offering the same choices. The unique-alias rule
+// guarantees one exists; the fallbacks only keep the function total.
+func suggestionValue(a *protocol.Artifact, i int) string {
+	e := &a.Entries[i]
+	keys := e.Keys()
+	for j, v := range e.Values {
+		if j < len(keys) && len(a.Matches(keys[j])) == 1 {
+			return v
+		}
+	}
+	if len(e.Values) > 0 {
+		return e.Values[0]
+	}
+	return e.ID
+}
+
+// Resolve answers query, in the order the protocol fixes:
+//
+//  1. an expired artifact escalates as stale, whatever the query, even at
+//     the exact expiresAt instant;
+//  2. a query over 512 UTF-16 units, or one whose normalization is, is a
+//     miss: it is never cut down into a match;
+//  3. no owner of the normalized key is a miss, several are choices (the
+//     first 8 in artifact order), exactly one is that entry's answer.
+func (r *Resolver) Resolve(query string) *protocol.Envelope {
+	if r.art == nil {
+		return protocol.Escalate(query, protocol.ReasonCorrupt)
+	}
+	if r.art.StaleAt(r.now()) {
+		return protocol.Escalate(query, protocol.ReasonStale)
+	}
+	if protocol.UTF16Len(query) > protocol.MaxQueryLen {
+		return protocol.Escalate(query, protocol.ReasonMiss)
+	}
+	key := protocol.NormalizeKey(query)
+	if protocol.UTF16Len(key) > protocol.MaxQueryLen {
+		return escalation(query, protocol.TruncateUTF16(key, protocol.MaxQueryLen), protocol.ReasonMiss, protocol.MessageMiss)
+	}
+	owners := r.art.Matches(key)
+	switch len(owners) {
+	case 0:
+		return escalation(query, key, protocol.ReasonMiss, protocol.MessageMiss)
+	case 1:
+		return r.answer(owners[0], query, key)
+	}
+	return r.choices(owners, query, key)
+}
+
+// ResolveChoice answers a choice the user picked from a choices envelope
+// for originalQuery. The choice is honoured only when choiceID is among the
+// (at most 8) entries that query offers, so a forged id cannot reach an
+// entry the question never matched. Anything else is a miss with the
+// "selected answer unavailable" message.
+func (r *Resolver) ResolveChoice(choiceID, originalQuery string) *protocol.Envelope {
+	if r.art == nil {
+		return protocol.Escalate(originalQuery, protocol.ReasonCorrupt)
+	}
+	if r.art.StaleAt(r.now()) {
+		return protocol.Escalate(originalQuery, protocol.ReasonStale)
+	}
+	if protocol.UTF16Len(originalQuery) > protocol.MaxQueryLen {
+		return protocol.EscalateWith(originalQuery, protocol.ReasonMiss, protocol.MessageChoiceMissing)
+	}
+	key := protocol.NormalizeKey(originalQuery)
+	if protocol.UTF16Len(key) <= protocol.MaxQueryLen {
+		owners := r.art.Matches(key)
+		if len(owners) > protocol.MaxSuggestions {
+			owners = owners[:protocol.MaxSuggestions]
+		}
+		for _, i := range owners {
+			if r.art.Entries[i].ID == choiceID {
+				return r.answer(i, originalQuery, key)
+			}
+		}
+	}
+	return escalation(originalQuery, protocol.TruncateUTF16(key, protocol.MaxQueryLen), protocol.ReasonMiss, protocol.MessageChoiceMissing)
+}
+
+// escalation builds an escalation for a query of at most 512 units whose
+// normalized key (cut to 512) is already known, so the hot path does not
+// normalize twice.
+func escalation(query, key string, reason protocol.Reason, message string) *protocol.Envelope {
+	return &protocol.Envelope{
+		Outcome: protocol.OutcomeEscalation, Query: query, NormalizedQuery: key,
+		Message: message, Reason: reason,
+		Confidence: protocol.Confidence{Level: protocol.LevelLow, Basis: string(reason)},
+	}
+}
+
+// answerBlock puts everything an answer envelope points to in one
+// allocation.
+type answerBlock struct {
+	env  protocol.Envelope
+	prov protocol.Provenance
+	ans  protocol.Answer
+	ids  [1]string
+}
+
+// answer returns entry i's answer. The envelope gets its own copy of the
+// answer and citations, so a caller that edits an envelope cannot change
+// what the Resolver answers next.
+func (r *Resolver) answer(i int, query, key string) *protocol.Envelope {
+	e := &r.art.Entries[i]
+	b := &answerBlock{}
+	b.ids[0] = e.ID
+	b.ans.Markdown = e.Answer.Markdown
+	if len(e.Answer.Citations) > 0 {
+		b.ans.Citations = append([]protocol.Citation(nil), e.Answer.Citations...)
+	}
+	b.prov = protocol.Provenance{
+		Source: protocol.SourceLocal, ArtifactID: r.art.ArtifactID,
+		ContentHash: r.art.ContentHash, EntryIDs: b.ids[:],
+	}
+	b.env = protocol.Envelope{
+		Outcome: protocol.OutcomeAnswer, Query: query, NormalizedQuery: key,
+		Answer: &b.ans, Provenance: &b.prov,
+		Confidence: protocol.Confidence{Level: protocol.LevelHigh, Basis: protocol.BasisExact},
+	}
+	return &b.env
+}
+
+// choicesBlock is answerBlock for choices envelopes.
+type choicesBlock struct {
+	env  protocol.Envelope
+	prov protocol.Provenance
+	sugg [protocol.MaxSuggestions]protocol.Suggestion
+	ids  [protocol.MaxSuggestions]string
+}
+
+// choices offers the first 8 owners of the key in artifact order, each
+// with the alias that answers it alone.
+func (r *Resolver) choices(owners []int, query, key string) *protocol.Envelope {
+	if len(owners) > protocol.MaxSuggestions {
+		owners = owners[:protocol.MaxSuggestions]
+	}
+	b := &choicesBlock{}
+	for n, i := range owners {
+		e := &r.art.Entries[i]
+		b.sugg[n] = protocol.Suggestion{ID: e.ID, Label: e.Label, Value: r.suggest[i]}
+		b.ids[n] = e.ID
+	}
+	b.prov = protocol.Provenance{
+		Source: protocol.SourceLocal, ArtifactID: r.art.ArtifactID,
+		ContentHash: r.art.ContentHash, EntryIDs: b.ids[:len(owners):len(owners)],
+	}
+	b.env = protocol.Envelope{
+		Outcome: protocol.OutcomeChoices, Query: query, NormalizedQuery: key,
+		Message: protocol.MessageChoices, Suggestions: b.sugg[:len(owners):len(owners)],
+		Provenance: &b.prov,
+		Confidence: protocol.Confidence{Level: protocol.LevelMedium, Basis: protocol.BasisAmbiguous},
+	}
+	return &b.env
+}

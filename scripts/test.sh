@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test askplane has. CI calls this through .ci/run; run it
+# yourself the same way: bash scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v '_templ.go$') 2>/dev/null || true)
+if [ -n "$unformatted" ]; then
+	echo "not gofmt-formatted:"; echo "$unformatted"; exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test -race (fuzz seed corpora run as tests)"
+go test -race -count=1 ./...

@@ -1,0 +1,65 @@
+// Command askplane is askplane's command line: the protocol tools docs
+// authors use to debug their facts, and (coming next) the dev server and
+// the sidecar.
+//
+//	askplane protocol normalize        JSON array of strings on stdin → normalized keys
+//	askplane protocol hash [FILE]      content hash of an artifact
+//	askplane protocol verify --site FILE --artifact FILE
+//	askplane protocol resolve --site FILE --artifact FILE [--now RFC3339]
+//	                          [--fallback backend|disabled] [--choice ID] QUERY
+//	askplane dev                       build the example site and serve it (coming next)
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailed  = 1 // the input was read and found invalid
+	exitUsage   = 2 // the command line or an input file could not be used
+	commandName = "askplane"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command line. It is main without the process, so tests
+// can run it in-process through testscript.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "protocol":
+		return runProtocol(args[1:], stdin, stdout, stderr)
+	case "dev":
+		return runDev(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "askplane: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Usage: askplane <command> [arguments]
+
+Commands:
+  protocol normalize        read a JSON array of strings on stdin, print their normalized keys
+  protocol hash [FILE]      print the content hash of a knowledge artifact (stdin without FILE)
+  protocol verify --site FILE --artifact FILE
+                            verify an artifact against its site config
+  protocol resolve --site FILE --artifact FILE [--now RFC3339]
+                   [--fallback backend|disabled] [--choice ID] QUERY
+                            print the answer envelope a client receives for QUERY
+  dev                       build the example site and serve it with the sidecar
+`)
+}
