@@ -6,9 +6,9 @@ package protocol
 // Acceptance is exactly that of zod 4.4.3 z.string().datetime({offset:
 // true}) and the value exactly that of JavaScript Date.parse, because the
 // TypeScript reference validates and orders messages with those; Go's
-// time.Parse(time.RFC3339) differs in both directions (it requires seconds,
-// accepts a lowercase 't'/'z' and leap-second-like "60"), so this is a
-// hand-written scanner with integer arithmetic. The accepted grammar is
+// time.Parse(time.RFC3339) differs in both directions (it requires seconds
+// but accepts a "+24:00" offset and a comma before the fraction), so this is
+// a hand-written scanner with integer arithmetic. The accepted grammar is
 //
 //	YYYY-MM-DD "T" HH:MM [ ":" SS [ "." 1*DIGIT ] ] ( "Z" / ("+"/"-") HH:MM )
 //

@@ -31,11 +31,12 @@ const MaxHrefUnits = 2048
 //     phishing vector).
 //
 // Step 5 is a hand-written port of the WHATWG URL parser restricted to the
-// special schemes http and https; net/url is not used because it disagrees
-// with browsers (it rejects "https://exa mple.com" for other reasons, accepts
-// "https:example.com" as opaque, has no IPv4 number forms, no IDNA...). Only
-// the parts that can fail matter: the path, query and fragment of a special
-// URL never make parsing fail, so they are not inspected.
+// special schemes http and https. net/url is not used because it disagrees
+// with browsers: it reads "https:example.com" as an opaque URL without a
+// host, knows no IPv4 number forms such as "0x7f.1" and does no IDNA
+// mapping. Only the parts that can fail are ported: the path, query and
+// fragment of a special URL never make parsing fail, so they are not
+// inspected.
 //
 // Known differences from a browser / Node (Ada) parser, all in Unicode host
 // names handled by golang.org/x/net/idna:
@@ -52,7 +53,9 @@ const MaxHrefUnits = 2048
 //   - Joiner (ZWJ/ZWNJ) context rules are x/net/idna's RFC 5892
 //     implementation; Ada has its own, which can differ in corner cases.
 //   - x/net/idna does not apply the UTS #46 rule (revision 31+) that a
-//     decoded "xn--" label must not itself start with "xn--".
+//     decoded "xn--" label must not itself start with "xn--", and refuses
+//     to decode an "xn--" label into more than 1024 code points (a denial
+//     of service guard), so such a host is rejected here.
 //
 // Invalid UTF-8 is rejected (a JavaScript string cannot carry it; Go's JSON
 // decoder already replaces it with U+FFFD).
@@ -255,7 +258,7 @@ func validHost(host string) bool {
 		if hasEmptyLabel(ascii) && hasEmptyACELabel(domain) {
 			return false
 		}
-		if !bidiLabelsOK(ascii) {
+		if !bidiLabelsOK(domain) {
 			return false
 		}
 		domain = ascii
@@ -320,9 +323,11 @@ func hasEmptyACELabel(d string) bool {
 
 // bidiLabelsOK applies the RFC 5893 Bidi rule the way Ada does: to each
 // label (in Unicode form) that contains a right-to-left or Arabic number
-// character, independently of the other labels.
-func bidiLabelsOK(ascii string) bool {
-	u, err := hostProfile.ToUnicode(ascii)
+// character, independently of the other labels. The Unicode labels are
+// taken from the mapped input rather than by decoding ToASCII's output,
+// because x/net/idna refuses to decode Punycode longer than 1024 runes.
+func bidiLabelsOK(domain string) bool {
+	u, err := hostProfile.ToUnicode(domain)
 	if err != nil {
 		return false
 	}

@@ -87,6 +87,13 @@ func TestValidHrefEdgeCases(t *testing.T) {
 		{"http://0x000000000000000000000001/", true},
 		{"http://%30x7f.1/", true}, // percent-decoded before the number check
 		{"http://xn--/", false},
+		{"http://a.\uff58\uff4e\uff0d\uff0d/", false}, // fullwidth "xn--": empty Punycode label
+		{"http://a.xn--.b/", false},
+		{"http://a.\u00ad.b/", true},                       // a label of ignored code points is just empty
+		{"http://" + strings.Repeat("\u00e9", 2040), true}, // no DNS length limit in WHATWG
+		{"http://" + strings.Repeat("\u05d0", 2040), true},
+		{"http://\u2135.com/", true}, // maps to Hebrew alef: a right-to-left label
+		{"http://\u2135a.com/", false},
 		{"http://[::1.2.3]/", false},
 		{"http://[::1.2.3.4.5]/", false},
 		{"http://[::256.1.1.1]/", false},
