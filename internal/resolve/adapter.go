@@ -95,6 +95,8 @@ const (
 // frames. ok is false when the markdown is empty: there is no answer to
 // describe, so no envelope is attached.
 func BackendEnvelope(query, content string, overflow bool, backend BackendInfo) (env *protocol.Envelope, ok bool) {
+	query = validUTF8(query)
+	content = validUTF8(content)
 	if overflow || protocol.UTF16Len(content) > MaxObservation {
 		return protocol.EscalateWith(query, protocol.ReasonCorrupt, MessageBackendOverflow), true
 	}
@@ -142,7 +144,7 @@ func BackendEnvelope(query, content string, overflow bool, backend BackendInfo) 
 // over 128 units after trimming is left out rather than failing the answer,
 // since it is host configuration, not backend output.
 func providerName(s string) (string, bool) {
-	s = protocol.Trim(s)
+	s = protocol.Trim(validUTF8(s))
 	if !lenBetween(s, 1, protocol.MaxProviderLen) {
 		return "", false
 	}

@@ -245,6 +245,7 @@ func (w *contentWriter) text(s string) {
 	w.start()
 	w.b = append(w.b, `{"kind":"text","text":`...)
 	w.b = appendJSONString(w.b, s)
+	w.b = append(w.b, '}')
 	w.end()
 }
 
@@ -267,7 +268,7 @@ func (w *contentWriter) frame(componentKey, instanceID string, props []byte, fal
 	w.b = appendJSONString(w.b, fallbackKind)
 	w.b = append(w.b, `,"summary":`...)
 	w.b = appendJSONString(w.b, summary)
-	w.b = append(w.b, "}}"...)
+	w.b = append(w.b, "}}}"...)
 	w.end()
 }
 

@@ -19,7 +19,12 @@ func contentCode(err error) ContentCode {
 func TestDecodeContent(t *testing.T) {
 	text := func(s string) string { return `{"kind":"text","text":"` + s + `"}` + "\n" }
 	comp := func(frame string) string { return `{"kind":"component","frame":` + frame + "}\n" }
-	withFrame := func(old, new string) string { return comp(strings.Replace(validFrame, old, new, 1)) }
+	withFrame := func(old, new string) string {
+		if !strings.Contains(validFrame, old) {
+			t.Fatalf("%q not in frame", old)
+		}
+		return ContentPrefix + comp(strings.Replace(validFrame, old, new, 1))
+	}
 
 	tests := []struct {
 		name     string

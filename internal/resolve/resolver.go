@@ -3,6 +3,7 @@ package resolve
 import (
 	"errors"
 	"time"
+	"unicode/utf8"
 
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -113,10 +114,11 @@ func suggestionValue(a *protocol.Artifact, i int) string {
 //  3. no owner of the normalized key is a miss, several are choices (the
 //     first 8 in artifact order), exactly one is that entry's answer.
 func (r *Resolver) Resolve(query string) *protocol.Envelope {
+	query = validUTF8(query)
 	if r.art == nil {
 		return protocol.Escalate(query, protocol.ReasonCorrupt)
 	}
-	if r.art.StaleAt(r.now()) {
+	if r.stale() {
 		return protocol.Escalate(query, protocol.ReasonStale)
 	}
 	if protocol.UTF16Len(query) > protocol.MaxQueryLen {
@@ -142,10 +144,11 @@ func (r *Resolver) Resolve(query string) *protocol.Envelope {
 // entry the question never matched. Anything else is a miss with the
 // "selected answer unavailable" message.
 func (r *Resolver) ResolveChoice(choiceID, originalQuery string) *protocol.Envelope {
+	originalQuery = validUTF8(originalQuery)
 	if r.art == nil {
 		return protocol.Escalate(originalQuery, protocol.ReasonCorrupt)
 	}
-	if r.art.StaleAt(r.now()) {
+	if r.stale() {
 		return protocol.Escalate(originalQuery, protocol.ReasonStale)
 	}
 	if protocol.UTF16Len(originalQuery) > protocol.MaxQueryLen {
@@ -164,6 +167,35 @@ func (r *Resolver) ResolveChoice(choiceID, originalQuery string) *protocol.Envel
 		}
 	}
 	return escalation(originalQuery, protocol.TruncateUTF16(key, protocol.MaxQueryLen), protocol.ReasonMiss, protocol.MessageChoiceMissing)
+}
+
+// stale reports whether the artifact has expired. The clock is read only
+// for artifacts that expire; expiry is inclusive, so an artifact is already
+// stale at the exact expiresAt instant.
+func (r *Resolver) stale() bool {
+	exp, ok := r.art.Expires()
+	return ok && exp <= r.now()
+}
+
+// validUTF8 replaces each byte of invalid UTF-8 with U+FFFD, as the
+// protocol's JSON parser does, so an envelope never echoes bytes that no
+// JSON text can carry (an ECMAScript string cannot hold them either). Valid
+// input is returned as is, without allocating.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, "\uFFFD"...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
 }
 
 // escalation builds an escalation for a query of at most 512 units whose
@@ -191,21 +223,24 @@ type answerBlock struct {
 // what the Resolver answers next.
 func (r *Resolver) answer(i int, query, key string) *protocol.Envelope {
 	e := &r.art.Entries[i]
+	// Fields are set one by one: b is fresh, and whole-struct assignments
+	// would copy with bulk write barriers.
 	b := &answerBlock{}
 	b.ids[0] = e.ID
 	b.ans.Markdown = e.Answer.Markdown
 	if len(e.Answer.Citations) > 0 {
 		b.ans.Citations = append([]protocol.Citation(nil), e.Answer.Citations...)
 	}
-	b.prov = protocol.Provenance{
-		Source: protocol.SourceLocal, ArtifactID: r.art.ArtifactID,
-		ContentHash: r.art.ContentHash, EntryIDs: b.ids[:],
-	}
-	b.env = protocol.Envelope{
-		Outcome: protocol.OutcomeAnswer, Query: query, NormalizedQuery: key,
-		Answer: &b.ans, Provenance: &b.prov,
-		Confidence: protocol.Confidence{Level: protocol.LevelHigh, Basis: protocol.BasisExact},
-	}
+	b.prov.Source = protocol.SourceLocal
+	b.prov.ArtifactID = r.art.ArtifactID
+	b.prov.ContentHash = r.art.ContentHash
+	b.prov.EntryIDs = b.ids[:]
+	b.env.Outcome = protocol.OutcomeAnswer
+	b.env.Query = query
+	b.env.NormalizedQuery = key
+	b.env.Answer = &b.ans
+	b.env.Provenance = &b.prov
+	b.env.Confidence = protocol.Confidence{Level: protocol.LevelHigh, Basis: protocol.BasisExact}
 	return &b.env
 }
 
@@ -223,21 +258,24 @@ func (r *Resolver) choices(owners []int, query, key string) *protocol.Envelope {
 	if len(owners) > protocol.MaxSuggestions {
 		owners = owners[:protocol.MaxSuggestions]
 	}
+	n := len(owners)
 	b := &choicesBlock{}
-	for n, i := range owners {
+	for k, i := range owners {
 		e := &r.art.Entries[i]
-		b.sugg[n] = protocol.Suggestion{ID: e.ID, Label: e.Label, Value: r.suggest[i]}
-		b.ids[n] = e.ID
+		s := &b.sugg[k]
+		s.ID, s.Label, s.Value = e.ID, e.Label, r.suggest[i]
+		b.ids[k] = e.ID
 	}
-	b.prov = protocol.Provenance{
-		Source: protocol.SourceLocal, ArtifactID: r.art.ArtifactID,
-		ContentHash: r.art.ContentHash, EntryIDs: b.ids[:len(owners):len(owners)],
-	}
-	b.env = protocol.Envelope{
-		Outcome: protocol.OutcomeChoices, Query: query, NormalizedQuery: key,
-		Message: protocol.MessageChoices, Suggestions: b.sugg[:len(owners):len(owners)],
-		Provenance: &b.prov,
-		Confidence: protocol.Confidence{Level: protocol.LevelMedium, Basis: protocol.BasisAmbiguous},
-	}
+	b.prov.Source = protocol.SourceLocal
+	b.prov.ArtifactID = r.art.ArtifactID
+	b.prov.ContentHash = r.art.ContentHash
+	b.prov.EntryIDs = b.ids[:n:n]
+	b.env.Outcome = protocol.OutcomeChoices
+	b.env.Query = query
+	b.env.NormalizedQuery = key
+	b.env.Message = protocol.MessageChoices
+	b.env.Suggestions = b.sugg[:n:n]
+	b.env.Provenance = &b.prov
+	b.env.Confidence = protocol.Confidence{Level: protocol.LevelMedium, Basis: protocol.BasisAmbiguous}
 	return &b.env
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -268,5 +269,29 @@ func TestResolveAllocations(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { r.Resolve(tc.query) }); n > tc.max {
 			t.Errorf("Resolve(%q): %.0f allocs, want <= %.0f", tc.query, n, tc.max)
 		}
+	}
+}
+
+// A Go string can carry bytes no JSON text can; envelopes must not echo
+// them.
+func TestInvalidUTF8Query(t *testing.T) {
+	r, _ := fixtureResolver(t)
+	for _, q := range []string{"\xff", "docs\xff", "İ\xff", "\xed\xa0\x80", strings.Repeat("\xff", 600)} {
+		for _, e := range []*protocol.Envelope{r.Resolve(q), r.ResolveChoice("docs-agentskit", q), New(nil, protocol.Trust{}).Resolve(q)} {
+			b := marshal(t, e)
+			if !utf8.Valid(b) || e.Outcome != protocol.OutcomeEscalation {
+				t.Fatalf("%q: %q", q, b)
+			}
+			if _, err := protocol.DecodeEnvelope(b); err != nil {
+				t.Fatalf("%q: %v", q, err)
+			}
+		}
+	}
+	if e := r.Resolve("docs\xff"); e.Query != "docs\uFFFD" {
+		t.Fatalf("query %q", e.Query)
+	}
+	env, _ := BackendEnvelope("q\xff", "answer \xff", false, BackendInfo{Provider: "p\xff"})
+	if b := marshal(t, env); !utf8.Valid(b) {
+		t.Fatalf("%q", b)
 	}
 }
