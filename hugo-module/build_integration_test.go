@@ -1,0 +1,211 @@
+package hugomodule_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/hugo-module/sitetest"
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// published is what the module emitted for one language.
+type published struct {
+	siteConfig, artifact, corpus []byte
+	manifest                     struct {
+		SiteID   string `json:"siteId"`
+		Site     string `json:"site"`
+		Artifact struct {
+			Href, ContentHash string
+		} `json:"artifact"`
+		Corpus struct {
+			Href, ContentHash string
+		} `json:"corpus"`
+		Sources map[string]string `json:"sources"`
+	}
+}
+
+func outputs(t *testing.T, b *sitetest.Builder, lang string) *published {
+	t.Helper()
+	p := &published{}
+	if err := json.Unmarshal(b.ReadFile("askplane/"+lang+"/manifest.json"), &p.manifest); err != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	p.siteConfig = b.ReadFile(p.manifest.Site)
+	p.artifact = b.ReadFile(p.manifest.Artifact.Href)
+	p.corpus = b.ReadFile(p.manifest.Corpus.Href)
+	return p
+}
+
+// verified checks the artifact against the site config with the Go
+// protocol code and checks that Hugo wrote exactly the bytes Go writes for
+// the same artifact.
+func (p *published) verified(t *testing.T) *protocol.Artifact {
+	t.Helper()
+	site, err := protocol.DecodeSiteConfig(p.siteConfig)
+	if err != nil {
+		t.Fatalf("site config: %v\n%s", err, p.siteConfig)
+	}
+	a, err := protocol.VerifyArtifact(p.artifact, site.Trust())
+	if err != nil {
+		t.Fatalf("artifact does not verify: %v\n%s", err, p.artifact)
+	}
+	goBytes, _ := a.MarshalJSON()
+	if !bytes.Equal(goBytes, p.artifact) {
+		t.Errorf("Hugo's artifact bytes differ from Go's:\nhugo %s\n  go %s", p.artifact, goBytes)
+	}
+	return a
+}
+
+const basicSite = sitetest.Layouts + `
+-- hugo.toml --
+baseURL = "https://docs.example/"
+title = "Example Docs"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[params.askplane]
+fallback = "backend"
+-- content/docs/install.md --
+---
+title: Install
+date: 2026-07-01
+askplane:
+  facts:
+    - id: install-cli
+      kind: command
+      label: Install the CLI
+      match: [install cli, go install askplane, install]
+      answer: Run ` + "`go install github.com/askplane/askplane/sidecar/cmd/askplane@latest`" + `.
+---
+Intro.
+
+## Requirements
+
+Go 1.26 or later.
+-- content/docs/build.md --
+---
+title: Build
+date: 2026-07-02
+askplane:
+  facts:
+    - id: build-site
+      kind: command
+      label: Build the site
+      match: [build the site, install]
+      answer: Run hugo.
+      cite:
+        - page: /docs/install
+          anchor: requirements
+        - title: Hugo docs
+          href: https://gohugo.io/documentation/
+---
+Build text.
+-- data/askplane/community.yaml --
+facts:
+  - id: report-bug
+    kind: contribution
+    label: Report a bug
+    match: [report a bug]
+    answer: Open an issue.
+    cite:
+      - title: Issues
+        href: https://github.com/askplane/askplane/issues
+`
+
+// TestArtifactVerifiesAndMatchesGoBytes builds a small site and checks that
+// the artifact verifies against the site config with the Go protocol code
+// and that Hugo's bytes equal what Go writes for the same artifact.
+func TestArtifactVerifiesAndMatchesGoBytes(t *testing.T) {
+	b := sitetest.Build(t, basicSite)
+	p := outputs(t, b, "en")
+	a := p.verified(t)
+	var ids []string
+	for _, e := range a.Entries {
+		ids = append(ids, e.ID)
+	}
+	if got := strings.Join(ids, ","); got != "build-site,install-cli,report-bug" {
+		t.Errorf("entries = %s; want sorted ids", got)
+	}
+	build := a.Entries[0]
+	if c := build.Answer.Citations; len(c) != 2 || c[0].Href != "/docs/install/#requirements" || c[0].Title != "Install" || c[1].ID != "cite-2" {
+		t.Errorf("citations = %+v", c)
+	}
+	if c := a.Entries[1].Answer.Citations; len(c) != 1 || c[0].Href != "/docs/install/" {
+		t.Errorf("a page's fact must cite the page by default: %+v", c)
+	}
+	if a.GeneratedAt != "2026-07-02T00:00:00.000Z" || a.ExpiresAt != "" {
+		t.Errorf("generatedAt = %q, expiresAt = %q", a.GeneratedAt, a.ExpiresAt)
+	}
+	if p.manifest.Sources["install-cli"] != "content/docs/install.md" || p.manifest.Sources["report-bug"] != "data/askplane/community" {
+		t.Errorf("sources = %v", p.manifest.Sources)
+	}
+	b.AssertFileContent("askplane/en/site.json", `"siteId":"example-docs"`, `"fallback":{"mode":"backend"}`)
+	b.AssertFileContent("index.html", `<script type="application/json" id="askplane-site" data-askplane-site="/askplane/en/site.json">{"protocol":"agentskit.chat.site"`)
+	if !strings.HasSuffix(p.manifest.Artifact.Href, "/knowledge."+a.ContentHash[7:19]+".json") {
+		t.Errorf("artifact href %s is not content-addressed", p.manifest.Artifact.Href)
+	}
+}
+
+// TestCorpusChunksByHeading checks the corpus: one chunk per heading
+// section, with the heading path and anchor, identified by its bytes' hash.
+func TestCorpusChunksByHeading(t *testing.T) {
+	b := sitetest.Build(t, basicSite)
+	p := outputs(t, b, "en")
+	var corpus struct {
+		Protocol string
+		Pages    []struct {
+			URL, Title string
+			Chunks     []struct {
+				Anchor   string
+				Headings []string
+				Text     string
+			}
+		}
+	}
+	if err := json.Unmarshal(p.corpus, &corpus); err != nil {
+		t.Fatal(err)
+	}
+	if corpus.Protocol != "askplane.corpus" || len(corpus.Pages) != 2 {
+		t.Fatalf("corpus = %s", p.corpus)
+	}
+	install := corpus.Pages[1]
+	if install.URL != "/docs/install/" || len(install.Chunks) != 2 {
+		t.Fatalf("install page = %+v", install)
+	}
+	req := install.Chunks[1]
+	if req.Anchor != "requirements" || strings.Join(req.Headings, "/") != "Install/Requirements" || req.Text != "Go 1.26 or later." {
+		t.Errorf("chunk = %+v", req)
+	}
+	if want := "sha256:" + sha256Hex(p.corpus); p.manifest.Corpus.ContentHash != want {
+		t.Errorf("corpus hash %s, want %s", p.manifest.Corpus.ContentHash, want)
+	}
+}
+
+// TestOutputsByteStableAcrossBuilds builds the same site twice in different
+// folders and compares every emitted byte.
+func TestOutputsByteStableAcrossBuilds(t *testing.T) {
+	one := outputs(t, sitetest.Build(t, basicSite), "en")
+	two := outputs(t, sitetest.Build(t, basicSite), "en")
+	for name, pair := range map[string][2][]byte{
+		"site":     {one.siteConfig, two.siteConfig},
+		"artifact": {one.artifact, two.artifact},
+		"corpus":   {one.corpus, two.corpus},
+	} {
+		if !bytes.Equal(pair[0], pair[1]) {
+			t.Errorf("%s differs between builds", name)
+		}
+	}
+}
+
+func sha256Hex(b []byte) string {
+	h := protocolSHA256(b)
+	return h
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(m.Run())
+}
+
+var _ = filepath.Join
