@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Measures what the askplane module costs a Hugo build. For each size it
+# generates a docs site (pages with headings; the first 1,000 pages declare
+# a fact each), builds it with the pinned Hugo twice, with the module and
+# without it (same layouts minus the partial), and prints the ratio, plus
+# artifact bytes per entry (raw and gzip) and the corpus size.
+# Usage: bash scripts/bench-hugo.sh [SIZES...]   (default: 1000 10000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+hugo=$(go tool -n hugo)
+sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000)
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+gen() { # gen DIR N WITH_MODULE
+	local dir=$1 n=$2 with=$3
+	mkdir -p "$dir/content/docs" "$dir/layouts"
+	cat > "$dir/hugo.toml" <<TOML
+baseURL = "https://bench.example/"
+title = "Bench"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[params.askplane]
+siteId = "bench"
+TOML
+	local partial=""
+	if [ "$with" = 1 ]; then
+		printf '[module]\n[[module.imports]]\npath = "github.com/askplane/askplane"\n' >> "$dir/hugo.toml"
+		partial='{{ partial "askplane/widget.html" . }}'
+	fi
+	printf '<!doctype html><html><body>{{ block "main" . }}{{ end }}%s</body></html>\n' "$partial" > "$dir/layouts/baseof.html"
+	printf '{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}\n' > "$dir/layouts/page.html"
+	cp "$dir/layouts/page.html" "$dir/layouts/section.html"; cp "$dir/layouts/page.html" "$dir/layouts/home.html"
+	awk -v n="$n" -v dir="$dir/content/docs" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			f = sprintf("%s/page-%05d.md", dir, i)
+			printf "---\ntitle: Page %d\ndate: 2026-07-01\n", i > f
+			if (i < 1000) {
+				printf "askplane:\n  facts:\n    - id: fact-%05d\n      kind: command\n      label: Run task %d\n      match: [run task %d, task %d command, tasks]\n      answer: Run `askplane task %d` to do it.\n", i, i, i, i, i > f
+			}
+			printf "---\nIntroduction to page %d with some words about tasks and flags.\n\n## Usage\n\nUse it like this, with flags and options explained in detail.\n\n## Options\n\nEvery option has a default and a reason.\n\n### Advanced\n\nMore text for retrieval to find.\n", i > f
+			close(f)
+		}
+	}'
+}
+
+build() { # build DIR -> seconds
+	local start end
+	start=$(date +%s.%N)
+	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" "$hugo" --source "$1" --destination "$1/public" --cacheDir "$work/cache" --logLevel error >/dev/null
+	end=$(date +%s.%N)
+	echo "$end - $start" | bc
+}
+
+for n in "${sizes[@]}"; do
+	gen "$work/with-$n" "$n" 1
+	gen "$work/without-$n" "$n" 0
+	build "$work/with-$n" >/dev/null; build "$work/without-$n" >/dev/null # warm caches
+	with=$(build "$work/with-$n"); without=$(build "$work/without-$n")
+	art=$(ls "$work/with-$n/public/askplane/en/"knowledge.*.json)
+	corpus=$(ls "$work/with-$n/public/askplane/en/"corpus.*.json)
+	entries=$(grep -o '"kind":' "$art" | wc -l)
+	raw=$(stat -c %s "$art"); gz=$(gzip -9c "$art" | wc -c)
+	printf '%6d pages: with module %.2fs, without %.2fs, ratio %.2fx; artifact %d entries, %d B/entry raw, %d B/entry gzip; corpus %d KiB (%d KiB gzip)\n' \
+		"$n" "$with" "$without" "$(echo "$with / $without" | bc -l)" "$entries" $((raw / entries)) $((gz / entries)) \
+		$(( $(stat -c %s "$corpus") / 1024 )) $(( $(gzip -9c "$corpus" | wc -c) / 1024 ))
+done
