@@ -13,5 +13,8 @@ fi
 echo "== go vet"
 go vet ./...
 
+echo "== pinned Hugo (built once, then cached)"
+go tool hugo version
+
 echo "== go test -race (fuzz seed corpora run as tests)"
-go test -race -count=1 ./...
+go test -race -count=1 -timeout 20m ./...
