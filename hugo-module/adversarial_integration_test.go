@@ -24,7 +24,7 @@ func TestAdversarialValuesHashLikeGo(t *testing.T) {
 		{
 			"id": "escapes", "kind": "command", "label": pad(`quote " backslash \ slash / <>& DEL` + "\x7f"),
 			"match":  []string{pad(`say "hi"`), `back\slash`, "<b>&amp;</b>", "line\u2028sep\u2029para"},
-			"answer": "C0:" + c0.String() + " LS:\u2028 PS:\u2029 </script><script>alert(1)</script> end",
+			"answer": "C0:" + c0.String() + " LS:\u2028 PS:\u2029 runs:\u2028\u2028\u2029\u2028\u2029 escaped:\\u2028 backslash-then-LS:\\\u2028 </script><script>alert(1)</script> end",
 			"cite":   []map[string]string{{"title": "</title>\u2028", "href": "/docs/esc?a=1&b=<2>"}},
 		},
 		{
