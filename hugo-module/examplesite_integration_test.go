@@ -9,8 +9,8 @@ import (
 )
 
 // TestExampleSiteBuildsVerifiesAndIsStable builds exampleSite, the docs
-// site for askplane itself, as a user's site is built (it imports the
-// module through a go.mod replace), twice, and checks every language's
+// site for askplane itself, which imports the module by path with a
+// module replacement pointing at this checkout, twice, and checks every language's
 // outputs with the Go protocol code and byte for byte across builds.
 func TestExampleSiteBuildsVerifiesAndIsStable(t *testing.T) {
 	if testing.Short() {

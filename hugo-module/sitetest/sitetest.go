@@ -102,18 +102,12 @@ func BuildE(t testing.TB, archive string) (*Builder, error) {
 	return BuildDir(t, dir)
 }
 
-// BuildDir builds an existing site folder into a fresh publish folder. A
-// site with its own go.mod resolves the module through it.
+// BuildDir builds an existing site folder into a fresh publish folder.
 func BuildDir(t testing.TB, dir string, args ...string) (*Builder, error) {
 	t.Helper()
 	b := &Builder{t: t, Dir: dir, Public: filepath.Join(t.TempDir(), "public")}
 	cmd := exec.Command(Hugo(t), append([]string{"--source", dir, "--destination", b.Public, "--cacheDir", filepath.Join(t.TempDir(), "cache"), "--logLevel", "warn"}, args...)...)
-	cmd.Env = os.Environ()
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		// No go.mod of its own: point the import at this checkout, as a
-		// replace in the site's go.mod would.
-		cmd.Env = append(cmd.Env, "HUGO_MODULE_REPLACEMENTS=github.com/askplane/askplane -> "+Root())
-	}
+	cmd.Env = append(os.Environ(), "HUGO_MODULE_REPLACEMENTS=github.com/askplane/askplane -> "+Root())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
