@@ -7,6 +7,7 @@
 //	askplane protocol verify --site FILE --artifact FILE
 //	askplane protocol resolve --site FILE --artifact FILE [--now RFC3339]
 //	                          [--fallback backend|disabled] [--choice ID] QUERY
+//	askplane verify PUBLIC_DIR         check a built site's askplane outputs
 //	askplane dev                       build the example site and serve it (coming next)
 package main
 
@@ -38,6 +39,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "protocol":
 		return runProtocol(args[1:], stdin, stdout, stderr)
+	case "verify":
+		return runVerify(args[1:], stdout, stderr)
 	case "dev":
 		return runDev(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -60,6 +63,8 @@ Commands:
   protocol resolve --site FILE --artifact FILE [--now RFC3339]
                    [--fallback backend|disabled] [--choice ID] QUERY
                             print the answer envelope a client receives for QUERY
+  verify PUBLIC_DIR         check every language's askplane outputs in a built site's
+                            publish folder (manifest, site config, artifact, corpus)
   dev                       build the example site and serve it with the sidecar
 `)
 }

@@ -1,0 +1,129 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// checkCorpus checks a corpus document against askplane.corpus v1:
+//
+//	{"protocol":"askplane.corpus","version":1,"siteId","language",
+//	 "pages":[{"url","title","chunks":[{"anchor","headings":[],"text"}]}]}
+//
+// Every url must be a safe root-relative href, anchors unique within a
+// page and no text empty. It returns the number of pages and chunks.
+//
+// The document is decoded level by level as raw JSON, so a large corpus is
+// held about three times at most, never as a tree of interface values.
+func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pages, chunks int) {
+	bad := func(code, format string, args ...any) {
+		c.add(Problem{Code: code, Source: name, Message: fmt.Sprintf(format, args...)})
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		bad("corpus.invalid", "the corpus is not a valid JSON object: %v", err)
+		return 0, 0
+	}
+	head := map[string]any{}
+	for _, k := range []string{"protocol", "version"} {
+		if raw, ok := top[k]; ok {
+			v, _ := parseJSON(raw)
+			head[k] = v
+		}
+	}
+	if why := header(head, corpusProtocol); why != "" {
+		bad("corpus.invalid", "%s", why)
+		return 0, 0
+	}
+	if got, ok := rawString(top["siteId"]); !ok || got != siteID {
+		bad("corpus.invalid", "siteId must be the site's, %q, not %s", siteID, describeRaw(top["siteId"]))
+	}
+	if got, ok := rawString(top["language"]); !ok || got != lang {
+		bad("corpus.invalid", "language must be %q, the folder it is in, not %s", lang, describeRaw(top["language"]))
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(top["pages"], &list); err != nil || list == nil {
+		bad("corpus.invalid", "pages must be an array, not %s", describeRaw(top["pages"]))
+		return 0, 0
+	}
+	top = nil
+	seenURL := map[string]int{}
+	for i, raw := range list {
+		where := fmt.Sprintf("page %d", i+1)
+		var page map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &page); err != nil || page == nil {
+			bad("corpus.invalid", "%s must be an object {url, title, chunks}, not %s", where, describeRaw(raw))
+			continue
+		}
+		pages++
+		url, ok := rawString(page["url"])
+		if !ok {
+			bad("corpus.invalid", "%s: url must be a string, not %s", where, describeRaw(page["url"]))
+		} else {
+			where = "page " + quote(url)
+			if !protocol.ValidHref(url) || !strings.HasPrefix(url, "/") {
+				bad("corpus.url.unsafe", "%s: the url must be a safe root-relative href (/docs/x/)", where)
+			}
+			if j, dup := seenURL[url]; dup {
+				bad("corpus.url.duplicate", "%s: the url is also page %d's; each page appears once", where, j+1)
+			} else {
+				seenURL[url] = i
+			}
+		}
+		if _, ok := rawString(page["title"]); !ok {
+			bad("corpus.invalid", "%s: title must be a string, not %s", where, describeRaw(page["title"]))
+		}
+		var cl []map[string]json.RawMessage
+		if err := json.Unmarshal(page["chunks"], &cl); err != nil || cl == nil {
+			bad("corpus.invalid", "%s: chunks must be an array of objects {anchor, headings, text}, not %s", where, describeRaw(page["chunks"]))
+			continue
+		}
+		anchors := map[string]int{}
+		for j, ch := range cl {
+			chunks++
+			at := fmt.Sprintf("%s, chunk %d", where, j+1)
+			var headings []string
+			if anchor, ok := rawString(ch["anchor"]); !ok {
+				bad("corpus.invalid", "%s: anchor must be a string, not %s", at, describeRaw(ch["anchor"]))
+			} else if k, dup := anchors[anchor]; dup {
+				bad("corpus.anchor.duplicate", "%s: anchor %s is also chunk %d's; heading ids must be unique within a page", at, quote(anchor), k+1)
+			} else {
+				anchors[anchor] = j
+			}
+			if err := json.Unmarshal(ch["headings"], &headings); err != nil || headings == nil {
+				bad("corpus.invalid", "%s: headings must be an array of strings", at)
+			}
+			if text, ok := rawString(ch["text"]); !ok {
+				bad("corpus.invalid", "%s: text must be a string, not %s", at, describeRaw(ch["text"]))
+			} else if protocol.Trim(text) == "" {
+				bad("corpus.text.empty", "%s: the text is empty; the module leaves out sections without text", at)
+			}
+		}
+	}
+	return pages, chunks
+}
+
+// rawString decodes a raw JSON string; anything else, null included, is
+// not one.
+func rawString(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// describeRaw describes a raw JSON value (nil when absent).
+func describeRaw(raw json.RawMessage) string {
+	if raw == nil {
+		return "missing"
+	}
+	v, err := parseJSON(raw)
+	if err != nil {
+		return "invalid JSON"
+	}
+	return describe(v)
+}
