@@ -138,7 +138,7 @@ func TestArtifactVerifiesAndMatchesGoBytes(t *testing.T) {
 	if a.GeneratedAt != "2026-07-02T00:00:00.000Z" || a.ExpiresAt != "" {
 		t.Errorf("generatedAt = %q, expiresAt = %q", a.GeneratedAt, a.ExpiresAt)
 	}
-	if p.manifest.Sources["install-cli"] != "content/docs/install.md" || p.manifest.Sources["report-bug"] != "data/askplane/community" {
+	if p.manifest.Sources["install-cli"] != "content/docs/install.md" || p.manifest.Sources["report-bug"] != "data/askplane/community.yaml" {
 		t.Errorf("sources = %v", p.manifest.Sources)
 	}
 	b.AssertFileContent("askplane/en/site.json", `"siteId":"example-docs"`, `"fallback":{"mode":"backend"}`)

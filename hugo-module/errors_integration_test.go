@@ -89,7 +89,7 @@ facts:
     label: L
     match: [x]
     answer: A
-`, []string{`[fact.cite.missing] data/askplane/site: fact "f"`}},
+`, []string{`[fact.cite.missing] data/askplane/site.yaml: fact "f"`}},
 		{"facts not a list", `
 -- content/p.md --
 ---
