@@ -1,5 +1,11 @@
 package protocol
 
+import (
+	"errors"
+
+	"github.com/askplane/askplane/internal/ecmajson"
+)
+
 // Outcome discriminates an answer envelope.
 type Outcome string
 
@@ -134,14 +140,14 @@ func DecodeEnvelope(data []byte) (*Envelope, error) {
 	if len(data) > MaxAnswerBytes {
 		return nil, limitExceeded()
 	}
-	root, ok := parseJSON(data)
+	root, ok := ecmajson.Parse(data)
 	if !ok {
 		return nil, invalidJSON()
 	}
 	return decodeEnvelopeValue(&root)
 }
 
-func decodeEnvelopeValue(root *jsonValue) (*Envelope, error) {
+func decodeEnvelopeValue(root *ecmajson.Value) (*Envelope, error) {
 	if diag := header(root, AnswerProtocol); diag != nil {
 		return nil, diag
 	}
@@ -210,7 +216,7 @@ func decodeEnvelopeValue(root *jsonValue) (*Envelope, error) {
 	return e, nil
 }
 
-func identifiers(d *decoder, v *jsonValue, min, max int) []string {
+func identifiers(d *decoder, v *ecmajson.Value, min, max int) []string {
 	list := d.array(v, min, max)
 	out := make([]string, len(list))
 	for i := range list {
@@ -219,7 +225,7 @@ func identifiers(d *decoder, v *jsonValue, min, max int) []string {
 	return out
 }
 
-func decodeProvenance(d *decoder, v *jsonValue) *Provenance {
+func decodeProvenance(d *decoder, v *ecmajson.Value) *Provenance {
 	o := d.object(v)
 	p := &Provenance{Source: d.oneOf(d.field(o, "source"), SourceLocal, SourceBackend)}
 	switch p.Source {
@@ -238,78 +244,89 @@ func decodeProvenance(d *decoder, v *jsonValue) *Provenance {
 	return p
 }
 
+// errEnvelopeShape is MarshalJSON's error for an envelope missing a part
+// its outcome requires.
+var errEnvelopeShape = errors.New("protocol: answer envelope needs Answer and Provenance; choices envelope needs Provenance")
+
 // MarshalJSON writes the envelope as JSON.stringify would write the decoded
 // value: keys in schema order, strings escaped as ECMAScript escapes them.
+// It does not validate field values, but it refuses an answer envelope
+// without Answer or Provenance and a choices envelope without Provenance:
+// writing "answer":{} or leaving provenance out would produce a document
+// no peer decodes, and the mistake would surface far from its cause.
 func (e *Envelope) MarshalJSON() ([]byte, error) {
-	var w jsonWriter
-	w.open('{')
-	w.member("protocol", AnswerProtocol)
-	w.key("version")
-	w.int(Version)
-	w.member("outcome", string(e.Outcome))
-	w.member("query", e.Query)
-	w.member("normalizedQuery", e.NormalizedQuery)
 	switch e.Outcome {
 	case OutcomeAnswer:
-		w.key("answer")
-		w.open('{')
-		if e.Answer != nil {
-			w.member("markdown", e.Answer.Markdown)
-			w.key("citations")
-			appendCitations(&w, e.Answer.Citations)
+		if e.Answer == nil || e.Provenance == nil {
+			return nil, errEnvelopeShape
 		}
-		w.close('}')
+	case OutcomeChoices:
+		if e.Provenance == nil {
+			return nil, errEnvelopeShape
+		}
+	}
+	var w ecmajson.Writer
+	writeHeader(&w, AnswerProtocol)
+	w.StringMember("outcome", string(e.Outcome))
+	w.StringMember("query", e.Query)
+	w.StringMember("normalizedQuery", e.NormalizedQuery)
+	switch e.Outcome {
+	case OutcomeAnswer:
+		w.Key("answer")
+		w.BeginObject()
+		w.StringMember("markdown", e.Answer.Markdown)
+		w.Key("citations")
+		appendCitations(&w, e.Answer.Citations)
+		w.EndObject()
 		e.appendProvenance(&w)
 	case OutcomeChoices:
-		w.member("message", e.Message)
-		w.key("suggestions")
-		w.open('[')
+		w.StringMember("message", e.Message)
+		w.Key("suggestions")
+		w.BeginArray()
 		for _, s := range e.Suggestions {
-			w.open('{')
-			w.member("id", s.ID)
-			w.member("label", s.Label)
-			w.member("value", s.Value)
-			w.close('}')
+			w.BeginObject()
+			w.StringMember("id", s.ID)
+			w.StringMember("label", s.Label)
+			w.StringMember("value", s.Value)
+			w.EndObject()
 		}
-		w.close(']')
+		w.EndArray()
 		e.appendProvenance(&w)
 	case OutcomeEscalation:
-		w.member("message", e.Message)
-		w.member("reason", string(e.Reason))
+		w.StringMember("message", e.Message)
+		w.StringMember("reason", string(e.Reason))
 		if e.CandidateEntryIDs != nil {
-			w.key("candidateEntryIds")
-			w.strs(e.CandidateEntryIDs)
+			w.Key("candidateEntryIds")
+			w.Strings(e.CandidateEntryIDs)
 		}
 	}
-	w.key("confidence")
-	w.open('{')
-	w.member("level", e.Confidence.Level)
-	w.member("basis", e.Confidence.Basis)
-	w.close('}')
-	w.close('}')
-	return w.b, nil
+	w.Key("confidence")
+	w.BeginObject()
+	w.StringMember("level", e.Confidence.Level)
+	w.StringMember("basis", e.Confidence.Basis)
+	w.EndObject()
+	w.EndObject()
+	return w.Bytes(), nil
 }
 
-func (e *Envelope) appendProvenance(w *jsonWriter) {
+// appendProvenance writes the provenance MarshalJSON has checked is there.
+func (e *Envelope) appendProvenance(w *ecmajson.Writer) {
 	p := e.Provenance
-	if p == nil {
-		return
-	}
-	w.key("provenance")
-	w.open('{')
-	w.member("source", p.Source)
+	w.Key("provenance")
+	w.BeginObject()
+	w.StringMember("source", p.Source)
 	if p.Source == SourceLocal {
-		w.member("artifactId", p.ArtifactID)
-		w.member("contentHash", p.ContentHash)
-		w.key("entryIds")
-		w.strs(p.EntryIDs)
+		w.StringMember("artifactId", p.ArtifactID)
+		w.StringMember("contentHash", p.ContentHash)
+		w.Key("entryIds")
+		w.Strings(p.EntryIDs)
 	} else {
 		if p.Provider != "" {
-			w.member("provider", p.Provider)
+			w.StringMember("provider", p.Provider)
 		}
 		if p.Model != "" {
-			w.member("model", p.Model)
+			w.StringMember("model", p.Model)
 		}
 	}
-	w.close('}')
+	w.EndObject()
 }

@@ -1,6 +1,10 @@
 package protocol
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/askplane/askplane/internal/ecmajson"
+)
 
 // Limits of the agentskit.chat.ask v1 request. Lengths count UTF-16 code
 // units; sizes count UTF-8 bytes.
@@ -68,10 +72,9 @@ const protoKey = "__proto__"
 
 // strictKeys reports whether o, an object, has no member other than allowed
 // (and __proto__, see protoKey).
-func strictKeys(o *jsonValue, allowed ...string) bool {
+func strictKeys(o *ecmajson.Value, allowed ...string) bool {
 next:
-	for i := 0; i+1 < len(o.items); i += 2 {
-		k := o.items[i].str
+	for k := range o.Members() {
 		for _, a := range allowed {
 			if k == a {
 				continue next
@@ -93,11 +96,11 @@ func DecodeAskRequest(data []byte) (*AskRequest, error) {
 	if len(data) > MaxAskBodyBytes {
 		return nil, askInvalid(msgAskTooLarge)
 	}
-	root, ok := parseJSON(bytes.TrimPrefix(data, utf8BOM))
+	root, ok := ecmajson.Parse(bytes.TrimPrefix(data, utf8BOM))
 	if !ok {
 		return nil, askInvalid(msgAskInvalidJSON)
 	}
-	if root.kind != jsonObject || !strictKeys(&root, "protocol", "version", "sessionId", "messages", "deterministic") {
+	if root.Kind != ecmajson.Object || !strictKeys(&root, "protocol", "version", "sessionId", "messages", "deterministic") {
 		return nil, askInvalid(msgAskInvalid)
 	}
 	var d decoder
@@ -105,7 +108,7 @@ func DecodeAskRequest(data []byte) (*AskRequest, error) {
 		d.literal(v, AskProtocol)
 	}
 	if v := d.optional(&root, "version"); v != nil {
-		d.check(v.kind == jsonNumber && v.num == Version)
+		d.check(v.Kind == ecmajson.Number && v.Num == Version)
 	}
 	req := &AskRequest{}
 	if v := d.optional(&root, "sessionId"); v != nil {
@@ -137,31 +140,28 @@ func DecodeAskRequest(data []byte) (*AskRequest, error) {
 // order, with ECMAScript string escaping. SessionID is written when
 // non-empty and Deterministic when non-nil.
 func (r *AskRequest) MarshalJSON() ([]byte, error) {
-	var w jsonWriter
-	w.open('{')
-	w.member("protocol", AskProtocol)
-	w.key("version")
-	w.int(Version)
+	var w ecmajson.Writer
+	writeHeader(&w, AskProtocol)
 	if r.SessionID != "" {
-		w.member("sessionId", r.SessionID)
+		w.StringMember("sessionId", r.SessionID)
 	}
-	w.key("messages")
-	w.open('[')
+	w.Key("messages")
+	w.BeginArray()
 	for _, m := range r.Messages {
-		w.open('{')
-		w.member("role", m.Role)
-		w.member("content", m.Content)
-		w.close('}')
+		w.BeginObject()
+		w.StringMember("role", m.Role)
+		w.StringMember("content", m.Content)
+		w.EndObject()
 	}
-	w.close(']')
+	w.EndArray()
 	if r.Deterministic != nil {
 		env, err := r.Deterministic.MarshalJSON()
 		if err != nil {
 			return nil, err
 		}
-		w.key("deterministic")
-		w.raw(env)
+		w.Key("deterministic")
+		w.Raw(env)
 	}
-	w.close('}')
-	return w.b, nil
+	w.EndObject()
+	return w.Bytes(), nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/askplane/askplane/internal/ecmajson"
 )
 
 // Limits of the Ask NDJSON event stream. Lengths count UTF-16 code units;
@@ -101,58 +103,58 @@ func (AskDoneEvent) askEvent()  {}
 func (AskErrorEvent) askEvent() {}
 
 func (e AskTextEvent) AppendJSON(dst []byte) []byte {
-	w := jsonWriter{b: dst}
-	w.open('{')
-	w.member("type", AskEventText)
-	w.member("delta", e.Delta)
-	w.close('}')
-	return w.b
+	w := ecmajson.NewWriter(dst)
+	w.BeginObject()
+	w.StringMember("type", AskEventText)
+	w.StringMember("delta", e.Delta)
+	w.EndObject()
+	return w.Bytes()
 }
 
 // AppendJSON writes Args in canonical form. Args that are not a JSON
 // object are written as {} so the line stays one valid JSON value;
 // MarshalJSON reports them as an error instead.
 func (e AskToolEvent) AppendJSON(dst []byte) []byte {
-	w := jsonWriter{b: dst}
-	w.open('{')
-	w.member("type", AskEventTool)
-	w.member("id", e.ID)
-	w.member("name", e.Name)
-	w.key("args")
+	w := ecmajson.NewWriter(dst)
+	w.BeginObject()
+	w.StringMember("type", AskEventTool)
+	w.StringMember("id", e.ID)
+	w.StringMember("name", e.Name)
+	w.Key("args")
 	if v, ok := parseArgs(e.Args); ok {
 		writeArgs(&w, &v)
 	} else {
-		w.raw([]byte("{}"))
+		w.Raw([]byte("{}"))
 	}
-	w.close('}')
-	return w.b
+	w.EndObject()
+	return w.Bytes()
 }
 
 func (e AskDoneEvent) AppendJSON(dst []byte) []byte {
-	w := jsonWriter{b: dst}
-	w.open('{')
-	w.member("type", AskEventDone)
+	w := ecmajson.NewWriter(dst)
+	w.BeginObject()
+	w.StringMember("type", AskEventDone)
 	if e.Model != nil {
-		w.member("model", *e.Model)
+		w.StringMember("model", *e.Model)
 	}
-	w.close('}')
-	return w.b
+	w.EndObject()
+	return w.Bytes()
 }
 
 func (e AskErrorEvent) AppendJSON(dst []byte) []byte {
-	w := jsonWriter{b: dst}
-	w.open('{')
-	w.member("type", AskEventError)
-	w.member("message", e.Message)
+	w := ecmajson.NewWriter(dst)
+	w.BeginObject()
+	w.StringMember("type", AskEventError)
+	w.StringMember("message", e.Message)
 	if e.Code != "" {
-		w.member("code", e.Code)
+		w.StringMember("code", e.Code)
 	}
 	if e.Retryable != nil {
-		w.key("retryable")
-		w.bool(*e.Retryable)
+		w.Key("retryable")
+		w.Bool(*e.Retryable)
 	}
-	w.close('}')
-	return w.b
+	w.EndObject()
+	return w.Bytes()
 }
 
 func (e AskTextEvent) MarshalJSON() ([]byte, error)  { return e.AppendJSON(nil), nil }
@@ -174,20 +176,20 @@ func AppendNDJSON(dst []byte, e AskEvent) []byte {
 var errToolArgs = errors.New("protocol: Ask tool args must be a JSON object with keys of at most 128 UTF-16 units")
 
 // parseArgs parses tool args text; nil or empty text is the empty object.
-func parseArgs(raw []byte) (jsonValue, bool) {
+func parseArgs(raw []byte) (ecmajson.Value, bool) {
 	if len(raw) == 0 {
-		return jsonValue{kind: jsonObject}, true
+		return ecmajson.Value{Kind: ecmajson.Object}, true
 	}
-	v, ok := parseJSON(raw)
-	return v, ok && v.kind == jsonObject
+	v, ok := ecmajson.Parse(raw)
+	return v, ok && v.Kind == ecmajson.Object
 }
 
 // validArgKeys applies the record key schema, z.string().max(128), to every
 // top-level key zod looks at (it skips __proto__).
-func validArgKeys(v *jsonValue) bool {
+func validArgKeys(v *ecmajson.Value) bool {
 	var d decoder
-	for i := 0; i+1 < len(v.items); i += 2 {
-		if k := v.items[i].str; k != protoKey {
+	for k := range v.Members() {
+		if k != protoKey {
 			d.length(k, 0, MaxAskArgKeyLen)
 		}
 	}
@@ -199,16 +201,16 @@ func validArgKeys(v *jsonValue) bool {
 // except a top-level __proto__, which z.record skips. Nested objects are
 // z.unknown() values, passed through as JSON.parse built them, so a nested
 // __proto__ stays.
-func writeArgs(w *jsonWriter, v *jsonValue) {
-	w.open('{')
-	for _, m := range ownMembers(v) {
-		if m.key == protoKey {
+func writeArgs(w *ecmajson.Writer, v *ecmajson.Value) {
+	w.BeginObject()
+	for _, m := range v.OwnMembers() {
+		if m.Key == protoKey {
 			continue
 		}
-		w.quotedKey(m.key)
-		w.value(m.val)
+		w.Key(m.Key)
+		w.Value(m.Value)
 	}
-	w.close('}')
+	w.EndObject()
 }
 
 // CanonicalToolArgs validates raw as Ask tool args, a JSON object whose keys
@@ -218,37 +220,38 @@ func writeArgs(w *jsonWriter, v *jsonValue) {
 // escaping, repeated keys are merged (last value wins), array-index keys
 // come first, and a top-level __proto__ member is dropped.
 func CanonicalToolArgs(raw []byte) ([]byte, error) {
-	v, ok := parseJSON(raw)
-	if !ok || v.kind != jsonObject || !validArgKeys(&v) {
+	v, ok := ecmajson.Parse(raw)
+	if !ok || v.Kind != ecmajson.Object || !validArgKeys(&v) {
 		return nil, errToolArgs
 	}
-	var w jsonWriter
+	var w ecmajson.Writer
 	writeArgs(&w, &v)
-	return w.b, nil
+	return w.Bytes(), nil
 }
 
 // decodeAskEventLine decodes one NDJSON line: it trims ECMAScript
 // whitespace and skips an empty line or one longer than MaxAskEventBytes.
-func decodeAskEventLine(line []byte) (AskEvent, bool) {
+// p is reused from line to line.
+func decodeAskEventLine(p *ecmajson.Parser, line []byte) (AskEvent, bool) {
 	line = bytes.TrimFunc(line, IsSpace)
 	if len(line) == 0 || len(line) > MaxAskEventBytes {
 		return nil, false
 	}
-	return decodeAskEventJSON(line)
+	return decodeAskEventJSON(p, line)
 }
 
 // decodeAskEventJSON decodes one event object against AskEventSchema.
-func decodeAskEventJSON(text []byte) (AskEvent, bool) {
-	root, ok := parseJSON(text)
-	if !ok || root.kind != jsonObject {
+func decodeAskEventJSON(p *ecmajson.Parser, text []byte) (AskEvent, bool) {
+	root, ok := p.Parse(text)
+	if !ok || root.Kind != ecmajson.Object {
 		return nil, false
 	}
-	t, ok := root.member("type")
-	if !ok || t.kind != jsonString {
+	t, ok := root.Member("type")
+	if !ok || t.Kind != ecmajson.String {
 		return nil, false
 	}
 	var d decoder
-	switch t.str {
+	switch t.Str {
 	case AskEventText:
 		e := AskTextEvent{}
 		d.check(strictKeys(&root, "type", "delta"))
@@ -260,13 +263,13 @@ func decodeAskEventJSON(text []byte) (AskEvent, bool) {
 		e.ID = d.raw(d.field(&root, "id"), 0, MaxAskToolIDLen)
 		e.Name = d.raw(d.field(&root, "name"), 0, MaxAskToolNameLen)
 		args := d.field(&root, "args")
-		d.check(args.kind == jsonObject && validArgKeys(args))
+		d.check(args.Kind == ecmajson.Object && validArgKeys(args))
 		if d.failed {
 			return nil, false
 		}
-		var w jsonWriter
+		var w ecmajson.Writer
 		writeArgs(&w, args)
-		e.Args = w.b
+		e.Args = w.Bytes()
 		return e, true
 	case AskEventDone:
 		e := AskDoneEvent{}
@@ -330,6 +333,7 @@ func validAskErrorCode(s string) bool {
 // for invalid UTF-8. Strings that held lone surrogate escapes carry U+FFFD,
 // since a Go string cannot hold a lone surrogate.
 func DecodeAskEvents(buf []byte) (events []AskEvent, rest []byte, discardedPartial bool) {
+	var p ecmajson.Parser
 	cursor, lines := 0, 0
 	for lines < MaxAskEventLines {
 		i := bytes.IndexByte(buf[cursor:], '\n')
@@ -339,7 +343,7 @@ func DecodeAskEvents(buf []byte) (events []AskEvent, rest []byte, discardedParti
 		line := buf[cursor : cursor+i]
 		cursor += i + 1
 		lines++
-		if ev, ok := decodeAskEventLine(line); ok {
+		if ev, ok := decodeAskEventLine(&p, line); ok {
 			events = append(events, ev)
 		}
 	}
@@ -382,6 +386,7 @@ type AskEventReader struct {
 	line    []byte // pending partial line, at most MaxAskEventBytes
 	discard bool   // dropping input up to the next newline
 	err     error  // sticky error from r
+	parser  ecmajson.Parser
 }
 
 // NewAskEventReader returns a reader of the Ask events in r.
@@ -407,7 +412,7 @@ func (a *AskEventReader) Next() (AskEvent, error) {
 				return nil, a.err
 			}
 			if len(a.line) > 0 {
-				ev, ok := decodeAskEventLine(a.line)
+				ev, ok := decodeAskEventLine(&a.parser, a.line)
 				a.line = a.line[:0]
 				if ok {
 					return ev, nil
@@ -461,7 +466,7 @@ func (a *AskEventReader) scan() (AskEvent, bool) {
 		a.appendLine(seg)
 		line = a.line
 	}
-	ev, ok := decodeAskEventLine(line)
+	ev, ok := decodeAskEventLine(&a.parser, line)
 	a.line = a.line[:0]
 	return ev, ok
 }

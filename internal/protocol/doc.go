@@ -6,9 +6,10 @@
 // Everything here is pure: no I/O, no clocks, no globals that change. The
 // contracts are byte-compatible with the AgentsKit TypeScript implementation,
 // so the rules follow ECMAScript semantics where Go's defaults differ:
-// lengths count UTF-16 code units, whitespace is the ECMAScript set, JSON
-// strings are escaped the way JSON.stringify escapes them, and object keys
-// match case-sensitively.
+// lengths count UTF-16 code units, whitespace is the ECMAScript set, and
+// JSON is read as JSON.parse reads it and written as JSON.stringify writes
+// it (package ecmajson), so object keys match case-sensitively and strings
+// are escaped the way JSON.stringify escapes them.
 //
 // Decoders never echo the rejected payload in a diagnostic: a message says
 // what rule failed, never what the input was.

@@ -79,3 +79,49 @@ func TestAnswerEnvelopeVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvelopeMarshalRefusesMissingParts checks that MarshalJSON reports an
+// envelope missing a part its outcome requires, instead of writing a
+// document such as "answer":{} that no peer decodes.
+func TestEnvelopeMarshalRefusesMissingParts(t *testing.T) {
+	q, n := protocol.QueryFields("install")
+	prov := &protocol.Provenance{Source: protocol.SourceBackend}
+	answer := func() *protocol.Envelope {
+		return &protocol.Envelope{
+			Outcome: protocol.OutcomeAnswer, Query: q, NormalizedQuery: n,
+			Answer:     &protocol.Answer{Markdown: "Run it.", Citations: []protocol.Citation{}},
+			Provenance: prov,
+			Confidence: protocol.Confidence{Level: protocol.LevelHigh, Basis: protocol.BasisBackend},
+		}
+	}
+	out, err := answer().MarshalJSON()
+	if err != nil {
+		t.Fatalf("complete answer: %v", err)
+	}
+	if _, err := protocol.DecodeEnvelope(out); err != nil {
+		t.Fatalf("complete answer does not decode: %v\n%s", err, out)
+	}
+	noAnswer := answer()
+	noAnswer.Answer = nil
+	noProvenance := answer()
+	noProvenance.Provenance = nil
+	choices := &protocol.Envelope{
+		Outcome: protocol.OutcomeChoices, Query: q, NormalizedQuery: n, Message: protocol.MessageChoices,
+		Suggestions: []protocol.Suggestion{{ID: "a", Label: "A", Value: "a"}, {ID: "b", Label: "B", Value: "b"}},
+		Confidence:  protocol.Confidence{Level: protocol.LevelMedium, Basis: protocol.BasisAmbiguous},
+	}
+	for name, e := range map[string]*protocol.Envelope{
+		"answer without Answer": noAnswer, "answer without Provenance": noProvenance, "choices without Provenance": choices,
+	} {
+		if out, err := e.MarshalJSON(); err == nil || out != nil {
+			t.Errorf("%s: MarshalJSON = %s, %v; want an error", name, out, err)
+		}
+		req := protocol.AskRequest{Messages: []protocol.AskMessage{{Role: protocol.RoleUser, Content: "x"}}, Deterministic: e}
+		if _, err := req.MarshalJSON(); err == nil {
+			t.Errorf("%s: AskRequest.MarshalJSON passed the error over", name)
+		}
+	}
+	if _, err := protocol.Escalate("install", protocol.ReasonMiss).MarshalJSON(); err != nil {
+		t.Errorf("escalation needs no provenance: %v", err)
+	}
+}

@@ -108,19 +108,3 @@ func FuzzNormalizeKey(f *testing.F) {
 		}
 	})
 }
-
-// FuzzParseJSON checks the parser never accepts what encoding/json rejects
-// on valid UTF-8 input, and never panics.
-func FuzzParseJSON(f *testing.F) {
-	seedFiles(f)
-	f.Add([]byte(`{"a":[1,2,{"b":"\u00e9"}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, ok := parseJSON(data)
-		if !utf8.Valid(data) || strings.Count(string(data), "[")+strings.Count(string(data), "{") > MaxJSONDepth {
-			return
-		}
-		if std := jsonValid(data); ok != std {
-			t.Fatalf("parseJSON ok=%v, encoding/json valid=%v", ok, std)
-		}
-	})
-}

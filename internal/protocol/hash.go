@@ -3,6 +3,8 @@ package protocol
 import (
 	"crypto/sha256"
 	"encoding/hex"
+
+	"github.com/askplane/askplane/internal/ecmajson"
 )
 
 // placeholderHash stands in for contentHash while a hash is computed, so
@@ -40,57 +42,54 @@ func (a *Artifact) sizeHint() int {
 }
 
 func (a *Artifact) appendJSON(b []byte, withHash bool) []byte {
-	w := jsonWriter{b: b}
-	w.open('{')
-	w.member("protocol", KnowledgeProtocol)
-	w.key("version")
-	w.int(Version)
-	w.member("artifactId", a.ArtifactID)
-	w.member("siteId", a.SiteID)
+	w := ecmajson.NewWriter(b)
+	writeHeader(&w, KnowledgeProtocol)
+	w.StringMember("artifactId", a.ArtifactID)
+	w.StringMember("siteId", a.SiteID)
 	if withHash {
-		w.member("contentHash", a.ContentHash)
+		w.StringMember("contentHash", a.ContentHash)
 	}
-	w.member("generatedAt", a.GeneratedAt)
+	w.StringMember("generatedAt", a.GeneratedAt)
 	if a.ExpiresAt != "" {
-		w.member("expiresAt", a.ExpiresAt)
+		w.StringMember("expiresAt", a.ExpiresAt)
 	}
-	w.key("entries")
-	w.open('[')
+	w.Key("entries")
+	w.BeginArray()
 	for i := range a.Entries {
 		e := &a.Entries[i]
-		w.open('{')
-		w.member("id", e.ID)
-		w.member("kind", string(e.Kind))
-		w.member("label", e.Label)
-		w.key("match")
-		w.open('{')
-		w.member("type", "exact")
-		w.key("values")
-		w.strs(e.Values)
-		w.close('}')
-		w.key("answer")
-		w.open('{')
-		w.member("markdown", e.Answer.Markdown)
-		w.key("citations")
+		w.BeginObject()
+		w.StringMember("id", e.ID)
+		w.StringMember("kind", string(e.Kind))
+		w.StringMember("label", e.Label)
+		w.Key("match")
+		w.BeginObject()
+		w.StringMember("type", "exact")
+		w.Key("values")
+		w.Strings(e.Values)
+		w.EndObject()
+		w.Key("answer")
+		w.BeginObject()
+		w.StringMember("markdown", e.Answer.Markdown)
+		w.Key("citations")
 		appendCitations(&w, e.Answer.Citations)
-		w.close('}')
-		w.close('}')
+		w.EndObject()
+		w.EndObject()
 	}
-	w.close(']')
-	w.close('}')
-	return w.b
+	w.EndArray()
+	w.EndObject()
+	return w.Bytes()
 }
 
-func appendCitations(w *jsonWriter, list []Citation) {
-	w.open('[')
+func appendCitations(w *ecmajson.Writer, list []Citation) {
+	w.BeginArray()
 	for _, c := range list {
-		w.open('{')
-		w.member("id", c.ID)
-		w.member("title", c.Title)
-		w.member("href", c.Href)
-		w.close('}')
+		w.BeginObject()
+		w.StringMember("id", c.ID)
+		w.StringMember("title", c.Title)
+		w.StringMember("href", c.Href)
+		w.EndObject()
 	}
-	w.close(']')
+	w.EndArray()
 }
 
 // Digest returns "sha256:" and the lowercase hex SHA-256 of CanonicalBytes.
@@ -112,7 +111,7 @@ func DecodeArtifact(data []byte) (*Artifact, error) {
 	if len(data) > MaxArtifactBytes {
 		return nil, limitExceeded()
 	}
-	root, ok := parseJSON(data)
+	root, ok := ecmajson.Parse(data)
 	if !ok {
 		return nil, invalidJSON()
 	}
@@ -192,14 +191,14 @@ func ComputeContentHash(data []byte) (string, error) {
 	if len(data) > MaxArtifactBytes {
 		return "", limitExceeded()
 	}
-	root, ok := parseJSON(data)
+	root, ok := ecmajson.Parse(data)
 	if !ok {
 		return "", invalidJSON()
 	}
 	if diag := header(&root, KnowledgeProtocol); diag != nil {
 		return "", diag
 	}
-	setMember(&root, "contentHash", jsonValue{kind: jsonString, str: placeholderHash})
+	setMember(&root, "contentHash", ecmajson.Value{Kind: ecmajson.String, Str: placeholderHash})
 	a, ok := decodeArtifactValue(&root)
 	if !ok || !a.validate() {
 		return "", invalid()
@@ -227,12 +226,12 @@ func Seal(a *Artifact) (*Artifact, error) {
 	return c, nil
 }
 
-func setMember(o *jsonValue, key string, v jsonValue) {
-	if m, ok := o.member(key); ok {
+func setMember(o *ecmajson.Value, key string, v ecmajson.Value) {
+	if m, ok := o.Member(key); ok {
 		*m = v
 		return
 	}
-	o.items = append(o.items, jsonValue{kind: jsonString, str: key}, v)
+	o.Items = append(o.Items, ecmajson.Value{Kind: ecmajson.String, Str: key}, v)
 }
 
 // trimmedCopy deep-copies a with the trimmed fields trimmed, the way a

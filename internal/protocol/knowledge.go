@@ -1,5 +1,9 @@
 package protocol
 
+import "unicode/utf8"
+
+import "github.com/askplane/askplane/internal/ecmajson"
+
 // Kind says what sort of fact an entry declares. It is informational: the
 // resolver never reads it.
 type Kind string
@@ -60,10 +64,19 @@ type Citation struct {
 
 // Keys returns the entry's normalized match values, parallel to Values.
 // It is set on artifacts returned by this package's decoders.
+//
+// The slice is read-only: it is the entry's own index, not a copy (the
+// resolver calls Keys on every lookup), and the artifact's match index was
+// built from it, so changing an element would make Keys and Matches
+// disagree.
 func (e *Entry) Keys() []string { return e.keys }
 
 // Matches returns the indices, in artifact order, of the entries that own
-// the normalized key. The slice belongs to the artifact; do not modify it.
+// the normalized key.
+//
+// The slice is read-only: it is the artifact's own index, not a copy, and
+// is shared by every caller and goroutine that looks the key up, so
+// changing or appending to it would corrupt later answers.
 func (a *Artifact) Matches(key string) []int { return a.owners[key] }
 
 // Expires reports the artifact's expiry in Unix milliseconds.
@@ -77,7 +90,7 @@ func (a *Artifact) StaleAt(nowMs int64) bool { return a.ExpiresAt != "" && a.exp
 // types and presence and trimming the trimmed fields. Bounds and
 // cross-entry rules are validate's job, so they apply equally to values
 // built in Go.
-func decodeArtifactValue(root *jsonValue) (*Artifact, bool) {
+func decodeArtifactValue(root *ecmajson.Value) (*Artifact, bool) {
 	var d decoder
 	a := &Artifact{
 		ArtifactID:  d.str(d.field(root, "artifactId")),
@@ -117,7 +130,7 @@ func decodeArtifactValue(root *jsonValue) (*Artifact, bool) {
 	return a, true
 }
 
-func decodeCitations(d *decoder, v *jsonValue) []Citation {
+func decodeCitations(d *decoder, v *ecmajson.Value) []Citation {
 	list := d.array(v, 0, MaxCitations)
 	out := make([]Citation, len(list))
 	for i := range list {
@@ -136,6 +149,12 @@ func decodeCitations(d *decoder, v *jsonValue) []Citation {
 // that the unique-alias rule needs and the resolver reuses. It reports
 // only whether the artifact is valid: diagnostics never say which value
 // failed. ArtifactProblems explains failures to authors.
+//
+// Every string must be valid UTF-8. A decoded artifact always is, but one
+// built in Go may not be, and no JavaScript client could hash or match it:
+// its strings are UTF-16, and the canonical bytes would carry U+FFFD where
+// the Go value has other bytes. Identifiers, hashes, datetimes and hrefs
+// are held to this by their own grammars, free text by validText.
 func (a *Artifact) validate() bool {
 	if !ValidIdentifier(a.ArtifactID) || !ValidIdentifier(a.SiteID) || !ValidContentHash(a.ContentHash) {
 		return false
@@ -166,18 +185,18 @@ func (a *Artifact) validate() bool {
 			return false
 		}
 		ids[e.ID] = struct{}{}
-		d.length(e.Label, 1, MaxLabelLen)
-		d.length(e.Answer.Markdown, 1, MaxMarkdownLen)
+		d.validText(e.Label, 1, MaxLabelLen)
+		d.validText(e.Answer.Markdown, 1, MaxMarkdownLen)
 		if len(e.Values) < 1 || len(e.Values) > MaxAliases || len(e.Answer.Citations) > MaxCitations {
 			return false
 		}
 		for _, c := range e.Answer.Citations {
 			d.check(ValidIdentifier(c.ID) && ValidHref(c.Href))
-			d.length(c.Title, 1, MaxTitleLen)
+			d.validText(c.Title, 1, MaxTitleLen)
 		}
 		e.keys = make([]string, len(e.Values))
 		for j, v := range e.Values {
-			d.length(v, 1, MaxAliasLen)
+			d.validText(v, 1, MaxAliasLen)
 			k := NormalizeKey(v)
 			d.length(k, 0, MaxAliasLen)
 			for _, prev := range e.keys[:j] {
@@ -217,4 +236,11 @@ func validKind(k Kind) bool {
 		}
 	}
 	return false
+}
+
+// validText checks a free-text field of an artifact built in Go: valid
+// UTF-8 (see validate) and a UTF-16 length in [min, max].
+func (d *decoder) validText(s string, min, max int) {
+	d.check(utf8.ValidString(s))
+	d.length(s, min, max)
 }

@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/askplane/askplane/internal/ecmajson"
+
 // Limits of the v1 contracts. Lengths count UTF-16 code units; sizes count
 // UTF-8 bytes.
 const (
@@ -27,5 +29,5 @@ const (
 	// nest at most six deep; the bound keeps stripped unknown members from
 	// costing unbounded recursion. ECMAScript JSON.parse has no such bound,
 	// so this is a deliberate, documented difference.
-	MaxJSONDepth = 128
+	MaxJSONDepth = ecmajson.MaxDepth
 )

@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/askplane/askplane/internal/ecmajson"
+
 // FallbackMode says whether a site lets the widget escalate to the Ask
 // backend. With FallbackDisabled the backend is never called.
 type FallbackMode string
@@ -41,7 +43,7 @@ func DecodeSiteConfig(data []byte) (*SiteConfig, error) {
 	if len(data) > MaxSiteConfigBytes {
 		return nil, limitExceeded()
 	}
-	root, ok := parseJSON(data)
+	root, ok := ecmajson.Parse(data)
 	if !ok {
 		return nil, invalidJSON()
 	}
@@ -63,21 +65,18 @@ func DecodeSiteConfig(data []byte) (*SiteConfig, error) {
 
 // MarshalJSON writes the site config in the protocol's key order.
 func (s *SiteConfig) MarshalJSON() ([]byte, error) {
-	var w jsonWriter
-	w.open('{')
-	w.member("protocol", SiteProtocol)
-	w.key("version")
-	w.int(Version)
-	w.member("siteId", s.SiteID)
-	w.key("artifact")
-	w.open('{')
-	w.member("href", s.Artifact.Href)
-	w.member("contentHash", s.Artifact.ContentHash)
-	w.close('}')
-	w.key("fallback")
-	w.open('{')
-	w.member("mode", string(s.Fallback))
-	w.close('}')
-	w.close('}')
-	return w.b, nil
+	var w ecmajson.Writer
+	writeHeader(&w, SiteProtocol)
+	w.StringMember("siteId", s.SiteID)
+	w.Key("artifact")
+	w.BeginObject()
+	w.StringMember("href", s.Artifact.Href)
+	w.StringMember("contentHash", s.Artifact.ContentHash)
+	w.EndObject()
+	w.Key("fallback")
+	w.BeginObject()
+	w.StringMember("mode", string(s.Fallback))
+	w.EndObject()
+	w.EndObject()
+	return w.Bytes(), nil
 }

@@ -3,6 +3,7 @@ package resolve
 import (
 	"strings"
 
+	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -166,12 +167,12 @@ func citations(parts []Part) []protocol.Citation {
 			continue
 		}
 		for _, s := range sources {
-			url, hasURL := s.strMember("url")
+			url, hasURL := s.StringMember("url")
 			if !hasURL {
 				continue
 			}
-			id, _ := s.strMember("id")
-			title, _ := s.strMember("title")
+			id, _ := s.StringMember("id")
+			title, _ := s.StringMember("title")
 			title = protocol.Trim(title)
 			if !protocol.ValidIdentifier(id) || !lenBetween(title, 1, protocol.MaxTitleLen) || !protocol.ValidHref(url) {
 				continue
@@ -198,25 +199,25 @@ const (
 // or an http(s) URL without credentials) is approximated by "root-relative
 // or a valid SafeHref"; since every citation must be a SafeHref anyway, the
 // two differ only on which frames are dropped whole.
-func sourceList(props *jsonValue) ([]jsonValue, bool) {
+func sourceList(props *ecmajson.Value) ([]ecmajson.Value, bool) {
 	if !onlyKeys(props, "label", "sources") {
 		return nil, false
 	}
-	label, ok := props.strMember("label")
+	label, ok := props.StringMember("label")
 	if !ok || !lenBetween(label, 1, maxSourceLabelLen) {
 		return nil, false
 	}
-	list, _ := props.member("sources")
-	if list == nil || list.kind != jsonArray || len(list.arr) < 1 || len(list.arr) > maxSources {
+	list, _ := props.Member("sources")
+	if list == nil || list.Kind != ecmajson.Array || len(list.Items) < 1 || len(list.Items) > maxSources {
 		return nil, false
 	}
-	seen := make(map[string]struct{}, len(list.arr))
-	for i := range list.arr {
-		s := &list.arr[i]
+	seen := make(map[string]struct{}, len(list.Items))
+	for i := range list.Items {
+		s := &list.Items[i]
 		if !onlyKeys(s, "id", "title", "url", "snippet") {
 			return nil, false
 		}
-		id, ok := s.strMember("id")
+		id, ok := s.StringMember("id")
 		if !ok || !protocol.ValidIdentifier(id) {
 			return nil, false
 		}
@@ -224,21 +225,21 @@ func sourceList(props *jsonValue) ([]jsonValue, bool) {
 			return nil, false
 		}
 		seen[id] = struct{}{}
-		if title, ok := s.strMember("title"); !ok || !lenBetween(title, 1, maxSourceLabelLen) {
+		if title, ok := s.StringMember("title"); !ok || !lenBetween(title, 1, maxSourceLabelLen) {
 			return nil, false
 		}
-		if v, present := s.member("url"); present {
-			if v.kind != jsonString || !portableURL(v.str) {
+		if v, present := s.Member("url"); present {
+			if v.Kind != ecmajson.String || !portableURL(v.Str) {
 				return nil, false
 			}
 		}
-		if v, present := s.member("snippet"); present {
-			if v.kind != jsonString || !lenBetween(v.str, 1, maxSnippetLen) {
+		if v, present := s.Member("snippet"); present {
+			if v.Kind != ecmajson.String || !lenBetween(v.Str, 1, maxSnippetLen) {
 				return nil, false
 			}
 		}
 	}
-	return list.arr, true
+	return list.Items, true
 }
 
 func portableURL(s string) bool {
@@ -250,14 +251,14 @@ func portableURL(s string) bool {
 
 // onlyKeys reports whether v is an object whose members are all named in
 // keys (a strict schema).
-func onlyKeys(v *jsonValue, keys ...string) bool {
-	if v == nil || v.kind != jsonObject {
+func onlyKeys(v *ecmajson.Value, keys ...string) bool {
+	if v == nil || v.Kind != ecmajson.Object {
 		return false
 	}
 next:
-	for _, m := range v.obj {
+	for m := range v.Members() {
 		for _, k := range keys {
-			if m.key == k {
+			if m == k {
 				continue next
 			}
 		}

@@ -3,6 +3,7 @@ package resolve
 import (
 	"strings"
 
+	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -84,7 +85,7 @@ type Frame struct {
 	FallbackKind    string
 	FallbackSummary string
 
-	props jsonValue
+	props ecmajson.Value
 }
 
 // IsContentCandidate reports whether content claims to be ordered content.
@@ -108,6 +109,7 @@ func DecodeContent(content string) (parts []Part, complete bool, err error) {
 	if !ok {
 		return nil, false, headerError(content)
 	}
+	var p ecmajson.Parser
 	for len(body) > 0 {
 		line, rest, found := strings.Cut(body, "\n")
 		if !found {
@@ -116,11 +118,11 @@ func DecodeContent(content string) (parts []Part, complete bool, err error) {
 		if len(parts) == MaxContentRecords {
 			return nil, false, errContentLimit
 		}
-		p, ok := decodeRecord(line)
+		part, ok := decodeRecord(&p, line)
 		if !ok {
 			return nil, false, errInvalidRecord
 		}
-		parts = append(parts, p)
+		parts = append(parts, part)
 		body = rest
 	}
 	return parts, true, nil
@@ -141,21 +143,23 @@ func headerError(content string) error {
 	return errInvalidRecord
 }
 
-func decodeRecord(line string) (Part, bool) {
-	v, err := parseJSON([]byte(line))
-	if err != nil || v.kind != jsonObject {
+// decodeRecord decodes one record line with p, which DecodeContent reuses
+// from line to line. Strings in the part may alias line.
+func decodeRecord(p *ecmajson.Parser, line string) (Part, bool) {
+	v, ok := p.ParseString(line)
+	if !ok || v.Kind != ecmajson.Object {
 		return Part{}, false
 	}
-	kind, _ := v.strMember("kind")
+	kind, _ := v.StringMember("kind")
 	switch PartKind(kind) {
 	case PartText:
-		text, ok := v.strMember("text")
+		text, ok := v.StringMember("text")
 		if !ok || !lenBetween(text, 1, MaxTextLen) {
 			return Part{}, false
 		}
 		return Part{Kind: PartText, Text: text}, true
 	case PartComponent:
-		fv, _ := v.member("frame")
+		fv, _ := v.Member("frame")
 		f, ok := decodeFrame(fv)
 		if !ok {
 			return Part{}, false
@@ -167,37 +171,37 @@ func decodeRecord(line string) (Part, bool) {
 
 // decodeFrame validates a render frame. Unknown members are stripped, as
 // the v1 frame schema strips them.
-func decodeFrame(v *jsonValue) (*Frame, bool) {
-	if v == nil || v.kind != jsonObject {
+func decodeFrame(v *ecmajson.Value) (*Frame, bool) {
+	if v == nil || v.Kind != ecmajson.Object {
 		return nil, false
 	}
-	proto, _ := v.strMember("protocol")
-	typ, _ := v.strMember("type")
-	ver, _ := v.member("version")
-	if proto != ComponentProtocol || typ != "render" || ver == nil || ver.kind != jsonNumber || ver.num != ComponentVersion {
+	proto, _ := v.StringMember("protocol")
+	typ, _ := v.StringMember("type")
+	ver, _ := v.Member("version")
+	if proto != ComponentProtocol || typ != "render" || ver == nil || ver.Kind != ecmajson.Number || ver.Num != ComponentVersion {
 		return nil, false
 	}
 	f := &Frame{}
 	var ok bool
-	if f.ComponentKey, ok = v.strMember("componentKey"); !ok || !validComponentKey(f.ComponentKey) {
+	if f.ComponentKey, ok = v.StringMember("componentKey"); !ok || !validComponentKey(f.ComponentKey) {
 		return nil, false
 	}
-	if f.InstanceID, ok = v.strMember("instanceId"); !ok || !protocol.ValidIdentifier(f.InstanceID) {
+	if f.InstanceID, ok = v.StringMember("instanceId"); !ok || !protocol.ValidIdentifier(f.InstanceID) {
 		return nil, false
 	}
-	props, _ := v.member("props")
-	if props == nil || props.kind != jsonObject || !boundedProps(props) {
+	props, _ := v.Member("props")
+	if props == nil || props.Kind != ecmajson.Object || !boundedProps(props) {
 		return nil, false
 	}
 	f.props = *props
-	fb, _ := v.member("fallback")
-	if fb == nil || fb.kind != jsonObject {
+	fb, _ := v.Member("fallback")
+	if fb == nil || fb.Kind != ecmajson.Object {
 		return nil, false
 	}
-	if f.FallbackKind, ok = fb.strMember("kind"); !ok || !lenBetween(f.FallbackKind, 1, maxFallbackKindLen) {
+	if f.FallbackKind, ok = fb.StringMember("kind"); !ok || !lenBetween(f.FallbackKind, 1, maxFallbackKindLen) {
 		return nil, false
 	}
-	if f.FallbackSummary, ok = fb.strMember("summary"); !ok || !lenBetween(f.FallbackSummary, 1, maxFallbackSummary) {
+	if f.FallbackSummary, ok = fb.StringMember("summary"); !ok || !lenBetween(f.FallbackSummary, 1, maxFallbackSummary) {
 		return nil, false
 	}
 	return f, true
@@ -244,7 +248,7 @@ func (w *contentWriter) text(s string) {
 	}
 	w.start()
 	w.b = append(w.b, `{"kind":"text","text":`...)
-	w.b = appendJSONString(w.b, s)
+	w.b = ecmajson.AppendString(w.b, s)
 	w.b = append(w.b, '}')
 	w.end()
 }
@@ -259,15 +263,15 @@ func (w *contentWriter) frame(componentKey, instanceID string, props []byte, fal
 	}
 	w.start()
 	w.b = append(w.b, `{"kind":"component","frame":{"protocol":"`+ComponentProtocol+`","version":1,"type":"render","componentKey":`...)
-	w.b = appendJSONString(w.b, componentKey)
+	w.b = ecmajson.AppendString(w.b, componentKey)
 	w.b = append(w.b, `,"instanceId":`...)
-	w.b = appendJSONString(w.b, instanceID)
+	w.b = ecmajson.AppendString(w.b, instanceID)
 	w.b = append(w.b, `,"props":`...)
 	w.b = append(w.b, props...)
 	w.b = append(w.b, `,"fallback":{"kind":`...)
-	w.b = appendJSONString(w.b, fallbackKind)
+	w.b = ecmajson.AppendString(w.b, fallbackKind)
 	w.b = append(w.b, `,"summary":`...)
-	w.b = appendJSONString(w.b, summary)
+	w.b = ecmajson.AppendString(w.b, summary)
 	w.b = append(w.b, "}}}"...)
 	w.end()
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -70,24 +71,21 @@ func ChoiceFrame(env *protocol.Envelope, messageID string) (instanceID string, p
 	if env == nil || env.Outcome != protocol.OutcomeChoices || len(env.Suggestions) == 0 {
 		return "", nil, false
 	}
-	b := make([]byte, 0, 64+len(env.Message)+len(env.Suggestions)*96)
-	b = append(b, `{"prompt":`...)
-	b = appendJSONString(b, env.Message)
-	b = append(b, `,"choices":[`...)
-	for i, s := range env.Suggestions {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"id":`...)
-		b = appendJSONString(b, s.ID)
-		b = append(b, `,"label":`...)
-		b = appendJSONString(b, s.Label)
-		b = append(b, `,"description":`...)
-		b = appendJSONString(b, s.Value)
-		b = append(b, '}')
+	w := ecmajson.NewWriter(make([]byte, 0, 64+len(env.Message)+len(env.Suggestions)*96))
+	w.BeginObject()
+	w.StringMember("prompt", env.Message)
+	w.Key("choices")
+	w.BeginArray()
+	for _, s := range env.Suggestions {
+		w.BeginObject()
+		w.StringMember("id", s.ID)
+		w.StringMember("label", s.Label)
+		w.StringMember("description", s.Value)
+		w.EndObject()
 	}
-	b = append(b, "]}"...)
-	return sanitize(ChoicesInstancePrefix+messageID, choicesInstanceFallback), b, true
+	w.EndArray()
+	w.EndObject()
+	return sanitize(ChoicesInstancePrefix+messageID, choicesInstanceFallback), w.Bytes(), true
 }
 
 // choiceSummary is the choice list's text fallback: the message and the
@@ -110,27 +108,28 @@ func choiceSummary(env *protocol.Envelope) string {
 // href under "url" as the catalog's source-list expects, and the text
 // fallback naming the titles.
 func sourceListProps(cits []protocol.Citation) (props []byte, summary string) {
-	b := make([]byte, 0, 64+len(cits)*96)
-	b = append(b, `{"label":"`+sourcesLabel+`","sources":[`...)
+	w := ecmajson.NewWriter(make([]byte, 0, 64+len(cits)*96))
+	w.BeginObject()
+	w.StringMember("label", sourcesLabel)
+	w.Key("sources")
+	w.BeginArray()
 	var sb strings.Builder
 	sb.WriteString(sourcesLabel + ": ")
 	for i, c := range cits {
 		if i > 0 {
-			b = append(b, ',')
 			sb.WriteString(", ")
 		}
-		b = append(b, `{"id":`...)
-		b = appendJSONString(b, c.ID)
-		b = append(b, `,"title":`...)
-		b = appendJSONString(b, c.Title)
-		b = append(b, `,"url":`...)
-		b = appendJSONString(b, c.Href)
-		b = append(b, '}')
+		w.BeginObject()
+		w.StringMember("id", c.ID)
+		w.StringMember("title", c.Title)
+		w.StringMember("url", c.Href)
+		w.EndObject()
 		sb.WriteString(c.Title)
 	}
-	b = append(b, "]}"...)
+	w.EndArray()
+	w.EndObject()
 	sb.WriteByte('.')
-	return b, sb.String()
+	return w.Bytes(), sb.String()
 }
 
 // sanitize turns s into a SafeIdentifier for a frame instance id: every

@@ -177,10 +177,10 @@ func (r *Resolver) stale() bool {
 	return ok && exp <= r.now()
 }
 
-// validUTF8 replaces each byte of invalid UTF-8 with U+FFFD, as the
-// protocol's JSON parser does, so an envelope never echoes bytes that no
-// JSON text can carry (an ECMAScript string cannot hold them either). Valid
-// input is returned as is, without allocating.
+// validUTF8 replaces each byte of invalid UTF-8 with U+FFFD, as
+// ecmajson.Parse and ecmajson.AppendString do, so an envelope never echoes
+// bytes that no JSON text can carry (an ECMAScript string cannot hold them
+// either). Valid input is returned as is, without allocating.
 func validUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s

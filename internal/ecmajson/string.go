@@ -1,0 +1,56 @@
+package ecmajson
+
+import "unicode/utf8"
+
+// AppendString appends s as a JSON string escaped exactly as ECMAScript
+// JSON.stringify escapes it: quote and backslash escaped, \b \f \n \r \t in
+// short form, other C0 controls as \u00xx with lowercase hex, and everything
+// else raw, including /, <, >, &, U+007F, U+2028 and U+2029. encoding/json
+// escapes more, which would change the bytes and therefore any hash of
+// them. Each byte of invalid UTF-8, which no ECMAScript string can hold, is
+// written as U+FFFD, as Parse reads it, so the output is always valid JSON.
+func AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, "\uFFFD"...)
+				start = i + 1
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			const hex = "0123456789abcdef"
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
