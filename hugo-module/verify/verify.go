@@ -35,6 +35,13 @@
 //	fact.cite.invalid fact.cite.too-many fact.cite.title.too-long fact.href.unsafe
 //	corpus.invalid corpus.too-large corpus.hash.mismatch corpus.name.mismatch
 //	corpus.url.unsafe corpus.url.duplicate corpus.anchor.duplicate corpus.text.empty
+//
+// Raised only by the module's templates, which fail the hugo build:
+//
+//	config.invalid fact.list.invalid fact.cite.missing fact.cite.page-not-found
+//
+// This list is the registry of build-time codes: a test fails when a
+// template raises a code that is not listed here.
 package verify
 
 import (
