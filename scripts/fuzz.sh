@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 time=${1:-60s}
 status=0
-for pkg in ./internal/protocol ./internal/resolve; do
+for pkg in $(grep -l '^func Fuzz' $(git ls-files '*_test.go') | xargs -n1 dirname | sort -u | sed 's|^|./|'); do
 	for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
 		echo "== $pkg $target ($time)"
 		if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$time" "$pkg" 2>&1 | tail -4; then
