@@ -1,0 +1,88 @@
+// Package web holds askplane's HTML surfaces as templ components: the
+// in-page widget (Widget), rendered at build time into the Hugo module's
+// partials by hugo-module/generate. Each surface is one .templ file with its
+// committed _templ.go; exported components are the API, their parts stay
+// unexported, and every component takes one view-model built by its caller.
+// Templates do no I/O.
+//
+// # The widget's hooks
+//
+// The widget's JavaScript finds every element through a data-askplane-*
+// attribute, never through classes (classes are for the stylesheet and may
+// change). The Hugo partial askplane/widget.html writes the root; the
+// generated markup inside it is Widget's output.
+//
+// On the root (written by widget.html, Hugo-dynamic values):
+//
+//	data-askplane-root       the widget's root element
+//	data-askplane-endpoint   the Ask endpoint URL (site.Params.askplane.endpoint); absent when unset
+//	data-askplane-lang       the site language (site.Language.Lang); set it as lang on cloned answers
+//	data-askplane-ready      set by the JS once it runs; until then the stylesheet hides the widget
+//
+// The static shell (ids are unique on the page; one widget per page):
+//
+//	data-askplane-shell      wrapper of everything below; carries lang for the widget's own strings
+//	data-askplane-launcher   button that opens and closes the panel (aria-expanded, aria-controls)
+//	data-askplane-panel      the panel (id askplane-panel), hidden until opened; toggle its hidden attribute
+//	data-askplane-close      button in the panel's header that closes it
+//	data-askplane-form       the ask form; handle submit, never let it navigate
+//	data-askplane-input      the question's text input (id askplane-q, labelled, maxlength 512)
+//	data-askplane-submit     the form's submit button
+//	data-askplane-stop       a button that aborts the request in flight (one in the form, one in each
+//	                         streamed answer); the form's is hidden until a request runs
+//	data-askplane-hint       the hint under the input (the input's description)
+//	data-askplane-status     the polite live region (role=status): put short announcements here as text
+//	data-askplane-log        where cloned entries go, in order
+//	data-askplane-empty      the introduction shown before the first question; hide it then
+//
+// Templates, cloned with template.content.cloneNode(true) and filled with
+// text (textContent, never innerHTML); they hold no ids:
+//
+//	data-askplane-template="question"    the reader's question echoed into the log
+//	  data-askplane-question-text          its text
+//	data-askplane-template="answer"      an exact local answer
+//	  data-askplane-answer                 the entry
+//	  data-askplane-markdown               the answer's markdown, as text (white-space: pre-wrap)
+//	  data-askplane-sources-block          the "Sources" block; hide it when there are none
+//	  data-askplane-sources                the list that receives "source" clones
+//	data-askplane-template="source"      one cited source
+//	  data-askplane-source                 the list item
+//	  data-askplane-source-link            the link: set textContent to the title and href only
+//	                                       through the safe-link rule, else leave it without href
+//	data-askplane-template="choices"     several exact answers match
+//	  data-askplane-choices                the entry
+//	  data-askplane-choice-list            the list that receives "choice" clones
+//	data-askplane-template="choice"      one choice
+//	  data-askplane-choice                 its button (type=button); text is the label; keep the
+//	                                       suggestion in JS, not in the DOM
+//	data-askplane-template="escalation"  miss, stale or corrupt: asking the backend
+//	  data-askplane-escalation             the entry; set data-askplane-reason on it to the reason
+//	  data-askplane-reason-text="<reason>" one explanation per reason (miss, stale, corrupt), all
+//	                                       hidden; unhide the matching one
+//	data-askplane-template="offline"     the question needs the backend, which is not available
+//	  data-askplane-offline                the entry
+//	data-askplane-template="stream"      a backend answer arriving incrementally
+//	  data-askplane-stream                 the entry, aria-busy="true" until the stream ends
+//	  data-askplane-progress               the "writing an answer" line; hide it at the end
+//	  data-askplane-markdown               append the streamed text here
+//	  data-askplane-sources-block          hidden; unhide when the stream cites sources
+//	  data-askplane-sources                receives "source" clones
+//	  data-askplane-stop                   aborts this stream; hide it at the end
+//	  data-askplane-evidence               the "review the evidence" slot, hidden until there is a link
+//	  data-askplane-evidence-link          the link in it (href through the safe-link rule)
+//	data-askplane-template="error"       something failed
+//	  data-askplane-error                  the entry
+//	  data-askplane-error-text             the detail, as text (a code, never a payload)
+//	data-askplane-template="messages"    the strings the JS announces or shows
+//	  data-askplane-messages               their container
+//	  data-askplane-message="<key>"        one string per key: see MessageKeys
+//
+// Shared by the answer and stream templates:
+//
+//	data-askplane-provenance  the line that says where the answer came from
+//
+// Both generated outputs are refreshed with go generate ./internal/web.
+package web
+
+//go:generate go tool templ generate -path .
+//go:generate go run ../../hugo-module/generate

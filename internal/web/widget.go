@@ -1,0 +1,124 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// WidgetView is the widget's view-model: the language of its strings and
+// every string the markup shows or the JS announces. EnglishWidget returns
+// the defaults; another language copies it and replaces the strings.
+type WidgetView struct {
+	// Lang is the BCP 47 tag of the strings below, set as lang on the shell.
+	Lang string
+
+	// The launcher and the panel.
+	Launcher string // the launcher button's text
+	Title    string // the panel's heading
+	Close    string // the close button's accessible name
+	Intro    string // shown in the log before the first question
+
+	// The ask box.
+	Label  string // the input's visible label
+	Hint   string // the input's description, under it
+	Submit string // the submit button
+	Stop   string // the stop buttons
+
+	// Entries.
+	YouAsked          string // visually hidden prefix of the echoed question
+	Sources           string // heading of an answer's cited sources
+	LocalProvenance   string // under an exact local answer
+	ChoicesPrompt     string // above the choices
+	ChoicesLabel      string // the choice list's accessible name
+	Escalating        string // miss, stale or corrupt: the backend is asked
+	ReasonMiss        string
+	ReasonStale       string
+	ReasonCorrupt     string
+	Offline           string // the question needs the backend, which is not available
+	OfflineHint       string // what the reader can do instead
+	Streaming         string // while a backend answer arrives
+	BackendProvenance string // under a backend answer
+	Evidence          string // the "review the evidence" link
+	ErrorTitle        string // heading of an error notice
+
+	// Messages are the strings the JS announces in the live region or shows
+	// for transient states, keyed by the MessageKeys.
+	Messages map[string]string
+}
+
+// MessageKeys are the keys of WidgetView.Messages, in the order they are
+// rendered into the "messages" template.
+var MessageKeys = []string{
+	"loading",    // the artifact is loading
+	"answered",   // an exact answer is shown
+	"choices",    // choices are shown
+	"escalating", // the backend is asked
+	"streaming",  // the backend's answer is arriving
+	"done",       // the backend's answer is complete
+	"stopped",    // the reader stopped the answer
+	"offline",    // the question needs the backend, which is not available
+	"error",      // something failed
+	"refused",    // a choice was refused (forged, replayed or expired)
+}
+
+// EnglishWidget returns the widget's English strings.
+func EnglishWidget() WidgetView {
+	return WidgetView{
+		Lang:     "en",
+		Launcher: "Ask the docs",
+		Title:    "Ask the docs",
+		Close:    "Close",
+		Intro:    "Ask a question about these docs. Exact answers come straight from this site; every answer cites its sources.",
+
+		Label:  "Your question",
+		Hint:   "For example: how do I install it? Press Enter to ask.",
+		Submit: "Ask",
+		Stop:   "Stop",
+
+		YouAsked:          "You asked:",
+		Sources:           "Sources",
+		LocalProvenance:   "Exact answer from this site.",
+		ChoicesPrompt:     "More than one answer matches. Choose one:",
+		ChoicesLabel:      "Matching answers",
+		Escalating:        "Asking the docs backend…",
+		ReasonMiss:        "This site has no exact answer to that question.",
+		ReasonStale:       "This site's answers are out of date.",
+		ReasonCorrupt:     "This site's answers could not be verified.",
+		Offline:           "This question needs the backend, which is not available.",
+		OfflineHint:       "Try other words, or browse the docs.",
+		Streaming:         "Writing an answer from the docs…",
+		BackendProvenance: "Answered by the docs backend from this site's pages.",
+		Evidence:          "Review the evidence",
+		ErrorTitle:        "Something went wrong.",
+
+		Messages: map[string]string{
+			"loading":    "Loading answers…",
+			"answered":   "Answer ready.",
+			"choices":    "More than one answer matches. Choose one.",
+			"escalating": "Asking the docs backend…",
+			"streaming":  "The answer is arriving.",
+			"done":       "Answer complete.",
+			"stopped":    "Stopped.",
+			"offline":    "This question needs the backend, which is not available.",
+			"error":      "Something went wrong.",
+			"refused":    "That choice is no longer available. Ask again.",
+		},
+	}
+}
+
+// maxQuery is the input's maxlength: the protocol's query limit in UTF-16
+// units, which is also what maxlength counts.
+var maxQuery = strconv.Itoa(protocol.MaxQueryLen)
+
+// reasonText is one escalation reason and its explanation.
+type reasonText struct{ Reason, Text string }
+
+// reasons returns the escalation reasons that ask the backend.
+func (vm WidgetView) reasons() []reasonText {
+	return []reasonText{
+		{string(protocol.ReasonMiss), vm.ReasonMiss},
+		{string(protocol.ReasonStale), vm.ReasonStale},
+		{string(protocol.ReasonCorrupt), vm.ReasonCorrupt},
+	}
+}
