@@ -36,7 +36,9 @@ func outputs(t *testing.T, b *sitetest.Builder, lang string) *published {
 	}
 	p.siteConfig = b.ReadFile(p.manifest.Site)
 	p.artifact = b.ReadFile(p.manifest.Artifact.Href)
-	p.corpus = b.ReadFile(p.manifest.Corpus.Href)
+	if p.manifest.Corpus.Href != "" {
+		p.corpus = b.ReadFile(p.manifest.Corpus.Href)
+	}
 	return p
 }
 
@@ -202,4 +204,40 @@ func TestOutputsByteStableAcrossBuilds(t *testing.T) {
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// TestCorpusOnlyWithABackend checks that a site without an Ask backend
+// builds no corpus (nothing would read it) unless it asks for one.
+func TestCorpusOnlyWithABackend(t *testing.T) {
+	site := func(params string) string {
+		return sitetest.Layouts + `
+-- hugo.toml --
+title = "Docs"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[params.askplane]
+` + params + `
+-- content/p.md --
+---
+title: P
+askplane:
+  facts:
+    - {id: f, kind: command, label: F, match: [f], answer: A.}
+---
+## Section
+
+Text.
+`
+	}
+	none := outputs(t, sitetest.Build(t, site(`fallback = "disabled"`)), "en")
+	if none.manifest.Corpus.Href != "" || bytes.Contains(none.siteConfig, []byte("corpus")) {
+		t.Errorf("a site without a backend got a corpus: %+v", none.manifest.Corpus)
+	}
+	none.verified(t)
+	forced := outputs(t, sitetest.Build(t, site("fallback = \"disabled\"\ncorpus = true")), "en")
+	if !bytes.Contains(forced.corpus, []byte(`"anchor":"section"`)) {
+		t.Errorf("corpus = true built no corpus: %s", forced.corpus)
+	}
+	if _, err := sitetest.BuildE(t, site(`corpus = "yes"`)); err == nil {
+		t.Error("corpus = \"yes\" was accepted")
+	}
 }

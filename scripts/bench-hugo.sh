@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Measures what the askplane module costs a Hugo build. For each size it
 # generates a docs site (pages with headings; the first 1,000 pages declare
-# a fact each), builds it with the pinned Hugo twice, with the module and
-# without it (same layouts minus the partial), and prints the ratio, plus
-# artifact bytes per entry (raw and gzip) and the corpus size.
+# a fact each) and builds it with the pinned Hugo three ways in one run:
+# without the module (same layouts minus the partial), with the module and
+# no Ask backend (facts only), and with a backend (facts plus the corpus).
+# It prints both ratios against the first, artifact bytes per entry (raw and
+# gzip) and the corpus size.
 # Usage: bash scripts/bench-hugo.sh [SIZES...]   (default: 1000 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +14,8 @@ hugo=$(go tool -n hugo)
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-gen() { # gen DIR N WITH_MODULE
-	local dir=$1 n=$2 with=$3
+gen() { # gen DIR N WITH_MODULE [FALLBACK]
+	local dir=$1 n=$2 with=$3 fallback=${4:-disabled}
 	mkdir -p "$dir/content/docs" "$dir/layouts"
 	cat > "$dir/hugo.toml" <<TOML
 baseURL = "https://bench.example/"
@@ -21,6 +23,7 @@ title = "Bench"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 [params.askplane]
 siteId = "bench"
+fallback = "$fallback"
 TOML
 	local partial=""
 	if [ "$with" = 1 ]; then
@@ -52,15 +55,17 @@ build() { # build DIR -> seconds
 }
 
 for n in "${sizes[@]}"; do
-	gen "$work/with-$n" "$n" 1
 	gen "$work/without-$n" "$n" 0
-	build "$work/with-$n" >/dev/null; build "$work/without-$n" >/dev/null # warm caches
-	with=$(build "$work/with-$n"); without=$(build "$work/without-$n")
-	art=$(ls "$work/with-$n/public/askplane/en/"knowledge.*.json)
-	corpus=$(ls "$work/with-$n/public/askplane/en/"corpus.*.json)
+	gen "$work/facts-$n" "$n" 1 disabled
+	gen "$work/corpus-$n" "$n" 1 backend
+	for v in without facts corpus; do build "$work/$v-$n" >/dev/null; done # warm caches
+	without=$(build "$work/without-$n"); facts=$(build "$work/facts-$n"); corpus=$(build "$work/corpus-$n")
+	art=$(ls "$work/corpus-$n/public/askplane/en/"knowledge.*.json)
+	cf=$(ls "$work/corpus-$n/public/askplane/en/"corpus.*.json)
 	entries=$(grep -o '"kind":' "$art" | wc -l)
 	raw=$(stat -c %s "$art"); gz=$(gzip -9c "$art" | wc -c)
-	printf '%6d pages: with module %.2fs, without %.2fs, ratio %.2fx; artifact %d entries, %d B/entry raw, %d B/entry gzip; corpus %d KiB (%d KiB gzip)\n' \
-		"$n" "$with" "$without" "$(echo "$with / $without" | bc -l)" "$entries" $((raw / entries)) $((gz / entries)) \
-		$(( $(stat -c %s "$corpus") / 1024 )) $(( $(gzip -9c "$corpus" | wc -c) / 1024 ))
+	printf '%6d pages: without module %.2fs; facts only %.2fs (%.2fx); facts + corpus %.2fs (%.2fx)\n' \
+		"$n" "$without" "$facts" "$(echo "$facts / $without" | bc -l)" "$corpus" "$(echo "$corpus / $without" | bc -l)"
+	printf '              artifact %d entries, %d B/entry raw, %d B/entry gzip; corpus %d KiB (%d KiB gzip)\n' \
+		"$entries" $((raw / entries)) $((gz / entries)) $(( $(stat -c %s "$cf") / 1024 )) $(( $(gzip -9c "$cf" | wc -c) / 1024 ))
 done

@@ -41,6 +41,7 @@ func (c *checker) add(p Problem) {
 type manifest struct {
 	siteID, language, site string
 	artifact, corpus       ref
+	hasCorpus              bool // a site without an Ask backend has no corpus
 	sources                map[string]string
 }
 
@@ -56,7 +57,10 @@ func (c *checker) run(manifestPath string) {
 	c.base = basePath(m.site, c.lang.Lang)
 	sitePath, siteOK := c.resolve("site", m.site)
 	artifactPath, artifactOK := c.resolve("artifact.href", m.artifact.href)
-	corpusPath, corpusOK := c.resolve("corpus.href", m.corpus.href)
+	corpusPath, corpusOK := "", false
+	if m.hasCorpus {
+		corpusPath, corpusOK = c.resolve("corpus.href", m.corpus.href)
+	}
 
 	var site *protocol.SiteConfig
 	if siteOK {
@@ -74,6 +78,10 @@ func (c *checker) run(manifestPath string) {
 	}
 	if artifactOK {
 		c.artifact(artifactPath, m, trust)
+	}
+	if !m.hasCorpus && site != nil && site.Fallback == protocol.FallbackBackend {
+		c.add(Problem{Code: "corpus.missing", Source: c.manifestPath, Warning: true,
+			Message: "fallback is backend but the build published no corpus, so the sidecar has no pages to answer from (params.askplane.corpus is false)"})
 	}
 	if corpusOK {
 		c.corpus(corpusPath, m)
@@ -130,10 +138,18 @@ func (c *checker) manifest() *manifest {
 	} else {
 		usable = false
 	}
-	for _, r := range []struct {
+	_, m.hasCorpus = o["corpus"]
+	refs := []struct {
 		key string
 		ref *ref
-	}{{"artifact", &m.artifact}, {"corpus", &m.corpus}} {
+	}{{"artifact", &m.artifact}}
+	if m.hasCorpus {
+		refs = append(refs, struct {
+			key string
+			ref *ref
+		}{"corpus", &m.corpus})
+	}
+	for _, r := range refs {
 		ro, ok := o[r.key].(map[string]any)
 		if !ok {
 			bad("%s must be an object {href, contentHash}, not %s", r.key, describe(o[r.key]))

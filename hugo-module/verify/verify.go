@@ -33,6 +33,7 @@
 //	fact.match.duplicate fact.match.not-unique
 //	fact.answer.missing fact.answer.too-long
 //	fact.cite.invalid fact.cite.too-many fact.cite.title.too-long fact.href.unsafe
+//	corpus.missing                   (warning) fallback is backend but no corpus was built
 //	corpus.invalid corpus.too-large corpus.hash.mismatch corpus.name.mismatch
 //	corpus.url.unsafe corpus.url.duplicate corpus.anchor.duplicate corpus.text.empty
 //

@@ -473,8 +473,15 @@ func TestManifestSiteAndFiles(t *testing.T) {
 		{"manifest language differs from its folder", func(f *fixture) {
 			f.manifest = func(m map[string]any) { m["language"] = "fr" }
 		}, []string{"manifest.invalid"}},
-		{"manifest without corpus", func(f *fixture) {
+		{"manifest without corpus, no backend", func(f *fixture) {
 			f.manifest = func(m map[string]any) { delete(m, "corpus") }
+		}, nil},
+		{"manifest without corpus, backend", func(f *fixture) {
+			f.fallback = "backend"
+			f.manifest = func(m map[string]any) { delete(m, "corpus") }
+		}, []string{"site.fallback.unchecked", "corpus.missing"}},
+		{"manifest corpus not an object", func(f *fixture) {
+			f.manifest = func(m map[string]any) { m["corpus"] = "x" }
 		}, []string{"manifest.invalid"}},
 		{"href escapes with ..", func(f *fixture) {
 			f.manifest = func(m map[string]any) {
