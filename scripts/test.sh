@@ -18,3 +18,6 @@ go tool hugo version
 
 echo "== go test -race (fuzz seed corpora run as tests)"
 go test -race -count=1 -timeout 20m ./...
+
+echo "== node --test (widget JavaScript against the shared vectors)"
+node --test test/js/

@@ -1,0 +1,257 @@
+// agentskit.chat.answer v1: the one envelope every answer takes, whether
+// it came from the local artifact or the backend. It is discriminated on
+// outcome:
+//
+//   answer:     answer {markdown, citations}, provenance local or backend
+//   choices:    message, suggestions (2..8), provenance local
+//   escalation: message, reason, optional candidateEntryIds
+//
+// and carries query (the raw question, cut to 512 units, may be empty),
+// normalizedQuery (its key, cut to 512) and confidence, whose level and
+// basis follow from the outcome. Decoded values and the envelopes this
+// package builds are plain objects in the order encodeEnvelope writes, so
+// JSON.stringify(envelope) equals encodeEnvelope(envelope).
+
+import {
+  ANSWER_PROTOCOL,
+  MAX_ALIAS_LEN,
+  MAX_ANSWER_BYTES,
+  MAX_CITATIONS,
+  MAX_ENTRY_IDS,
+  MAX_LABEL_LEN,
+  MAX_MARKDOWN_LEN,
+  MAX_MESSAGE_LEN,
+  MAX_PROVIDER_LEN,
+  MAX_QUERY_LEN,
+  MAX_SUGGESTIONS,
+  MAX_TITLE_LEN,
+  MIN_SUGGESTIONS,
+  VERSION,
+} from './limits.js';
+import { isContentHash, isSafeIdentifier, toWellFormed, truncateUTF16 } from './text.js';
+import { isSafeHref } from './href.js';
+import { normalizeKnowledgeKey } from './normalize.js';
+import {
+  Invalid,
+  array,
+  fail,
+  field,
+  has,
+  header,
+  invalid,
+  invalidJSON,
+  limitExceeded,
+  need,
+  object,
+  ok,
+  oneOf,
+  parseJSON,
+  raw,
+  readText,
+  str,
+  text,
+} from './json.js';
+
+export const OUTCOME_ANSWER = 'answer';
+export const OUTCOME_CHOICES = 'choices';
+export const OUTCOME_ESCALATION = 'escalation';
+
+// Escalation reasons. There is no "protocol" reason: malformed or
+// oversized data is corrupt.
+export const REASON_MISS = 'miss';
+export const REASON_STALE = 'stale';
+export const REASON_CORRUPT = 'corrupt';
+export const REASON_OFFLINE = 'offline';
+
+// The AgentsKit wordings, so both clients read the same (Go: answer.go).
+export const MESSAGE_CHOICES = 'More than one exact local answer matches. Choose one to continue.';
+export const MESSAGE_MISS = 'No exact local answer was found. A backend answer is required.';
+export const MESSAGE_STALE = 'Local knowledge is stale. A backend answer is required.';
+export const MESSAGE_CORRUPT = 'Local knowledge is corrupt. A backend answer is required.';
+export const MESSAGE_OFFLINE = 'This question needs the backend, which is not available.';
+export const MESSAGE_CHOICE_MISSING = 'The selected local answer is unavailable. A backend answer is required.';
+
+const REASONS = [REASON_MISS, REASON_STALE, REASON_CORRUPT, REASON_OFFLINE];
+const BASES = ['exact', 'ambiguous', ...REASONS, 'backend'];
+
+// queryFields returns the query and normalizedQuery an envelope carries
+// for a raw question: the question cut to 512 UTF-16 units, and its key
+// cut to 512 (normalization can expand text past the limit). Cuts never
+// split a surrogate pair (see truncateUTF16).
+export function queryFields(rawQuery) {
+  const query = truncateUTF16(toWellFormed(rawQuery), MAX_QUERY_LEN);
+  return { query, normalizedQuery: truncateUTF16(normalizeKnowledgeKey(query), MAX_QUERY_LEN) };
+}
+
+// escalationEnvelope builds an escalation from query fields already known.
+export function escalationEnvelope(query, normalizedQuery, reason, message) {
+  return {
+    protocol: ANSWER_PROTOCOL,
+    version: VERSION,
+    outcome: OUTCOME_ESCALATION,
+    query,
+    normalizedQuery,
+    message,
+    reason,
+    confidence: { level: 'low', basis: reason },
+  };
+}
+
+const MESSAGES = {
+  [REASON_MISS]: MESSAGE_MISS,
+  [REASON_STALE]: MESSAGE_STALE,
+  [REASON_CORRUPT]: MESSAGE_CORRUPT,
+  [REASON_OFFLINE]: MESSAGE_OFFLINE,
+};
+
+// escalate returns the escalation for a raw question with the standard
+// message for reason, or with message when given.
+export function escalate(rawQuery, reason, message = MESSAGES[reason] ?? MESSAGE_MISS) {
+  const q = queryFields(rawQuery);
+  return escalationEnvelope(q.query, q.normalizedQuery, reason, message);
+}
+
+function citationsOf(v) {
+  const list = array(v, 0, MAX_CITATIONS);
+  return list.map((c) => {
+    const o = object(c);
+    const id = field(o, 'id');
+    need(isSafeIdentifier(id));
+    const title = text(field(o, 'title'), 1, MAX_TITLE_LEN);
+    const href = field(o, 'href');
+    need(isSafeHref(href));
+    return { id, title, href };
+  });
+}
+
+function identifiers(v, min, max) {
+  return array(v, min, max).map((id) => {
+    need(isSafeIdentifier(id));
+    return id;
+  });
+}
+
+function provenanceOf(v) {
+  const o = object(v);
+  const source = oneOf(field(o, 'source'), 'local', 'backend');
+  if (source === 'local') {
+    const artifactId = field(o, 'artifactId');
+    const contentHash = field(o, 'contentHash');
+    need(isSafeIdentifier(artifactId) && isContentHash(contentHash));
+    return { source, artifactId, contentHash, entryIds: identifiers(field(o, 'entryIds'), 1, MAX_ENTRY_IDS) };
+  }
+  const p = { source };
+  if (has(o, 'provider')) p.provider = text(o.provider, 1, MAX_PROVIDER_LEN);
+  if (has(o, 'model')) p.model = text(o.model, 1, MAX_PROVIDER_LEN);
+  return p;
+}
+
+// decodeEnvelopeValue checks a parsed envelope and returns a fresh one. It
+// throws Invalid, or returns a diagnostic for a bad header.
+export function decodeEnvelopeValue(root) {
+  const diag = header(root, ANSWER_PROTOCOL);
+  if (diag !== null) return fail(diag);
+  try {
+    const outcome = oneOf(field(root, 'outcome'), OUTCOME_ANSWER, OUTCOME_CHOICES, OUTCOME_ESCALATION);
+    const query = raw(field(root, 'query'), 0, MAX_QUERY_LEN);
+    const normalizedQuery = raw(field(root, 'normalizedQuery'), 0, MAX_QUERY_LEN);
+    const conf = object(field(root, 'confidence'));
+    const level = oneOf(field(conf, 'level'), 'high', 'medium', 'low');
+    const basis = oneOf(field(conf, 'basis'), ...BASES);
+    const env = { protocol: ANSWER_PROTOCOL, version: VERSION, outcome, query, normalizedQuery };
+    if (outcome === OUTCOME_ANSWER) {
+      const ans = object(field(root, 'answer'));
+      // Answer markdown is not trimmed; citation titles are.
+      env.answer = {
+        markdown: raw(field(ans, 'markdown'), 1, MAX_MARKDOWN_LEN),
+        citations: citationsOf(field(ans, 'citations')),
+      };
+      env.provenance = provenanceOf(field(root, 'provenance'));
+      if (env.provenance.source === 'local') {
+        need(level === 'high' && basis === 'exact' && env.provenance.entryIds.length === 1);
+      } else {
+        need(level === 'high' && basis === 'backend');
+      }
+    } else if (outcome === OUTCOME_CHOICES) {
+      env.message = raw(field(root, 'message'), 1, MAX_MESSAGE_LEN);
+      env.suggestions = array(field(root, 'suggestions'), MIN_SUGGESTIONS, MAX_SUGGESTIONS).map((s) => {
+        const o = object(s);
+        const id = field(o, 'id');
+        need(isSafeIdentifier(id));
+        return { id, label: text(field(o, 'label'), 1, MAX_LABEL_LEN), value: text(field(o, 'value'), 1, MAX_ALIAS_LEN) };
+      });
+      env.provenance = provenanceOf(field(root, 'provenance'));
+      const ids = env.provenance.entryIds;
+      // Suggestion ids equal the provenance's entry ids, in order.
+      need(env.provenance.source === 'local' && level === 'medium' && basis === 'ambiguous');
+      need(ids.length === env.suggestions.length && env.suggestions.every((s, i) => s.id === ids[i]));
+    } else {
+      env.message = raw(field(root, 'message'), 1, MAX_MESSAGE_LEN);
+      env.reason = oneOf(field(root, 'reason'), ...REASONS);
+      if (has(root, 'candidateEntryIds')) env.candidateEntryIds = identifiers(root.candidateEntryIds, 0, MAX_ENTRY_IDS);
+      need(level === 'low' && basis === env.reason);
+    }
+    env.confidence = { level, basis };
+    // normalizedQuery must be the key of query, cut to 512, so a sender
+    // cannot claim a different key than it asked.
+    need(queryFields(query).normalizedQuery === normalizedQuery);
+    return ok(env);
+  } catch (e) {
+    if (e instanceof Invalid) return fail(invalid());
+    throw e;
+  }
+}
+
+// decodeEnvelope decodes an envelope (bytes or string). The byte limit is
+// checked before parsing; unknown members are stripped.
+export function decodeEnvelope(input) {
+  const t = readText(input, MAX_ANSWER_BYTES);
+  if (t === null) return fail(limitExceeded());
+  if (t === undefined) return fail(invalid());
+  const parsed = parseJSON(t);
+  if (!parsed.ok) return fail(invalidJSON());
+  return decodeEnvelopeValue(parsed.value);
+}
+
+function citationList(list) {
+  return (list ?? []).map((c) => ({ id: c.id, title: c.title, href: c.href }));
+}
+
+function provenanceDoc(p) {
+  if (p.source === 'local') {
+    return { source: p.source, artifactId: p.artifactId, contentHash: p.contentHash, entryIds: p.entryIds.slice() };
+  }
+  const doc = { source: p.source };
+  if (typeof p.provider === 'string' && p.provider !== '') doc.provider = p.provider;
+  if (typeof p.model === 'string' && p.model !== '') doc.model = p.model;
+  return doc;
+}
+
+// envelopeDocument rebuilds env in the wire's key order (Go: Envelope's
+// MarshalJSON). Like Go it does not validate values, but it refuses an
+// answer without answer or provenance and choices without provenance: the
+// document would decode nowhere and the mistake would surface far away.
+export function envelopeDocument(env) {
+  const doc = { protocol: ANSWER_PROTOCOL, version: VERSION, outcome: env.outcome, query: env.query, normalizedQuery: env.normalizedQuery };
+  if (env.outcome === OUTCOME_ANSWER) {
+    if (env.answer == null || env.provenance == null) throw new TypeError('askplane: answer envelope needs answer and provenance');
+    doc.answer = { markdown: env.answer.markdown, citations: citationList(env.answer.citations) };
+    doc.provenance = provenanceDoc(env.provenance);
+  } else if (env.outcome === OUTCOME_CHOICES) {
+    if (env.provenance == null) throw new TypeError('askplane: choices envelope needs provenance');
+    doc.message = env.message;
+    doc.suggestions = (env.suggestions ?? []).map((s) => ({ id: s.id, label: s.label, value: s.value }));
+    doc.provenance = provenanceDoc(env.provenance);
+  } else if (env.outcome === OUTCOME_ESCALATION) {
+    doc.message = env.message;
+    doc.reason = env.reason;
+    if (Array.isArray(env.candidateEntryIds)) doc.candidateEntryIds = env.candidateEntryIds.slice();
+  }
+  doc.confidence = { level: env.confidence.level, basis: env.confidence.basis };
+  return doc;
+}
+
+// encodeEnvelope writes env as JSON.stringify writes the decoded value.
+export function encodeEnvelope(env) {
+  return JSON.stringify(envelopeDocument(env));
+}

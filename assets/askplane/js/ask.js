@@ -1,0 +1,384 @@
+// agentskit.chat.ask v1: the request the widget posts when a question
+// escalates, and the NDJSON events the sidecar streams back (Go:
+// internal/protocol/ask.go and askevents.go).
+//
+// The request schema is strict: a member it does not name (a client-chosen
+// siteId or corpus, say) is refused, because authority never comes from
+// the body. So is every event variant: a line with an unknown member is
+// inert. The event decoder is bounded: at most 4,096 lines per call, lines
+// and kept partials of at most 1 MiB, so a hostile stream costs bounded
+// memory and time.
+
+import {
+  ASK_PROTOCOL,
+  MAX_ASK_ARG_KEY_LEN,
+  MAX_ASK_BODY_BYTES,
+  MAX_ASK_CONTENT_LEN,
+  MAX_ASK_DELTA_LEN,
+  MAX_ASK_ERROR_CODE_LEN,
+  MAX_ASK_ERROR_LEN,
+  MAX_ASK_EVENT_BYTES,
+  MAX_ASK_EVENT_LINES,
+  MAX_ASK_MESSAGES,
+  MAX_ASK_MODEL_LEN,
+  MAX_ASK_TOOL_ID_LEN,
+  MAX_ASK_TOOL_NAME_LEN,
+  VERSION,
+} from './limits.js';
+import { isSafeIdentifier, toWellFormed } from './text.js';
+import { utf8LengthExceeds, utf8Length } from './utf8.js';
+import { OUTCOME_ESCALATION, decodeEnvelopeValue, envelopeDocument } from './answer.js';
+import { diagnostic, has, isObject, parseJSON, readText, strictKeys } from './json.js';
+
+// ---- Request -------------------------------------------------------------
+
+export const ROLE_USER = 'user';
+export const ROLE_ASSISTANT = 'assistant';
+
+export const CODE_ASK_INVALID_REQUEST = 'ASK_INVALID_REQUEST';
+const MSG_ASK_INVALID = 'Ask request is invalid.';
+const MSG_ASK_INVALID_JSON = 'Ask request is not valid JSON.';
+const MSG_ASK_TOO_LARGE = 'Ask request body is too large.';
+
+const askFail = (message) => ({ ok: false, diagnostic: diagnostic(CODE_ASK_INVALID_REQUEST, message) });
+
+// askRequestDocument builds the request as the reference client sends it:
+// {protocol, version, sessionId?, messages, deterministic?} in that order.
+// sessionId is written when non-empty; deterministic (the escalation
+// envelope that led here) when present. Like Go's MarshalJSON it does not
+// validate; the sidecar does.
+export function askRequestDocument({ sessionId, messages, deterministic }) {
+  const doc = { protocol: ASK_PROTOCOL, version: VERSION };
+  if (typeof sessionId === 'string' && sessionId !== '') doc.sessionId = sessionId;
+  doc.messages = messages.map((m) => ({ role: m.role, content: m.content }));
+  if (deterministic != null) doc.deterministic = envelopeDocument(deterministic);
+  return doc;
+}
+
+// encodeAskRequest returns the request body text.
+export function encodeAskRequest(request) {
+  return JSON.stringify(askRequestDocument(request));
+}
+
+// buildAskRequest returns the body the widget posts when a question
+// escalates: the history (oldest first, {role, content} turns), then the
+// question as the last user turn, and the escalation envelope that
+// explains why the local plane did not answer (only an escalation may
+// travel as deterministic context; anything else is left out). The oldest
+// turns are dropped until the body fits the server's limits (64 messages,
+// 65,536 bytes), so a long chat never turns into a 400 or 413. It throws
+// a RangeError when the question alone cannot fit (over 16,384 units).
+export function buildAskRequest({ question, history = [], sessionId, escalation }) {
+  if (typeof question !== 'string' || question.length > MAX_ASK_CONTENT_LEN) {
+    throw new RangeError('askplane: the question must be a string of at most 16,384 units');
+  }
+  const deterministic = escalation != null && escalation.outcome === OUTCOME_ESCALATION ? escalation : undefined;
+  const turns = history.filter(
+    (m) => (m.role === ROLE_USER || m.role === ROLE_ASSISTANT) && typeof m.content === 'string' && m.content.length <= MAX_ASK_CONTENT_LEN,
+  );
+  let start = Math.max(0, turns.length - (MAX_ASK_MESSAGES - 1));
+  for (;;) {
+    const messages = [...turns.slice(start), { role: ROLE_USER, content: question }];
+    const body = encodeAskRequest({ sessionId, messages, deterministic });
+    if (!utf8LengthExceeds(body, MAX_ASK_BODY_BYTES)) return body;
+    if (start >= turns.length) throw new RangeError('askplane: the Ask request does not fit in 65,536 bytes');
+    start++;
+  }
+}
+
+// decodeAskRequest decodes a request body (bytes or string) as the Ask
+// server does. Every failure is ASK_INVALID_REQUEST with a fixed message:
+// over 65,536 bytes (checked before parsing), not JSON, or a schema
+// failure. One leading byte order mark is ignored (the reference server's
+// TextDecoder drops it). A present null is refused for every optional
+// member. The value is {sessionId?, messages, deterministic?}.
+export function decodeAskRequest(input) {
+  let text = readText(input, MAX_ASK_BODY_BYTES);
+  if (text === null) return askFail(MSG_ASK_TOO_LARGE);
+  if (text === undefined) return askFail(MSG_ASK_INVALID);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const parsed = parseJSON(text);
+  if (!parsed.ok) return askFail(MSG_ASK_INVALID_JSON);
+  const root = parsed.value;
+  if (!isObject(root) || !strictKeys(root, ['protocol', 'version', 'sessionId', 'messages', 'deterministic'])) {
+    return askFail(MSG_ASK_INVALID);
+  }
+  const bad = () => askFail(MSG_ASK_INVALID);
+  if (has(root, 'protocol') && root.protocol !== ASK_PROTOCOL) return bad();
+  if (has(root, 'version') && root.version !== VERSION) return bad();
+  const req = {};
+  if (has(root, 'sessionId')) {
+    if (!isSafeIdentifier(root.sessionId)) return bad();
+    req.sessionId = root.sessionId;
+  }
+  const list = has(root, 'messages') ? root.messages : undefined;
+  if (!Array.isArray(list) || list.length < 1 || list.length > MAX_ASK_MESSAGES) return bad();
+  req.messages = [];
+  for (const m of list) {
+    if (!isObject(m) || !strictKeys(m, ['role', 'content'])) return bad();
+    const role = has(m, 'role') ? m.role : undefined;
+    const content = has(m, 'content') ? m.content : undefined;
+    if ((role !== ROLE_USER && role !== ROLE_ASSISTANT) || typeof content !== 'string' || content.length > MAX_ASK_CONTENT_LEN) {
+      return bad();
+    }
+    req.messages.push({ role, content });
+  }
+  if (has(root, 'deterministic')) {
+    // The answer schema inside strips unknown members; only an escalation
+    // may travel as deterministic context.
+    const env = decodeEnvelopeValue(root.deterministic);
+    if (!env.ok || env.value.outcome !== OUTCOME_ESCALATION) return bad();
+    req.deterministic = env.value;
+  }
+  return { ok: true, value: req };
+}
+
+// ---- Events --------------------------------------------------------------
+
+// Events are plain objects in schema order, type first, so
+// JSON.stringify(event) is the event's wire form:
+//   {type: 'text', delta}
+//   {type: 'tool', id, name, args}      args: the canonical args object
+//   {type: 'done', model?}
+//   {type: 'error', message, code?, retryable?}
+
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,127}$/;
+
+// toolArgs returns the value zod's z.record returns for an args object:
+// its members in own-key order, except a top-level "__proto__", which
+// z.record skips; nested values pass through as JSON.parse built them. It
+// returns null when a top-level key is over 128 units.
+function toolArgs(v) {
+  const out = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__') continue;
+    if (k.length > MAX_ASK_ARG_KEY_LEN) return null;
+    out[k] = v[k];
+  }
+  return out;
+}
+
+// decodeAskEvent decodes one event from its JSON text, or returns null.
+export function decodeAskEvent(text) {
+  const parsed = parseJSON(text);
+  if (!parsed.ok || !isObject(parsed.value)) return null;
+  const o = parsed.value;
+  const type = has(o, 'type') ? o.type : undefined;
+  const str = (k, max) => (has(o, k) && typeof o[k] === 'string' && o[k].length <= max ? o[k] : null);
+  switch (type) {
+    case 'text': {
+      const delta = str('delta', MAX_ASK_DELTA_LEN);
+      if (!strictKeys(o, ['type', 'delta']) || delta === null) return null;
+      return { type, delta };
+    }
+    case 'tool': {
+      const id = str('id', MAX_ASK_TOOL_ID_LEN);
+      const name = str('name', MAX_ASK_TOOL_NAME_LEN);
+      if (!strictKeys(o, ['type', 'id', 'name', 'args']) || id === null || name === null) return null;
+      const args = has(o, 'args') && isObject(o.args) ? toolArgs(o.args) : null;
+      if (args === null) return null;
+      return { type, id, name, args };
+    }
+    case 'done': {
+      if (!strictKeys(o, ['type', 'model'])) return null;
+      if (!has(o, 'model')) return { type };
+      // An empty model is present, not absent.
+      const model = str('model', MAX_ASK_MODEL_LEN);
+      return model === null ? null : { type, model };
+    }
+    case 'error': {
+      const message = str('message', MAX_ASK_ERROR_LEN);
+      if (!strictKeys(o, ['type', 'message', 'code', 'retryable']) || message === null || message === '') return null;
+      const ev = { type, message };
+      if (has(o, 'code')) {
+        if (typeof o.code !== 'string' || o.code.length > MAX_ASK_ERROR_CODE_LEN || !ERROR_CODE.test(o.code)) return null;
+        ev.code = o.code;
+      }
+      if (has(o, 'retryable')) {
+        if (typeof o.retryable !== 'boolean') return null;
+        ev.retryable = o.retryable;
+      }
+      return ev;
+    }
+  }
+  return null;
+}
+
+// decodeAskLine decodes one NDJSON line: trimmed of ECMAScript whitespace
+// (so CRLF works), skipped when empty or over 1 MiB of UTF-8 after
+// trimming.
+// A lone surrogate reads as U+FFFD, as in Go; the line is complete, so no
+// pair can be split here.
+function decodeAskLine(line) {
+  line = toWellFormed(line).trim();
+  if (line === '' || utf8LengthExceeds(line, MAX_ASK_EVENT_BYTES)) return null;
+  return decodeAskEvent(line);
+}
+
+// decodeAskEvents decodes the complete lines of an NDJSON buffer (a
+// string) exactly as the reference decodeAskEvents and Go's
+// DecodeAskEvents do, returning {events, rest, discardedPartial}:
+//
+//  - The buffer is split on "\n"; each line is trimmed; empty lines and
+//    lines over 1 MiB after trimming are skipped; a line that is not JSON,
+//    has an unknown type, breaks a limit or has an unknown member is
+//    inert.
+//  - At most 4,096 lines are looked at, blank and invalid ones included.
+//    When the budget is used up, every remaining complete line is
+//    dropped: decoding jumps past the buffer's last newline.
+//  - What follows the last newline looked at is rest, the partial line to
+//    prepend to the next read. A partial over 1 MiB is dropped instead
+//    (rest "", discardedPartial true): the caller must then discard input
+//    up to the next newline, so the line's tail never reads as an event
+//    (AskEventDecoder does).
+//
+// Sizes are UTF-8 bytes of the string; a lone surrogate counts, and reads,
+// as U+FFFD, as in Go.
+export function decodeAskEvents(buf) {
+  const events = [];
+  let cursor = 0;
+  let lines = 0;
+  while (lines < MAX_ASK_EVENT_LINES) {
+    const i = buf.indexOf('\n', cursor);
+    if (i < 0) break;
+    const line = buf.slice(cursor, i);
+    cursor = i + 1;
+    lines++;
+    const ev = decodeAskLine(line);
+    if (ev !== null) events.push(ev);
+  }
+  if (lines === MAX_ASK_EVENT_LINES) {
+    const last = buf.lastIndexOf('\n');
+    if (last >= cursor) cursor = last + 1;
+  }
+  const rest = buf.slice(cursor);
+  if (utf8LengthExceeds(rest, MAX_ASK_EVENT_BYTES)) return { events, rest: '', discardedPartial: true };
+  return { events, rest, discardedPartial: false };
+}
+
+// encodeAskEvent returns an event's JSON line without its newline, members
+// in schema order. Tool args that are not an object are written as {}.
+export function encodeAskEvent(ev) {
+  switch (ev.type) {
+    case 'text':
+      return JSON.stringify({ type: 'text', delta: ev.delta });
+    case 'tool':
+      return JSON.stringify({ type: 'tool', id: ev.id, name: ev.name, args: isObject(ev.args) ? toolArgs(ev.args) ?? {} : {} });
+    case 'done':
+      return JSON.stringify(ev.model === undefined || ev.model === null ? { type: 'done' } : { type: 'done', model: ev.model });
+    case 'error': {
+      const doc = { type: 'error', message: ev.message };
+      if (typeof ev.code === 'string' && ev.code !== '') doc.code = ev.code;
+      if (typeof ev.retryable === 'boolean') doc.retryable = ev.retryable;
+      return JSON.stringify(doc);
+    }
+  }
+  throw new TypeError('askplane: unknown Ask event type');
+}
+
+// AskEventDecoder decodes a stream pushed to it in string pieces of any
+// size, with bounded memory: it keeps at most one partial line of 1 MiB.
+// Lines decode as in decodeAskEvents, with two differences that make the
+// result independent of how the stream is cut (Go: AskEventReader):
+//
+//  - There is no line budget; every complete line is looked at.
+//  - A line is dropped when its raw UTF-8 size, before trimming, exceeds
+//    1 MiB, the size at which decodeAskEvents would have discarded it as a
+//    partial had it been split. The decoder then discards input up to the
+//    next newline, so the tail of that line never becomes an event, even
+//    when the tail is itself a valid event.
+//
+// end() decodes a final line that has no newline, as the reference client
+// does by decoding rest + "\n" at the end of the stream.
+export class AskEventDecoder {
+  #parts = []; // the pending partial line, in pieces
+  #bytes = 0; // its UTF-8 size
+  #discard = false; // dropping input up to the next newline
+
+  // push consumes a piece of the stream and returns the events of the
+  // lines it completes.
+  push(chunk) {
+    const events = [];
+    let pos = 0;
+    while (pos < chunk.length) {
+      const i = chunk.indexOf('\n', pos);
+      if (this.#discard) {
+        if (i < 0) return events;
+        pos = i + 1;
+        this.#discard = false;
+        continue;
+      }
+      const seg = chunk.slice(pos, i < 0 ? chunk.length : i);
+      const total = this.#bytes + utf8Length(seg);
+      if (i < 0) {
+        if (total > MAX_ASK_EVENT_BYTES) {
+          this.#reset();
+          this.#discard = true;
+        } else {
+          this.#parts.push(seg);
+          this.#bytes = total;
+        }
+        return events;
+      }
+      pos = i + 1;
+      if (total <= MAX_ASK_EVENT_BYTES) {
+        this.#parts.push(seg);
+        const ev = decodeAskLine(this.#parts.join(''));
+        if (ev !== null) events.push(ev);
+      }
+      this.#reset();
+    }
+    return events;
+  }
+
+  // end returns the event of a final line without a newline, if any.
+  end() {
+    const line = this.#parts.join('');
+    this.#reset();
+    this.#discard = false;
+    if (line === '') return [];
+    const ev = decodeAskLine(line);
+    return ev === null ? [] : [ev];
+  }
+
+  #reset() {
+    this.#parts = [];
+    this.#bytes = 0;
+  }
+}
+
+// readAskEvents yields the events of an Ask response body: a
+// ReadableStream of bytes (response.body) or any async iterable of
+// Uint8Array. Bytes are decoded with a streaming TextDecoder, so a
+// character split across chunks is joined before lines are cut; a read
+// error (an aborted fetch, a reset connection) is thrown after the events
+// already complete, and the pending partial line is dropped.
+export async function* readAskEvents(body) {
+  // The BOM is kept, as Go keeps its bytes; trimming removes it from the
+  // first line, since U+FEFF is ECMAScript whitespace.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true });
+  const decoder = new AskEventDecoder();
+  if (body != null && typeof body.getReader === 'function') {
+    const reader = body.getReader();
+    let finished = false;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        yield* decoder.push(text.decode(value, { stream: true }));
+      }
+      finished = true;
+    } finally {
+      // A consumer that stops early (the stop button) cancels the body,
+      // so the connection is not left streaming.
+      if (!finished) reader.cancel().catch(() => {});
+      reader.releaseLock();
+    }
+  } else {
+    for await (const chunk of body) {
+      yield* decoder.push(typeof chunk === 'string' ? chunk : text.decode(chunk, { stream: true }));
+    }
+  }
+  yield* decoder.push(text.decode());
+  yield* decoder.end();
+}

@@ -1,0 +1,220 @@
+// Bounded JSON decoding and the payload-free diagnostics every decoder
+// returns. A decode result is {ok: true, value} or {ok: false, diagnostic}
+// with diagnostic {code, message, retryable: false}; codes and messages are
+// those of internal/protocol/diagnostic.go and never quote the input.
+//
+// JSON.parse does the parsing. Around it, three rules make the widget read
+// a payload exactly as Go's ecmajson does:
+//
+//  1. The UTF-8 byte length is checked before parsing (bytes as given, or
+//     a string's UTF-8 length), so an oversized payload costs nothing.
+//  2. Nesting deeper than MAX_JSON_DEPTH (128) is refused, as Go refuses
+//     it; JSON.parse has no bound.
+//  3. A lone surrogate escape ("\ud83d" alone) decodes to U+FFFD, as in
+//     Go, whose strings cannot hold one. Rare, so it costs a regexp test
+//     unless such an escape is present (see goSurrogates).
+
+import { MAX_JSON_DEPTH, VERSION } from './limits.js';
+import { toWellFormed } from './text.js';
+import { decodeUTF8, utf8LengthExceeds } from './utf8.js';
+
+// Diagnostic codes of the deterministic plane.
+export const CODE_INVALID_PAYLOAD = 'DETERMINISTIC_INVALID_PAYLOAD';
+export const CODE_UNSUPPORTED_VERSION = 'DETERMINISTIC_UNSUPPORTED_VERSION';
+export const CODE_LIMIT_EXCEEDED = 'DETERMINISTIC_LIMIT_EXCEEDED';
+export const CODE_HASH_MISMATCH = 'DETERMINISTIC_HASH_MISMATCH';
+
+// Messages: they name the rule that failed, never the input.
+const MSG_INVALID_PAYLOAD = 'Deterministic payload is invalid.';
+const MSG_INVALID_JSON = 'Deterministic payload is not valid JSON.';
+const MSG_UNSUPPORTED_VERSION = 'Deterministic payload version is not supported.';
+const MSG_LIMIT_EXCEEDED = 'Deterministic payload exceeds its size limit.';
+const MSG_HASH_MISMATCH = 'Deterministic artifact content hash does not match.';
+
+// Each call returns a fresh object, so a caller that edits a diagnostic
+// cannot change the next one.
+export const diagnostic = (code, message) => ({ code, message, retryable: false });
+export const invalid = () => diagnostic(CODE_INVALID_PAYLOAD, MSG_INVALID_PAYLOAD);
+export const invalidJSON = () => diagnostic(CODE_INVALID_PAYLOAD, MSG_INVALID_JSON);
+export const unsupportedVersion = () => diagnostic(CODE_UNSUPPORTED_VERSION, MSG_UNSUPPORTED_VERSION);
+export const limitExceeded = () => diagnostic(CODE_LIMIT_EXCEEDED, MSG_LIMIT_EXCEEDED);
+export const hashMismatch = () => diagnostic(CODE_HASH_MISMATCH, MSG_HASH_MISMATCH);
+
+export const ok = (value) => ({ ok: true, value });
+export const fail = (diag) => ({ ok: false, diagnostic: diag });
+
+// isBytes reports whether input is binary data: a Uint8Array (or any
+// ArrayBuffer view) or an ArrayBuffer, as fetch's arrayBuffer() gives.
+export function isBytes(input) {
+  return input instanceof ArrayBuffer || ArrayBuffer.isView(input);
+}
+
+function asUint8(input) {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+}
+
+// readText turns a payload (bytes or string) into the text Go would parse,
+// or returns null when it is over limit bytes. Bytes are decoded as Go
+// decodes them; a string is made well-formed, which is what encoding it
+// as UTF-8 (TextEncoder) and handing it to Go would do. Anything else is
+// not a payload and reads as undefined.
+export function readText(input, limit) {
+  if (typeof input === 'string') {
+    if (utf8LengthExceeds(input, limit)) return null;
+    return toWellFormed(input);
+  }
+  if (isBytes(input)) {
+    const bytes = asUint8(input);
+    if (bytes.length > limit) return null;
+    return decodeUTF8(bytes);
+  }
+  return undefined;
+}
+
+// A lone surrogate escape, or an escaped backslash (matched first, so the
+// "u" after "\\" is never read as an escape).
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const ESCAPES = /\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+
+// goSurrogates rewrites each lone surrogate escape to \ufffd, which is
+// what Go's reader makes of it: a high surrogate escape followed by a low
+// one is a pair and stays; any other surrogate escape is one U+FFFD.
+// Because this happens in the text, before JSON.parse, keys that differ
+// only in their lone surrogates become one key, the last value winning at
+// the first key's position, exactly as in Go. Raw surrogates need no care:
+// the text is well-formed, so they only come in pairs.
+function goSurrogates(text) {
+  return text.replace(ESCAPES, (m) => (m.length === 2 || m.length === 12 ? m : '\\ufffd'));
+}
+
+// parseJSON parses text as Go's ecmajson.Parse does. It returns
+// {ok: true, value} or {ok: false}.
+export function parseJSON(text) {
+  if (SURROGATE_ESCAPE.test(text)) text = goSurrogates(text);
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false };
+  }
+  return withinDepth(value) ? { ok: true, value } : { ok: false };
+}
+
+// withinDepth checks the nesting bound, iteratively so a hostile depth
+// never reaches the call stack. Only containers are visited.
+function withinDepth(root) {
+  if (typeof root !== 'object' || root === null) return true;
+  const stack = [root, 1];
+  while (stack.length > 0) {
+    const depth = stack.pop();
+    const v = stack.pop();
+    if (depth > MAX_JSON_DEPTH) return false;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i];
+      if (typeof c === 'object' && c !== null) stack.push(c, depth + 1);
+    }
+  }
+  return true;
+}
+
+// isObject reports a JSON object: not null, not an array.
+export function isObject(v) {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+// member returns o's own member key, or undefined when it is absent. Only
+// own members count: a payload cannot reach Object.prototype through a
+// name like "constructor". A present null stays null, distinct from
+// absent: zod's .optional() rejects null, and so does every decoder here.
+export function member(o, key) {
+  return hasOwn.call(o, key) ? o[key] : undefined;
+}
+
+// has reports whether o has an own member key.
+export function has(o, key) {
+  return hasOwn.call(o, key);
+}
+
+// header classifies a payload's protocol and version before its schema
+// runs: a matching protocol with a numeric version other than 1 is
+// UNSUPPORTED_VERSION; anything else off is INVALID_PAYLOAD. It returns a
+// diagnostic or null.
+export function header(root, protocol) {
+  if (!isObject(root)) return invalid();
+  const p = member(root, 'protocol');
+  const v = member(root, 'version');
+  if (p !== protocol || typeof v !== 'number') return invalid();
+  if (v !== VERSION) return unsupportedVersion();
+  return null;
+}
+
+// Schema checks throw Invalid; a decoder catches it at its top and returns
+// the payload-free diagnostic, so decode functions read as a straight list
+// of fields, as the Go decoder does.
+export class Invalid extends Error {}
+const INVALID = new Invalid('invalid');
+
+export function need(ok) {
+  if (!ok) throw INVALID;
+}
+
+// object returns v when it is an object.
+export function object(v) {
+  need(isObject(v));
+  return v;
+}
+
+// str returns v when it is a string.
+export function str(v) {
+  need(typeof v === 'string');
+  return v;
+}
+
+// field returns o's required member key.
+export function field(o, key) {
+  need(hasOwn.call(o, key));
+  return o[key];
+}
+
+// text is a trimmed string field: trimmed first, then length-checked, as
+// zod's .trim().min().max() rewrites the value before checking it.
+export function text(v, min, max) {
+  const s = str(v).trim();
+  need(s.length >= min && s.length <= max);
+  return s;
+}
+
+// raw is an untrimmed, length-checked string field.
+export function raw(v, min, max) {
+  const s = str(v);
+  need(s.length >= min && s.length <= max);
+  return s;
+}
+
+// array returns v when it is an array of min..max elements.
+export function array(v, min, max) {
+  need(Array.isArray(v) && v.length >= min && v.length <= max);
+  return v;
+}
+
+// oneOf returns v when it is one of the allowed strings.
+export function oneOf(v, ...allowed) {
+  need(typeof v === 'string' && allowed.includes(v));
+  return v;
+}
+
+// strictKeys reports whether o has no member other than allowed. A
+// "__proto__" member is not counted: zod 4 skips it when it looks for
+// unrecognized keys (so it never reaches the prototype setter) and leaves
+// it out of its output; JSON.parse made it an ordinary own property.
+export function strictKeys(o, allowed) {
+  for (const k of Object.keys(o)) {
+    if (k !== '__proto__' && !allowed.includes(k)) return false;
+  }
+  return true;
+}

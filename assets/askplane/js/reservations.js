@@ -1,0 +1,194 @@
+// Session-scoped choice reservations (Go: internal/resolve/reservations.go).
+// A choices answer offers suggestions; a click must be honoured once and
+// only for what was actually offered. So the widget remembers, per chat
+// session, each choice list it showed (its instance id and the exact JSON
+// of its props) and the value each choice sends. A forged or replayed
+// submission, or one for a list whose props were altered, is refused; a
+// double click sends once.
+//
+// Lifecycle of a submission:
+//   const { result, claim } = reservations.submit(session, instanceId, props, choiceId);
+//   result === 'granted': send claim.value, then claim.commit() once the
+//     send succeeded (the choice is used up) or claim.release() if it
+//     failed (the user may retry). The first of the two wins.
+//
+// Memory is bounded whatever a page does: at most 256 sessions, least
+// recently used first out, with at most 256 authorizations each, oldest
+// first out. A session with a claim in flight is never evicted and a
+// claimed authorization is never replaced or evicted, so a submission in
+// progress cannot lose its reservation; when nothing can be evicted, new
+// lists are simply not remembered and their clicks are unavailable.
+
+import { MAX_IDENTIFIER_LEN } from './limits.js';
+import { OUTCOME_CHOICES } from './answer.js';
+
+export const MAX_CHOICE_SESSIONS = 256;
+export const MAX_SESSION_CHOICES = 256;
+
+// CHOICES_INSTANCE_PREFIX marks a frame as a deterministic choice list,
+// the only frames reservations govern.
+export const CHOICES_INSTANCE_PREFIX = 'deterministic-choices-';
+
+export const SUBMIT_NOT_DETERMINISTIC = 'not-deterministic';
+export const SUBMIT_UNAVAILABLE = 'unavailable';
+export const SUBMIT_GRANTED = 'granted';
+
+// sanitizeIdentifier turns s into a SafeIdentifier for a frame instance
+// id: every UTF-16 unit outside [A-Za-z0-9._:-] becomes "-", the result is
+// cut to 128, and fallback is used when it does not start with a letter or
+// digit (Go: resolve.sanitize; the AgentsKit adapter does the same).
+export function sanitizeIdentifier(s, fallback) {
+  const out = String(s).replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, MAX_IDENTIFIER_LEN);
+  return /^[A-Za-z0-9]/.test(out) ? out : fallback;
+}
+
+// choiceFrame returns the instance id and the exact props JSON of the
+// choice-list frame for a choices envelope answering user message
+// messageId (Go: resolve.ChoiceFrame), or null for any other envelope.
+export function choiceFrame(env, messageId) {
+  if (env == null || env.outcome !== OUTCOME_CHOICES || !Array.isArray(env.suggestions) || env.suggestions.length === 0) {
+    return null;
+  }
+  const props = JSON.stringify({
+    prompt: env.message,
+    choices: env.suggestions.map((s) => ({ id: s.id, label: s.label, description: s.value })),
+  });
+  return { instanceId: sanitizeIdentifier(CHOICES_INSTANCE_PREFIX + messageId, 'deterministic-choices'), props };
+}
+
+export class Reservations {
+  // Maps keep insertion order: a Map is the LRU list (first = least
+  // recently touched), and moving to the back is delete + set.
+  #sessions = new Map(); // sessionId → session
+
+  // remember records that the choice list instanceId, with props (its
+  // exact JSON), offered suggestions in sessionId. Only deterministic
+  // choice lists are remembered. It touches the session. An authorization
+  // that is being claimed is left as it is.
+  remember(sessionId, instanceId, props, suggestions) {
+    if (!String(instanceId).startsWith(CHOICES_INSTANCE_PREFIX)) return;
+    const values = new Map();
+    for (const s of suggestions) values.set(s.id, s.value);
+    let s = this.#sessions.get(sessionId);
+    if (s !== undefined) {
+      this.#sessions.delete(sessionId);
+      this.#sessions.set(sessionId, s);
+    } else {
+      if (this.#sessions.size >= MAX_CHOICE_SESSIONS && !this.#evictSession()) return;
+      s = { id: sessionId, auths: new Map(), claimed: 0 };
+      this.#sessions.set(sessionId, s);
+    }
+    const prev = s.auths.get(instanceId);
+    if (prev !== undefined) {
+      if (prev.claimed) return;
+      // Replacing keeps the authorization's place in eviction order.
+      s.auths.set(instanceId, { instanceId, props: String(props), values, claimed: false });
+      return;
+    }
+    if (s.auths.size >= MAX_SESSION_CHOICES && !evictUnclaimed(s)) return;
+    s.auths.set(instanceId, { instanceId, props: String(props), values, claimed: false });
+  }
+
+  // rememberChoices remembers the choice-list frame of a choices envelope
+  // answering user message messageId; other envelopes are ignored.
+  rememberChoices(sessionId, messageId, env) {
+    const frame = choiceFrame(env, messageId);
+    if (frame !== null) this.remember(sessionId, frame.instanceId, frame.props, env.suggestions);
+  }
+
+  // evictSession drops the least recently touched session with no claim
+  // in flight, and reports false when every session has one.
+  #evictSession() {
+    for (const [id, s] of this.#sessions) {
+      if (s.claimed === 0) {
+        this.#sessions.delete(id);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // submit reserves choiceId of the list instanceId (with props, the exact
+  // JSON of the submitted list's props) in sessionId. It returns
+  // {result: 'not-deterministic'} for frames that are not deterministic
+  // choice lists; {result: 'unavailable'} when the session or list is
+  // unknown, already being submitted, its props differ by one byte, or
+  // choiceId was not offered; otherwise {result: 'granted', claim}, and
+  // the session is touched.
+  submit(sessionId, instanceId, props, choiceId) {
+    if (!String(instanceId).startsWith(CHOICES_INSTANCE_PREFIX)) return { result: SUBMIT_NOT_DETERMINISTIC, claim: null };
+    const s = this.#sessions.get(sessionId);
+    if (s === undefined) return { result: SUBMIT_UNAVAILABLE, claim: null };
+    const a = s.auths.get(instanceId);
+    if (a === undefined || a.claimed || a.props !== props || !a.values.has(choiceId)) {
+      return { result: SUBMIT_UNAVAILABLE, claim: null };
+    }
+    this.#sessions.delete(sessionId);
+    this.#sessions.set(sessionId, s);
+    a.claimed = true;
+    s.claimed++;
+    return { result: SUBMIT_GRANTED, claim: new Claim(a.values.get(choiceId), this.#sessions, s, a) };
+  }
+
+  // releaseSession forgets a session and all its authorizations, claimed
+  // or not (the chat was cleared). Outstanding claims stay harmless:
+  // committing or releasing them changes nothing.
+  releaseSession(sessionId) {
+    this.#sessions.delete(sessionId);
+  }
+
+  // size is the number of sessions remembered.
+  get size() {
+    return this.#sessions.size;
+  }
+}
+
+// evictUnclaimed drops a session's oldest authorization that is not
+// claimed, and reports false when all are.
+function evictUnclaimed(s) {
+  for (const [id, a] of s.auths) {
+    if (!a.claimed) {
+      s.auths.delete(id);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Claim is a granted submission: send value, then commit() or release().
+// Both are idempotent and mutually exclusive: the first call wins.
+export class Claim {
+  #sessions;
+  #s;
+  #a;
+  #settled = false;
+
+  constructor(value, sessions, s, a) {
+    this.value = value;
+    this.#sessions = sessions;
+    this.#s = s;
+    this.#a = a;
+  }
+
+  // commit consumes the authorization. Its session is forgotten when it
+  // has no authorizations left, unless the session was released and
+  // created again meanwhile: a late commit must not delete a newer one.
+  commit() {
+    if (this.#settled) return;
+    this.#settled = true;
+    const s = this.#s;
+    const a = this.#a;
+    a.claimed = false;
+    s.claimed--;
+    if (s.auths.get(a.instanceId) === a) s.auths.delete(a.instanceId);
+    if (s.auths.size === 0 && this.#sessions.get(s.id) === s) this.#sessions.delete(s.id);
+  }
+
+  // release returns the authorization so the choice can be sent again.
+  release() {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#a.claimed = false;
+    this.#s.claimed--;
+  }
+}

@@ -1,0 +1,213 @@
+// The exact resolver: answers a question from one verified artifact, and
+// decides whether an escalation goes to the backend. Same rules as Go's
+// internal/resolve (resolver.go, adapter.go) and the AgentsKit resolver,
+// pinned by testdata/conformance/resolver.json.
+//
+// A Resolver never fails. When its artifact does not verify, every call
+// returns a corrupt escalation, so a bad or tampered artifact degrades to
+// the backend (or to an honest "corrupt" notice) instead of answering.
+
+import { MAX_QUERY_LEN, MAX_SUGGESTIONS, ANSWER_PROTOCOL, VERSION } from './limits.js';
+import { toWellFormed, truncateUTF16 } from './text.js';
+import { normalizeKnowledgeKey } from './normalize.js';
+import { verifyArtifactIndex } from './knowledge.js';
+import { invalid } from './json.js';
+import {
+  MESSAGE_CHOICES,
+  MESSAGE_CHOICE_MISSING,
+  MESSAGE_MISS,
+  MESSAGE_OFFLINE,
+  OUTCOME_ANSWER,
+  OUTCOME_CHOICES,
+  OUTCOME_ESCALATION,
+  REASON_CORRUPT,
+  REASON_MISS,
+  REASON_OFFLINE,
+  REASON_STALE,
+  escalate,
+  escalationEnvelope,
+} from './answer.js';
+
+export class Resolver {
+  #index = null; // {artifact, keys, owners, expiresMs} once verified
+  #suggest = null; // per entry: the value a choices suggestion submits
+  #now;
+  #error = null;
+
+  // new Resolver(artifact, trust, {now}) verifies artifact against trust
+  // ({contentHash, siteId}, see siteTrust) synchronously, here, even when
+  // it came from verifyArtifact: an object changed after it was verified
+  // must not answer, and the Resolver keeps a private copy so later
+  // changes cannot reach it either. artifact may be the artifact object,
+  // or its bytes or text (then it is decoded, normalized and hashed once);
+  // null means there is none. now() returns the clock in epoch
+  // milliseconds, for the expiry check (default Date.now).
+  constructor(artifact, trust, options = {}) {
+    this.#now = typeof options.now === 'function' ? options.now : Date.now;
+    if (artifact == null) {
+      this.#error = invalid();
+      return;
+    }
+    const r = verifyArtifactIndex(artifact, trust);
+    if (!r.ok) {
+      this.#error = r.diagnostic;
+      return;
+    }
+    this.#index = r.value;
+    const { artifact: a, keys, owners } = r.value;
+    this.#suggest = a.entries.map((e, i) => suggestionValue(e, keys[i], owners));
+  }
+
+  // error is the payload-free diagnostic of a rejected artifact, or null
+  // when the Resolver answers from it.
+  get error() {
+    return this.#error;
+  }
+
+  // ok reports whether the artifact verified.
+  get ok() {
+    return this.#index !== null;
+  }
+
+  // artifactId, contentHash and expiresAt describe the verified artifact
+  // (undefined when there is none).
+  get artifactId() {
+    return this.#index?.artifact.artifactId;
+  }
+
+  get contentHash() {
+    return this.#index?.artifact.contentHash;
+  }
+
+  get expiresAt() {
+    return this.#index?.artifact.expiresAt;
+  }
+
+  // stale reports whether the artifact has expired. Expiry is inclusive:
+  // at the exact expiresAt instant it is already stale. The clock is read
+  // only for artifacts that expire.
+  #stale() {
+    const exp = this.#index.expiresMs;
+    return exp !== null && exp <= this.#now();
+  }
+
+  // resolve answers query, in the order the protocol fixes:
+  //  1. an expired artifact escalates as stale, whatever the query;
+  //  2. a query over 512 UTF-16 units, or whose key is, is a miss: it is
+  //     never cut down into a match;
+  //  3. no owner of the key is a miss, several are choices (the first 8
+  //     in artifact order), exactly one is that entry's answer.
+  resolve(query) {
+    query = toWellFormed(String(query));
+    if (this.#index === null) return escalate(query, REASON_CORRUPT);
+    if (this.#stale()) return escalate(query, REASON_STALE);
+    if (query.length > MAX_QUERY_LEN) return escalate(query, REASON_MISS);
+    const key = normalizeKnowledgeKey(query);
+    if (key.length > MAX_QUERY_LEN) return escalationEnvelope(query, truncateUTF16(key, MAX_QUERY_LEN), REASON_MISS, MESSAGE_MISS);
+    const owners = this.#index.owners.get(key);
+    if (owners === undefined) return escalationEnvelope(query, key, REASON_MISS, MESSAGE_MISS);
+    if (owners.length === 1) return this.#answer(owners[0], query, key);
+    return this.#choices(owners, query, key);
+  }
+
+  // resolveChoice answers a choice picked from the choices envelope for
+  // originalQuery. It is honoured only when choiceId is among the (at most
+  // 8) entries that query offers, so a forged id cannot reach an entry the
+  // question never matched; anything else is a miss saying the selected
+  // answer is unavailable.
+  resolveChoice(choiceId, originalQuery) {
+    const query = toWellFormed(String(originalQuery));
+    if (this.#index === null) return escalate(query, REASON_CORRUPT);
+    if (this.#stale()) return escalate(query, REASON_STALE);
+    if (query.length > MAX_QUERY_LEN) return escalate(query, REASON_MISS, MESSAGE_CHOICE_MISSING);
+    const key = normalizeKnowledgeKey(query);
+    if (key.length <= MAX_QUERY_LEN) {
+      const owners = this.#index.owners.get(key) ?? [];
+      const entries = this.#index.artifact.entries;
+      for (let k = 0; k < owners.length && k < MAX_SUGGESTIONS; k++) {
+        if (entries[owners[k]].id === choiceId) return this.#answer(owners[k], query, key);
+      }
+    }
+    return escalationEnvelope(query, truncateUTF16(key, MAX_QUERY_LEN), REASON_MISS, MESSAGE_CHOICE_MISSING);
+  }
+
+  // Each envelope is built fresh, citations included, so a caller that
+  // edits one cannot change what the Resolver answers next.
+  #answer(i, query, key) {
+    const a = this.#index.artifact;
+    const e = a.entries[i];
+    return {
+      protocol: ANSWER_PROTOCOL,
+      version: VERSION,
+      outcome: OUTCOME_ANSWER,
+      query,
+      normalizedQuery: key,
+      answer: {
+        markdown: e.answer.markdown,
+        citations: e.answer.citations.map((c) => ({ id: c.id, title: c.title, href: c.href })),
+      },
+      provenance: { source: 'local', artifactId: a.artifactId, contentHash: a.contentHash, entryIds: [e.id] },
+      confidence: { level: 'high', basis: 'exact' },
+    };
+  }
+
+  #choices(owners, query, key) {
+    const a = this.#index.artifact;
+    const picked = owners.slice(0, MAX_SUGGESTIONS);
+    return {
+      protocol: ANSWER_PROTOCOL,
+      version: VERSION,
+      outcome: OUTCOME_CHOICES,
+      query,
+      normalizedQuery: key,
+      message: MESSAGE_CHOICES,
+      suggestions: picked.map((i) => ({ id: a.entries[i].id, label: a.entries[i].label, value: this.#suggest[i] })),
+      provenance: {
+        source: 'local',
+        artifactId: a.artifactId,
+        contentHash: a.contentHash,
+        entryIds: picked.map((i) => a.entries[i].id),
+      },
+      confidence: { level: 'medium', basis: 'ambiguous' },
+    };
+  }
+}
+
+// suggestionValue is the text a choices suggestion submits for an entry:
+// its first declared alias (trimmed, not normalized, so it reads as the
+// author wrote it) whose key belongs to that entry alone, so that asking
+// it again answers instead of offering the same choices. The unique-alias
+// rule guarantees one exists; the fallbacks keep the function total.
+function suggestionValue(e, keys, owners) {
+  const values = e.match.values;
+  for (let j = 0; j < values.length; j++) {
+    if (owners.get(keys[j]).length === 1) return values[j];
+  }
+  return values.length > 0 ? values[0] : e.id;
+}
+
+// createResolver is new Resolver(artifact, trust, options).
+export function createResolver(artifact, trust, options) {
+  return new Resolver(artifact, trust, options);
+}
+
+export const ACTION_LOCAL = 'local';
+export const ACTION_ESCALATE = 'escalate';
+
+// decide applies the site's fallback mode to a resolver result and
+// returns {action, envelope}. Answers and choices are served locally. An
+// escalation goes to the backend (action "escalate") only when the mode is
+// "backend" and a backend is available; otherwise it is served locally,
+// with a miss turned into offline, since "a backend answer is required"
+// is no use without one. Stale and corrupt keep their reason even
+// offline: they say what is wrong with the local knowledge. env is not
+// modified; a missing env is a corrupt escalation.
+export function decide(env, mode, backendAvailable) {
+  if (env == null) env = escalate('', REASON_CORRUPT);
+  if (env.outcome !== OUTCOME_ESCALATION) return { action: ACTION_LOCAL, envelope: env };
+  if (mode === 'backend' && backendAvailable) return { action: ACTION_ESCALATE, envelope: env };
+  if (env.reason === REASON_MISS) {
+    return { action: ACTION_LOCAL, envelope: escalationEnvelope(env.query, env.normalizedQuery, REASON_OFFLINE, MESSAGE_OFFLINE) };
+  }
+  return { action: ACTION_LOCAL, envelope: env };
+}

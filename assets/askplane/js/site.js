@@ -1,0 +1,77 @@
+// agentskit.chat.site v1: the trust anchor. The page inlines it; it pins
+// the artifact's content hash and site id, and says whether a question the
+// artifact cannot answer may go to the Ask backend. It has no expiry of its
+// own: staleness lives in the artifact's expiresAt.
+
+import { MAX_SITE_CONFIG_BYTES, SITE_PROTOCOL, VERSION } from './limits.js';
+import { isContentHash, isSafeIdentifier } from './text.js';
+import { isSafeHref } from './href.js';
+import {
+  Invalid,
+  fail,
+  field,
+  header,
+  invalid,
+  invalidJSON,
+  limitExceeded,
+  need,
+  object,
+  ok,
+  oneOf,
+  parseJSON,
+  readText,
+} from './json.js';
+
+export const FALLBACK_BACKEND = 'backend';
+export const FALLBACK_DISABLED = 'disabled';
+
+// decodeSiteConfig decodes a site config (bytes or string). The byte limit
+// is checked before parsing; unknown members are stripped. The value is a
+// fresh object in the protocol's key order.
+export function decodeSiteConfig(input) {
+  const text = readText(input, MAX_SITE_CONFIG_BYTES);
+  if (text === null) return fail(limitExceeded());
+  if (text === undefined) return fail(invalid());
+  const parsed = parseJSON(text);
+  if (!parsed.ok) return fail(invalidJSON());
+  const root = parsed.value;
+  const diag = header(root, SITE_PROTOCOL);
+  if (diag !== null) return fail(diag);
+  try {
+    const siteId = field(root, 'siteId');
+    need(isSafeIdentifier(siteId));
+    const art = object(field(root, 'artifact'));
+    const href = field(art, 'href');
+    need(isSafeHref(href));
+    const contentHash = field(art, 'contentHash');
+    need(isContentHash(contentHash));
+    const mode = oneOf(field(object(field(root, 'fallback')), 'mode'), FALLBACK_BACKEND, FALLBACK_DISABLED);
+    return ok({
+      protocol: SITE_PROTOCOL,
+      version: VERSION,
+      siteId,
+      artifact: { href, contentHash },
+      fallback: { mode },
+    });
+  } catch (e) {
+    if (e instanceof Invalid) return fail(invalid());
+    throw e;
+  }
+}
+
+// encodeSiteConfig writes a site config in the protocol's key order.
+export function encodeSiteConfig(site) {
+  return JSON.stringify({
+    protocol: SITE_PROTOCOL,
+    version: VERSION,
+    siteId: site.siteId,
+    artifact: { href: site.artifact.href, contentHash: site.artifact.contentHash },
+    fallback: { mode: site.fallback.mode },
+  });
+}
+
+// siteTrust returns the anchors an artifact must match: {contentHash,
+// siteId}, the trust argument of verifyArtifact and the resolver.
+export function siteTrust(site) {
+  return { contentHash: site.artifact.contentHash, siteId: site.siteId };
+}

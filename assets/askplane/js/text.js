@@ -1,0 +1,93 @@
+// Text rules shared by every contract. The protocol is defined by what a
+// JavaScript client does, so most rules here are the language's own:
+// trimming is String.prototype.trim (the ECMAScript whitespace set, which
+// trims U+FEFF but not NEL), and lengths are String.prototype.length
+// (UTF-16 code units). The functions exist so the rules have one name and
+// one place, shared with the Go implementation (internal/protocol).
+
+import { MAX_IDENTIFIER_LEN } from './limits.js';
+
+// trim is the zod .trim() every trimmed field goes through.
+export function trim(s) {
+  return s.trim();
+}
+
+// utf16Length is the length zod's min/max check.
+export function utf16Length(s) {
+  return s.length;
+}
+
+// lengthBetween reports whether s has min..max UTF-16 units.
+export function lengthBetween(s, min, max) {
+  return s.length >= min && s.length <= max;
+}
+
+// truncateUTF16 is s.slice(0, max) with one deliberate difference, taken
+// from Go's TruncateUTF16: where the cut would split a surrogate pair, the
+// whole pair is dropped instead of keeping a lone high surrogate, which a
+// Go string cannot hold. Both implementations then agree on every query.
+export function truncateUTF16(s, max) {
+  if (s.length <= max) return s;
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff && end < s.length) {
+    const d = s.charCodeAt(end);
+    if (d >= 0xdc00 && d <= 0xdfff) end--;
+  }
+  return s.slice(0, end);
+}
+
+const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+// isSafeIdentifier: ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$, ASCII only, so
+// ids are safe in URLs, DOM ids and logs.
+export function isSafeIdentifier(s) {
+  return typeof s === 'string' && s.length <= MAX_IDENTIFIER_LEN && IDENTIFIER.test(s);
+}
+
+const CONTENT_HASH = /^sha256:[a-f0-9]{64}$/;
+
+// isContentHash: "sha256:" and 64 lowercase hex digits. Uppercase hex is
+// refused so that one digest has one spelling.
+export function isContentHash(s) {
+  return typeof s === 'string' && CONTENT_HASH.test(s);
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+
+// isWellFormed reports whether s holds no lone surrogate. Go strings are
+// UTF-8 and cannot carry one, so a value that does is one Go could not
+// have produced (see toWellFormed).
+export const isWellFormed =
+  typeof String.prototype.isWellFormed === 'function'
+    ? (s) => s.isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);
+
+// toWellFormed replaces every lone surrogate with U+FFFD. Go's JSON reader
+// does exactly this with a lone "\ud83d" escape (a Go string cannot hold
+// one), and TextEncoder does it when encoding; applying it wherever a
+// string enters the protocol makes the widget see the same text as Go.
+export const toWellFormed =
+  typeof String.prototype.toWellFormed === 'function'
+    ? (s) => s.toWellFormed()
+    : (s) => {
+        if (!LONE_SURROGATE.test(s)) return s;
+        let out = '';
+        for (let i = 0; i < s.length; i++) {
+          const c = s.charCodeAt(i);
+          if (c >= 0xd800 && c <= 0xdbff) {
+            const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+            if (d >= 0xdc00 && d <= 0xdfff) {
+              out += s[i] + s[i + 1];
+              i++;
+              continue;
+            }
+            out += '\ufffd';
+          } else if (c >= 0xdc00 && c <= 0xdfff) {
+            out += '\ufffd';
+          } else {
+            out += s[i];
+          }
+        }
+        return out;
+      };
