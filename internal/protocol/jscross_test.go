@@ -141,30 +141,21 @@ func TestJavaScriptCrossCheck(t *testing.T) {
 }
 
 // knownKeyDeviation classifies a difference between Go's and JavaScript's
-// key for input that is a known deviation of Go's NormalizeKey (through
-// golang.org/x/text v0.44.0) from the ECMAScript reference, and returns
-// its name, or "" when the keys are equal or differ in any other way (a
-// failure). ECMAScript is the reference: the protocol is defined by what
-// the TypeScript client computes, and normalize.json was produced by Node.
+// key for input that is a known deviation of Go's NormalizeKey from the
+// ECMAScript reference, and returns its name, or "" when the keys are equal
+// or differ in any other way (a failure). ECMAScript is the reference: the
+// protocol is defined by what the TypeScript client computes, and
+// normalize.json was produced by Node.
 //
-//   - "cgj": x/text's norm package applies the UAX #15 Stream-Safe Text
-//     Format, inserting U+034F COMBINING GRAPHEME JOINER after every 30
-//     consecutive non-starters; String.prototype.normalize does not. Only
-//     text with runs of more than 30 combining marks is affected.
-//   - "sigma-after-cased-ignorable": before a capital sigma, x/text counts
-//     a character that is both cased and case-ignorable (U+0345, modifier
-//     letters such as U+02B0) as the cased letter the Final_Sigma
-//     condition needs and writes ς; ICU (V8, browsers) skips it as
-//     case-ignorable and writes σ.
-//   - "sigma-at-buffer-boundary": x/text's lowercaser works in 128-byte
-//     chunks and loses the Final_Sigma context when Σ sits at a chunk
-//     boundary ("x"×125 + "VΣ!" gives σ instead of ς).
+//   - "cgj": golang.org/x/text's norm package applies the UAX #15
+//     Stream-Safe Text Format, inserting U+034F COMBINING GRAPHEME JOINER
+//     after every 30 consecutive non-starters (and reordering marks only
+//     within each 30); String.prototype.normalize does not. Only text with
+//     a run of more than 30 combining marks on one character is affected.
 //
 // The classification is narrow: with the U+034F that Go inserted removed,
 // Go's key must equal JavaScript's (or, when Go's key was cut at 512
-// units, be a prefix of it); and a sigma difference may only be ς against
-// σ, in input holding U+0345, or σ against ς within 8 bytes of a multiple
-// of 128 in Go's key.
+// units, be a prefix of it).
 func knownKeyDeviation(input, goKey, jsKey string) string {
 	if goKey == jsKey {
 		return ""
@@ -174,28 +165,8 @@ func knownKeyDeviation(input, goKey, jsKey string) string {
 		if stripped == jsKey || (protocol.UTF16Len(goKey) == protocol.MaxQueryLen && strings.HasPrefix(jsKey, stripped)) {
 			return "cgj"
 		}
-		return ""
 	}
-	if utf8.RuneCountInString(goKey) != utf8.RuneCountInString(jsKey) {
-		return ""
-	}
-	kind := ""
-	j := []rune(jsKey)
-	k := 0
-	for off, g := range goKey {
-		js := j[k]
-		k++
-		switch {
-		case g == js:
-		case g == 'ς' && js == 'σ' && strings.ContainsRune(input, 0x0345):
-			kind = "sigma-after-cased-ignorable"
-		case g == 'σ' && js == 'ς' && (off%128 <= 8 || off%128 >= 120):
-			kind = "sigma-at-buffer-boundary"
-		default:
-			return ""
-		}
-	}
-	return kind
+	return ""
 }
 
 func deref(p *int64) any {

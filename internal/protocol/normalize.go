@@ -1,16 +1,6 @@
 package protocol
 
-import (
-	"sync"
-
-	"golang.org/x/text/cases"
-	"golang.org/x/text/language"
-	"golang.org/x/text/unicode/norm"
-)
-
-// lowerPool holds en-US lowercasers. A cases.Caser keeps state between
-// calls, so each goroutine takes its own.
-var lowerPool = sync.Pool{New: func() any { c := cases.Lower(language.Und); return &c }}
+import "golang.org/x/text/unicode/norm"
 
 // NormalizeKey is normalizeKnowledgeKey of the v1 contract: NFKC, then
 // trim ECMAScript whitespace, then collapse each whitespace run to one
@@ -29,10 +19,7 @@ func NormalizeKey(s string) string {
 	if isASCII(s) {
 		return asciiLower(s)
 	}
-	c := lowerPool.Get().(*cases.Caser)
-	s = c.String(s)
-	lowerPool.Put(c)
-	return s
+	return lowerECMA(s)
 }
 
 func isASCII(s string) bool {
