@@ -1,10 +1,10 @@
 package protocol
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/askplane/askplane/internal/conformance"
 )
 
 // dateTimeVector is one case of testdata/conformance/datetimes.json, shared
@@ -18,17 +18,11 @@ type dateTimeVector struct {
 
 func loadDateTimeVectors(t testing.TB) []dateTimeVector {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/conformance/datetimes.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc struct {
 		Description string           `json:"description"`
 		Cases       []dateTimeVector `json:"cases"`
 	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	conformance.Load(t, "datetimes.json", &doc)
 	if len(doc.Cases) < 50 {
 		t.Fatalf("only %d datetime vectors", len(doc.Cases))
 	}

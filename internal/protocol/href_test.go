@@ -1,12 +1,12 @@
 package protocol
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/askplane/askplane/internal/conformance"
 )
 
 // hrefVector is one case of testdata/conformance/hrefs.json, shared with the
@@ -34,17 +34,11 @@ func (v hrefVector) value() string {
 
 func loadHrefVectors(t testing.TB) []hrefVector {
 	t.Helper()
-	raw, err := os.ReadFile("../../testdata/conformance/hrefs.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc struct {
 		Description string       `json:"description"`
 		Cases       []hrefVector `json:"cases"`
 	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	conformance.Load(t, "hrefs.json", &doc)
 	if len(doc.Cases) < 60 {
 		t.Fatalf("only %d href vectors", len(doc.Cases))
 	}
