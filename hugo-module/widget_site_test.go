@@ -68,7 +68,7 @@ func attrOf(n *html.Node, key string) (string, bool) {
 // generated markup and its templates, and no inline executable script.
 func TestWidgetOnBuiltPages(t *testing.T) {
 	b := sitetest.Build(t, widgetSite)
-	_, jsErr := os.Stat(filepath.Join(sitetest.Root(), "assets", "askplane", "js", "index.js"))
+	_, jsErr := os.Stat(filepath.Join(sitetest.Root(), "assets", "askplane", "js", "main.js"))
 	hasJS := jsErr == nil
 	for _, page := range []string{"index.html", "docs/install/index.html"} {
 		b.AssertFileContent(page,
@@ -115,7 +115,7 @@ func TestWidgetOnBuiltPages(t *testing.T) {
 			t.Errorf("%s: %d widget roots and %d widget stylesheets; want 1 each", page, roots, links)
 		}
 		if want := map[bool]int{true: 1, false: 0}[hasJS]; scripts != want {
-			t.Errorf("%s: %d widget scripts; want %d (assets/askplane/js/index.js exists: %v)", page, scripts, want, hasJS)
+			t.Errorf("%s: %d widget scripts; want %d (assets/askplane/js/main.js exists: %v)", page, scripts, want, hasJS)
 		}
 	}
 }
@@ -154,7 +154,7 @@ func checkIntegrity(t *testing.T, b *sitetest.Builder, href, integrity string) {
 }
 
 // TestWidgetScriptModule checks the script tag once the widget's entry
-// point exists (here a site's own assets/askplane/js/index.js, which
+// point exists (here a site's own assets/askplane/js/main.js, which
 // overrides the module's): an external, bundled, fingerprinted ES module.
 func TestWidgetScriptModule(t *testing.T) {
 	b := sitetest.Build(t, sitetest.Layouts+`
@@ -162,7 +162,7 @@ func TestWidgetScriptModule(t *testing.T) {
 baseURL = "https://docs.example/"
 title = "Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
--- assets/askplane/js/index.js --
+-- assets/askplane/js/main.js --
 import { greet } from "./greet.js";
 greet(document.querySelector("[data-askplane-root]"));
 -- assets/askplane/js/greet.js --
@@ -175,7 +175,7 @@ export function greet(root) { root.setAttribute("data-askplane-ready", ""); }
 		}
 		found++
 		src := attr1(n, "src")
-		if !hasAttr(n, "defer") || n.FirstChild != nil || !strings.HasPrefix(src, "/askplane/js/index.") {
+		if !hasAttr(n, "defer") || n.FirstChild != nil || !strings.HasPrefix(src, "/askplane/js/main.") {
 			t.Errorf("widget script %v", n.Attr)
 		}
 		checkIntegrity(t, b, src, attr1(n, "integrity"))

@@ -1,0 +1,372 @@
+// The interactive widget: wires the markup generated from internal/web (see
+// internal/web/doc.go for the data-askplane-* hooks) to the protocol core.
+// Every value from the artifact or the Ask stream reaches the page through
+// textContent or setAttribute, links only through the safe-link rule; no
+// innerHTML anywhere.
+
+import {
+  ACTION_ESCALATE,
+  OUTCOME_ANSWER,
+  OUTCOME_CHOICES,
+  ROLE_ASSISTANT,
+  ROLE_USER,
+  Reservations,
+  Resolver,
+  SUBMIT_GRANTED,
+  buildAskRequest,
+  choiceFrame,
+  decide,
+  decodeSiteConfig,
+  isSafeHref,
+  readAskEvents,
+  siteTrust,
+} from './index.js';
+import { fillMarkdown } from './markdown.js';
+
+const LOAD_TIMEOUT_MS = 8000;
+const LOAD_ATTEMPTS = 2;
+
+const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
+
+// randomId returns 32 hex digits: the per-page chat session id.
+function randomId() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+// fetchBytes GETs url with a bounded timeout and one retry.
+async function fetchBytes(url) {
+  let err;
+  for (let i = 0; i < LOAD_ATTEMPTS; i++) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(LOAD_TIMEOUT_MS), credentials: 'same-origin' });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return new Uint8Array(await res.arrayBuffer());
+    } catch (e) {
+      err = e;
+    }
+  }
+  throw err;
+}
+
+export class Widget {
+  #root;
+  #site = null; // the decoded site config, or null when the anchor is bad
+  #resolver = null; // a Promise<Resolver> once loading started
+  #reservations = new Reservations();
+  #session = randomId();
+  #seq = 0;
+  #history = [];
+  #lists = new WeakMap(); // choices entry → {messageId, env}
+  #inflight = null; // AbortController of the running Ask request
+  #messages = new Map();
+  #el;
+
+  constructor(root, siteEl) {
+    this.#root = root;
+    const q = (name) => hook(root, name);
+    this.#el = {
+      launcher: q('launcher'),
+      panel: q('panel'),
+      close: q('close'),
+      form: q('form'),
+      input: q('input'),
+      stop: hook(q('form'), 'stop'),
+      status: q('status'),
+      log: q('log'),
+      empty: q('empty'),
+    };
+    const d = siteEl ? decodeSiteConfig(siteEl.textContent) : null;
+    if (d && d.ok) this.#site = d.value;
+    for (const m of this.#template('messages').querySelectorAll('[data-askplane-message]')) {
+      this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
+    }
+    this.#wire();
+    root.setAttribute('data-askplane-ready', '');
+  }
+
+  #wire() {
+    const { launcher, panel, close, form, input, stop } = this.#el;
+    const intent = () => this.load();
+    for (const ev of ['pointerenter', 'focus']) launcher.addEventListener(ev, intent, { passive: true });
+    input.addEventListener('focus', intent, { passive: true });
+    launcher.addEventListener('click', () => (panel.hidden ? this.open() : this.close()));
+    close.addEventListener('click', () => this.close());
+    this.#root.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && !panel.hidden) {
+        e.preventDefault();
+        this.close();
+      }
+    });
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text === '') return;
+      input.value = '';
+      this.ask(text);
+    });
+    stop.addEventListener('click', () => this.#inflight?.abort());
+  }
+
+  open() {
+    const { launcher, panel, input } = this.#el;
+    this.load();
+    panel.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    input.focus();
+  }
+
+  close() {
+    const { launcher, panel } = this.#el;
+    panel.hidden = true;
+    launcher.setAttribute('aria-expanded', 'false');
+    launcher.focus();
+  }
+
+  get endpoint() {
+    return this.#root.getAttribute('data-askplane-endpoint') || '';
+  }
+
+  // load fetches and verifies the artifact once (on first intent). It
+  // never rejects: a failed load or a bad artifact is a Resolver that
+  // escalates every question as corrupt. A failed fetch is tried again on
+  // the next question.
+  load() {
+    if (this.#resolver === null) {
+      const site = this.#site;
+      const trust = site ? siteTrust(site) : { contentHash: '', siteId: '' };
+      this.#resolver = (site ? fetchBytes(new URL(site.artifact.href, document.baseURI)) : Promise.reject(new Error('site')))
+        .then(
+          (bytes) => new Resolver(bytes, trust),
+          () => {
+            if (site) queueMicrotask(() => (this.#resolver = null));
+            return new Resolver(null, trust);
+          },
+        );
+    }
+    return this.#resolver;
+  }
+
+  // ask answers question: locally when the artifact can, else from the
+  // backend when the site allows it, else with the offline notice.
+  async ask(question) {
+    this.#el.empty.hidden = true;
+    const echo = this.#clone('question');
+    hook(echo, 'question-text').textContent = question;
+    this.#append(echo);
+    let ready = false;
+    const pending = this.load().then((r) => ((ready = true), r));
+    await Promise.resolve();
+    if (!ready) this.#announce('loading');
+    const resolver = await pending;
+    const env = resolver.resolve(question);
+    const messageId = `m${++this.#seq}`;
+    this.#history.push({ role: ROLE_USER, content: question });
+    this.#respond(env, question, messageId);
+  }
+
+  #respond(env, question, messageId) {
+    const mode = this.#site ? this.#site.fallback.mode : 'disabled';
+    const { action, envelope } = decide(env, mode, this.endpoint !== '');
+    if (action === ACTION_ESCALATE) return this.#stream(question, envelope);
+    if (envelope.outcome === OUTCOME_ANSWER) return this.#answer(envelope);
+    if (envelope.outcome === OUTCOME_CHOICES) return this.#choices(envelope, messageId);
+    const entry = this.#clone('offline');
+    entry.firstElementChild.setAttribute('data-askplane-reason', envelope.reason);
+    this.#append(entry);
+    this.#announce('offline');
+  }
+
+  #answer(env) {
+    const entry = this.#clone('answer');
+    const article = hook(entry, 'answer');
+    article.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
+    fillMarkdown(hook(entry, 'markdown'), env.answer.markdown);
+    const list = hook(entry, 'sources');
+    for (const c of env.answer.citations) list.append(this.#source(c.title, c.href));
+    hook(entry, 'sources-block').hidden = env.answer.citations.length === 0;
+    this.#append(entry);
+    this.#history.push({ role: ROLE_ASSISTANT, content: env.answer.markdown });
+    this.#announce('answered');
+  }
+
+  #source(title, href) {
+    const item = this.#clone('source');
+    const a = hook(item, 'source-link');
+    a.textContent = title;
+    if (typeof href === 'string' && isSafeHref(href)) a.setAttribute('href', href);
+    return item;
+  }
+
+  #choices(env, messageId) {
+    this.#reservations.rememberChoices(this.#session, messageId, env);
+    const entry = this.#clone('choices');
+    const box = hook(entry, 'choices');
+    this.#lists.set(box, { messageId, env });
+    const list = hook(entry, 'choice-list');
+    for (const s of env.suggestions) {
+      const item = this.#clone('choice');
+      const button = hook(item, 'choice');
+      button.textContent = s.label;
+      button.addEventListener('click', () => this.choose(box, s.id));
+      list.append(item);
+    }
+    this.#append(entry);
+    this.#announce('choices');
+  }
+
+  // choose submits choiceId of the choices entry box through the
+  // session's reservations: a choice that was not offered there, or one
+  // already used, is refused.
+  choose(box, choiceId) {
+    const state = this.#lists.get(box);
+    const frame = state ? choiceFrame(state.env, state.messageId) : null;
+    const { result, claim } = frame
+      ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId)
+      : { result: 'unavailable', claim: null };
+    if (result !== SUBMIT_GRANTED) {
+      const entry = this.#clone('error');
+      hook(entry, 'error-text').textContent = this.#messages.get('refused') || '';
+      this.#append(entry);
+      this.#announce('refused');
+      return false;
+    }
+    try {
+      const label = state.env.suggestions.find((s) => s.id === choiceId)?.label ?? claim.value;
+      const echo = this.#clone('question');
+      hook(echo, 'question-text').textContent = label;
+      this.#append(echo);
+      for (const b of box.querySelectorAll('[data-askplane-choice]')) {
+        b.disabled = true;
+        if (b.textContent === label) b.setAttribute('aria-pressed', 'true');
+      }
+      this.#el.input.focus();
+      this.load().then((r) => {
+        try {
+          this.#respond(r.resolveChoice(choiceId, state.env.query), claim.value, `m${++this.#seq}`);
+          claim.commit();
+        } catch (e) {
+          claim.release();
+          throw e;
+        }
+      });
+    } catch (e) {
+      claim.release();
+      throw e;
+    }
+    return true;
+  }
+
+  async #stream(question, env) {
+    this.#inflight?.abort();
+    const notice = this.#clone('escalation');
+    notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
+    const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
+    if (why) why.hidden = false;
+    this.#append(notice);
+    const frag = this.#clone('stream');
+    const entry = hook(frag, 'stream');
+    entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
+    const md = hook(frag, 'markdown');
+    const text = document.createTextNode('');
+    md.append(text);
+    const sources = hook(frag, 'sources');
+    const entryStop = hook(frag, 'stop');
+    const ctrl = new AbortController();
+    this.#inflight = ctrl;
+    entryStop.addEventListener('click', () => ctrl.abort());
+    this.#el.stop.hidden = false;
+    this.#append(frag);
+    this.#announce('escalating');
+    let failure = null;
+    let ended = 'done';
+    try {
+      const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
+      const res = await fetch(new URL(this.endpoint, document.baseURI), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+        body,
+        signal: ctrl.signal,
+      });
+      if (!res.ok) {
+        failure = `HTTP ${res.status}`;
+      } else {
+        this.#announce('streaming');
+        const seen = new Set();
+        for await (const ev of readAskEvents(res.body)) {
+          if (ev.type === 'text') {
+            text.appendData(ev.delta);
+            this.#scroll();
+          } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
+            for (const s of ev.args.sources) {
+              if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seen.has(s.id)) continue;
+              seen.add(s.id);
+              const href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
+              sources.append(this.#source(s.title, href));
+              hook(entry, 'sources-block').hidden = false;
+            }
+            this.#scroll();
+          } else if (ev.type === 'error') {
+            failure = ev.code || 'ASK_INTERNAL';
+            break;
+          } else if (ev.type === 'done') {
+            break;
+          }
+        }
+      }
+    } catch (e) {
+      if (ctrl.signal.aborted) ended = 'stopped';
+      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'network error';
+    }
+    if (ctrl.signal.aborted) ended = 'stopped';
+    if (this.#inflight === ctrl) {
+      this.#inflight = null;
+      this.#el.stop.hidden = true;
+    }
+    entry.setAttribute('aria-busy', 'false');
+    entry.setAttribute('data-askplane-state', failure ? 'error' : ended);
+    hook(entry, 'progress').hidden = true;
+    entryStop.hidden = true;
+    if (failure !== null && !ctrl.signal.aborted) {
+      const err = this.#clone('error');
+      hook(err, 'error-text').textContent = failure;
+      this.#append(err);
+      this.#announce('error');
+      return;
+    }
+    if (text.data !== '') this.#history.push({ role: ROLE_ASSISTANT, content: text.data });
+    this.#announce(ended);
+  }
+
+  #template(name) {
+    return this.#root.querySelector(`template[data-askplane-template="${name}"]`).content;
+  }
+
+  #clone(name) {
+    return this.#template(name).cloneNode(true);
+  }
+
+  #append(node) {
+    this.#el.log.append(node);
+    this.#scroll();
+  }
+
+  #scroll() {
+    const log = this.#el.log;
+    log.scrollTop = log.scrollHeight;
+  }
+
+  #announce(key) {
+    this.#el.status.textContent = this.#messages.get(key) || '';
+  }
+}
+
+// boot starts the widget on the page's root, once. The widget instance is
+// kept on the root element as its askplane property.
+export function boot(doc = document) {
+  const root = doc.querySelector('[data-askplane-root]');
+  if (root === null || root.askplane) return root?.askplane ?? null;
+  root.askplane = new Widget(root, doc.getElementById('askplane-site'));
+  return root.askplane;
+}

@@ -1,0 +1,135 @@
+package browser
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// csp is the strict policy every page is served with: no inline script or
+// style, nothing from other origins.
+const csp = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'"
+
+// site serves a built public folder plus a fake Ask endpoint at /v1/ask
+// (exampleSite's params.askplane.endpoint) that streams NDJSON and counts
+// the requests it gets. The rewrite hooks change what is served, so one
+// build can stand in for a stale, tampered or offline site.
+type site struct {
+	public string
+	URL    string
+
+	rewriteHTML     func([]byte) []byte // every .html page
+	rewriteArtifact func([]byte) []byte // askplane/<lang>/knowledge.*.json
+	askStatus       int                 // non-zero: answer the Ask endpoint with this status
+	deltas          []string            // the streamed text
+	delay           time.Duration       // between two streamed events
+
+	asks     atomic.Int32
+	mu       sync.Mutex
+	lastBody []byte
+	lastType string
+}
+
+// finalDelta ends every default stream: seeing it means the stream ran
+// to the end.
+const finalDelta = " That is the whole answer."
+
+func newSite(t *testing.T, public string, configure func(*site)) *site {
+	t.Helper()
+	s := &site{
+		public: public,
+		deltas: []string{"askplane ", "answers ", "from the ", "site's own ", "pages.", finalDelta},
+		delay:  40 * time.Millisecond,
+	}
+	if configure != nil {
+		configure(s)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/ask", s.ask)
+	mux.HandleFunc("GET /", s.file)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", csp)
+		w.Header().Set("Cache-Control", "no-store")
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	s.URL = srv.URL
+	return s
+}
+
+func (s *site) file(w http.ResponseWriter, r *http.Request) {
+	p := path.Clean("/" + r.URL.Path)
+	if strings.HasSuffix(r.URL.Path, "/") {
+		p = path.Join(p, "index.html")
+	}
+	data, err := os.ReadFile(filepath.Join(s.public, filepath.FromSlash(p)))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	ext := path.Ext(p)
+	switch {
+	case ext == ".html" && s.rewriteHTML != nil:
+		data = s.rewriteHTML(data)
+	case strings.HasPrefix(path.Base(p), "knowledge.") && ext == ".json" && s.rewriteArtifact != nil:
+		data = s.rewriteArtifact(data)
+	}
+	w.Header().Set("Content-Type", mime.TypeByExtension(ext))
+	w.Write(data)
+}
+
+func (s *site) ask(w http.ResponseWriter, r *http.Request) {
+	s.asks.Add(1)
+	body := new(bytes.Buffer)
+	body.ReadFrom(r.Body)
+	s.mu.Lock()
+	s.lastBody, s.lastType = body.Bytes(), r.Header.Get("Content-Type")
+	s.mu.Unlock()
+	if s.askStatus != 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(s.askStatus)
+		w.Write([]byte(`{"code":"ASK_INTERNAL","message":"unavailable"}`))
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	rc := http.NewResponseController(w)
+	send := func(v any) bool {
+		line, _ := json.Marshal(v)
+		if _, err := w.Write(append(line, '\n')); err != nil {
+			return false
+		}
+		rc.Flush()
+		select {
+		case <-r.Context().Done():
+			return false
+		case <-time.After(s.delay):
+			return true
+		}
+	}
+	for _, d := range s.deltas {
+		if !send(map[string]string{"type": "text", "delta": d}) {
+			return
+		}
+	}
+	send(map[string]any{"type": "tool", "id": "sources-r1", "name": "cite", "args": map[string]any{
+		"sources": []map[string]string{{"id": "s1", "title": "Quickstart", "path": "/getting-started/quickstart/"}},
+	}})
+	send(map[string]string{"type": "done"})
+}
+
+// request returns the last Ask request's body and content type.
+func (s *site) request() ([]byte, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastBody, s.lastType
+}
