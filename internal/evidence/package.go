@@ -1,0 +1,79 @@
+package evidence
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Protocol name and version of the evidence package.
+const (
+	Protocol = "askplane.evidence"
+	Version  = 1
+)
+
+// Status says whether the package holds anything to answer from.
+type Status string
+
+const (
+	Sufficient   Status = "sufficient"
+	Insufficient Status = "insufficient"
+)
+
+// Package is the evidence one question was answered from. Field order is
+// the JSON order; identities are computed over RFC 8785 canonical JSON,
+// so they do not depend on it.
+type Package struct {
+	Protocol      string     `json:"protocol"`
+	Version       int        `json:"version"`
+	SourceVersion string     `json:"source_version"` // corpus contentHash
+	Engine        string     `json:"engine"`
+	Question      string     `json:"question"`
+	Budget        Budget     `json:"budget"`
+	Records       []Selected `json:"records"`
+	Status        Status     `json:"status"`
+	// ContextID identifies what was selected: "sha256:" + hex SHA-256 of
+	// the JCS form of the package without context_id, digest and
+	// budget.used_bytes. Two packages with equal ContextID hold the same
+	// evidence for the same question from the same corpus and engine.
+	ContextID string `json:"context_id"`
+	// Digest is the same hash over the whole package except digest, so
+	// it proves byte-level identity (used_bytes included).
+	Digest string `json:"digest"`
+}
+
+// Selected is one record chosen as evidence, with why it was chosen.
+type Selected struct {
+	ID       string   `json:"id"`
+	URL      string   `json:"url"`
+	Anchor   string   `json:"anchor"`
+	Title    string   `json:"title"`
+	Headings []string `json:"headings"`
+	Excerpt  string   `json:"excerpt"`
+	// Score is the BM25 score with exactly six decimals ("3.141593"),
+	// a string so the JSON never depends on float formatting.
+	Score string `json:"score"`
+	// Reasons are the query terms the record matched, sorted.
+	Reasons []string `json:"reasons"`
+}
+
+// Href is the citation link: the page, with the anchor when there is one.
+func (s *Selected) Href() string {
+	if s.Anchor == "" {
+		return s.URL
+	}
+	return s.URL + "#" + s.Anchor
+}
+
+// JSON returns the package's wire bytes: compact, fields in declaration
+// order, with <, > and & left as they are (it is data, not HTML).
+// budget.used_bytes is the length of exactly these bytes.
+func (p *Package) JSON() []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		// Only strings, ints and slices of them: encoding cannot fail.
+		panic("evidence: encoding a package: " + err.Error())
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
