@@ -1,0 +1,17 @@
+// Package ask is the sidecar's Ask endpoint: an http.Handler for
+// POST /v1/ask that answers a question grounded in the site's own corpus
+// and streams the answer as agentskit.chat.ask v1 NDJSON events.
+//
+// The handler follows the reference pipeline (ADR-0026) in order: request
+// id, method, content type, authentication, trusted site, corpus/persona
+// hints, request deadline, rate limit (before the body is read), bounded
+// body, strict request, session load, history merge, retrieval, source
+// validation, then the stream: text deltas, exactly one cite tool event
+// and done, or a single terminal error event.
+//
+// Authority never comes from the request: the site, its corpus and its
+// limits are the server's config (Site), the subject comes from the
+// Authenticator. Dependencies are small interfaces declared here
+// (Retriever, Generator, SessionStore, Authenticator, RateLimiter,
+// Metrics), so tests and the command can plug in their own.
+package ask

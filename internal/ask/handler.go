@@ -1,0 +1,404 @@
+package ask
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// Config holds a Handler's trusted settings and dependencies.
+type Config struct {
+	// Site is the trusted backend site record; New validates it.
+	Site Site
+	// Retriever serves the site's corpus; Generator writes answers. Both
+	// are required.
+	Retriever Retriever
+	Generator Generator
+	// Auth says who is asking; required (CookieAuth for a public site).
+	Auth Authenticator
+	// Sessions stores conversations; nil means none. With
+	// Site.Persistence.Mode "required" every request needs a sessionId and
+	// a store, or it fails with 500 ASK_INTERNAL.
+	Sessions SessionStore
+	// RateLimiter is asked before the body is read; nil means no limit.
+	RateLimiter RateLimiter
+	// Metrics receives privacy-safe observations; nil drops them.
+	Metrics Metrics
+	// Logger gets one record per internal failure, with the request id and
+	// the cause (never the question, answer, subject or session); nil
+	// discards.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds the request body: 1 to protocol.MaxAskBodyBytes,
+	// 0 means protocol.MaxAskBodyBytes (65,536).
+	MaxBodyBytes int64
+	// BootstrapTimeout bounds everything before the stream starts; 0 means
+	// 30 s.
+	BootstrapTimeout time.Duration
+	// Now is the clock for metric times and durations; nil means time.Now.
+	Now func() time.Time
+	// NewID makes request ids; nil, a panic or an id that is not a
+	// SafeIdentifier falls back to a random UUID.
+	NewID func() string
+}
+
+// Handler serves POST /v1/ask. Build it with New; it is safe for
+// concurrent use.
+type Handler struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// Defaults of Config.
+const (
+	DefaultBootstrapTimeout = 30 * time.Second
+	// MaxAnswerLen bounds an answer, in UTF-16 units.
+	MaxAnswerLen = 16_384
+)
+
+// New validates c and returns its Handler.
+func New(c Config) (*Handler, error) {
+	if err := c.Site.Validate(); err != nil {
+		return nil, err
+	}
+	switch {
+	case c.Retriever == nil:
+		return nil, errors.New("ask: Config.Retriever is required")
+	case c.Generator == nil:
+		return nil, errors.New("ask: Config.Generator is required")
+	case c.Auth == nil:
+		return nil, errors.New("ask: Config.Auth is required")
+	case c.MaxBodyBytes < 0 || c.MaxBodyBytes > protocol.MaxAskBodyBytes:
+		return nil, fmt.Errorf("ask: Config.MaxBodyBytes must be 1 to %d", protocol.MaxAskBodyBytes)
+	case c.BootstrapTimeout < 0:
+		return nil, errors.New("ask: Config.BootstrapTimeout must be positive")
+	}
+	if v, ok := c.Auth.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = protocol.MaxAskBodyBytes
+	}
+	if c.BootstrapTimeout == 0 {
+		c.BootstrapTimeout = DefaultBootstrapTimeout
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	log := c.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Handler{cfg: c, log: log}, nil
+}
+
+// Causes of a cancelled request context.
+var (
+	errBootstrapDeadline  = errors.New("ask: bootstrap deadline")
+	errRequestDeadline    = errors.New("ask: request deadline")
+	errRetrievalDeadline  = errors.New("ask: retrieval deadline")
+	errGenerationDeadline = errors.New("ask: generation deadline")
+)
+
+func isDeadline(cause error) bool {
+	return cause == errBootstrapDeadline || cause == errRequestDeadline ||
+		cause == errRetrievalDeadline || cause == errGenerationDeadline
+}
+
+// ServeHTTP runs the pipeline for one request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID()}
+	w.Header().Set("X-Request-Id", x.id)
+	x.serve()
+}
+
+// requestID returns a fresh SafeIdentifier.
+func (h *Handler) requestID() (id string) {
+	if h.cfg.NewID != nil {
+		func() {
+			defer func() { recover() }()
+			id = h.cfg.NewID()
+		}()
+		if protocol.ValidIdentifier(id) {
+			return id
+		}
+	}
+	return rand.Text()
+}
+
+// exchange is the state of one request.
+type exchange struct {
+	h     *Handler
+	w     http.ResponseWriter
+	r     *http.Request
+	rc    *http.ResponseController
+	id    string
+	start time.Time
+
+	site    *Site // set once the site is resolved; metrics need it
+	subject string
+	req     *protocol.AskRequest
+	merged  []protocol.AskMessage
+	rev     int // loaded session revision
+
+	// stream accounting
+	buf        []byte
+	bytes      int
+	events     int
+	firstEvent bool
+}
+
+func (x *exchange) serve() {
+	h := x.h
+	x.rc = http.NewResponseController(x.w)
+	ctx, cancel := context.WithCancelCause(x.r.Context())
+	defer cancel(nil)
+	boot := time.AfterFunc(h.cfg.BootstrapTimeout, func() { cancel(errBootstrapDeadline) })
+	defer boot.Stop()
+
+	// 1–2. Method and content type.
+	if x.r.Method != http.MethodPost {
+		x.w.Header().Set("Allow", http.MethodPost)
+		writeError(x.w, errMethod)
+		return
+	}
+	ct := strings.ToLower(x.r.Header.Get("Content-Type"))
+	if !strings.HasPrefix(ct, "application/json") {
+		writeError(x.w, errContentType)
+		return
+	}
+	// 3. Authentication: a refusal is the host's own response.
+	subject, ok := h.cfg.Auth.Authenticate(x.w, x.r.WithContext(ctx))
+	if !ok {
+		return
+	}
+	// 4. The trusted site (validated by New). Metrics start here.
+	x.site = &h.cfg.Site
+	// 5. Subject.
+	if !validSubject(subject) {
+		h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
+		x.fail(errInternal)
+		return
+	}
+	x.subject = subject
+	// 6. Hints fail closed: when present they must name the trusted ids.
+	q := x.r.URL.Query()
+	if !hintMatches(q["corpus"], x.site.Corpus.ID) || !hintMatches(q["persona"], x.site.Assistant.ID) {
+		x.fail(errForbidden)
+		return
+	}
+	// 7. Request deadline, then the rate limit, before the body is read.
+	limit := time.Duration(x.site.Limits.RequestTimeoutMs) * time.Millisecond
+	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
+	defer cancelReq()
+	if err := x.admit(ctx); err != nil {
+		x.fail(err)
+		return
+	}
+	sources, err := x.retrieve(ctx)
+	if err != nil {
+		x.fail(err)
+		return
+	}
+	boot.Stop()
+	x.stream(ctx, sources)
+}
+
+// admit runs steps 7 (rate limit) to 13: body, strict request, fallback
+// metric, persistence check, session load and history merge.
+func (x *exchange) admit(ctx context.Context) error {
+	h, site := x.h, x.site
+	if rl := h.cfg.RateLimiter; rl != nil {
+		if ok, after := rl.Allow(ctx, site.SiteID, x.subject); !ok {
+			return &Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited,
+				Message: msgRateLimited, Retryable: true, RetryAfter: max(after, time.Second)}
+		}
+	}
+	if ctx.Err() != nil {
+		return x.ctxError(ctx)
+	}
+	body, err := x.readBody(ctx)
+	if err != nil {
+		return err
+	}
+	req, err := protocol.DecodeAskRequest(body)
+	if err != nil {
+		return badRequest(protocol.AsDiagnostic(err))
+	}
+	x.req = req
+	fallback := 0.0
+	if req.Deterministic != nil {
+		fallback = 1
+	}
+	x.metric(MetricFallback, fallback, UnitCount, OutcomeOK)
+
+	store := h.cfg.Sessions
+	if site.Persistence.Mode == PersistenceRequired && (req.SessionID == "" || store == nil) {
+		h.log.Error("ask: persistence required but the request has no session or the server no store", "requestId", x.id)
+		return errInternal
+	}
+	var stored []protocol.AskMessage
+	if req.SessionID != "" && store != nil {
+		t := h.cfg.Now()
+		rec, err := store.Load(ctx, x.key())
+		if err != nil {
+			x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeError)
+			if ctx.Err() != nil {
+				return x.ctxError(ctx)
+			}
+			h.log.Error("ask: session load failed", "requestId", x.id, "err", err)
+			return errInternal
+		}
+		x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
+		x.rev, stored = rec.Revision, rec.Messages
+	}
+	merged, _, ok := mergeHistory(stored, req.Messages)
+	if !ok {
+		return errNoQuestion
+	}
+	x.merged = merged
+	return nil
+}
+
+func (x *exchange) key() Key {
+	return Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: x.req.SessionID}
+}
+
+func (x *exchange) query() Query {
+	_, question, _ := mergeHistory(nil, x.merged)
+	return Query{Site: x.site, Text: question, Messages: x.merged}
+}
+
+// retrieve runs steps 14–16 under the retrieval deadline.
+func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
+	h := x.h
+	limit := time.Duration(x.site.Limits.RetrievalTimeoutMs) * time.Millisecond
+	rctx, cancel := context.WithTimeoutCause(ctx, limit, errRetrievalDeadline)
+	defer cancel()
+	type result struct {
+		list []Source
+		err  error
+	}
+	done := make(chan result, 1)
+	q := x.query()
+	t := h.cfg.Now()
+	go func() {
+		var res result
+		defer func() {
+			if p := recover(); p != nil {
+				res = result{err: fmt.Errorf("ask: retriever panicked: %v", p)}
+			}
+			done <- res
+		}()
+		res.list, res.err = h.cfg.Retriever.Retrieve(rctx, q)
+	}()
+	var res result
+	select {
+	case res = <-done:
+	case <-rctx.Done():
+		return nil, x.ctxError(rctx)
+	}
+	if rctx.Err() != nil {
+		return nil, x.ctxError(rctx)
+	}
+	if res.err != nil {
+		h.log.Error("ask: retrieval failed", "requestId", x.id, "err", res.err)
+		return nil, errRetrieval
+	}
+	sources := validSources(res.list, x.site.Limits.MaxSources)
+	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
+	x.metric(MetricRetrievalDocuments, float64(len(sources)), UnitCount, OutcomeOK)
+	if len(sources) == 0 {
+		return nil, errNoSources
+	}
+	return sources, nil
+}
+
+func hintMatches(values []string, want string) bool {
+	for _, v := range values {
+		if v != want {
+			return false
+		}
+	}
+	return true
+}
+
+// ctxError maps a done context to 499 (the client went away) or 408 (a
+// deadline fired).
+func (x *exchange) ctxError(ctx context.Context) *Error {
+	if x.r.Context().Err() == nil && isDeadline(context.Cause(ctx)) {
+		return errTimeout
+	}
+	return errCancelled
+}
+
+// readBody reads at most MaxBodyBytes, giving 413 past it.
+func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
+	max := x.h.cfg.MaxBodyBytes
+	if x.r.ContentLength > max {
+		return nil, errTooLarge
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		x.rc.SetReadDeadline(dl) // best effort: not every writer supports it
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(x.w, x.r.Body, max))
+	x.rc.SetReadDeadline(time.Time{})
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, errTooLarge
+	case ctx.Err() != nil:
+		return nil, x.ctxError(ctx)
+	case err != nil, len(body) == 0:
+		return nil, errNoBody
+	}
+	return body, nil
+}
+
+// fail answers a failure before the stream starts and records it: 408 and
+// 499 as cancellations, other statuses under 500 as rejections, the rest
+// as errors.
+func (x *exchange) fail(err error) {
+	var e *Error
+	if !errors.As(err, &e) {
+		x.h.log.Error("ask: internal failure", "requestId", x.id, "err", err)
+		e = errInternal
+	}
+	switch {
+	case e.Status == http.StatusRequestTimeout || e.Status == errCancelled.Status:
+		x.finish(MetricCancellation, OutcomeCancelled)
+	case e.Status < 500:
+		x.finish(MetricError, OutcomeRejected)
+	default:
+		x.finish(MetricError, OutcomeError)
+	}
+	writeError(x.w, e)
+}
+
+// finish records the end of a failed request: its counter, then
+// request.total_ms with the same outcome.
+func (x *exchange) finish(counter, outcome string) {
+	x.metric(counter, 1, UnitCount, outcome)
+	x.metric(MetricRequestTotal, ms(x.h.cfg.Now().Sub(x.start)), UnitMs, outcome)
+}
+
+// metric emits one observation once the site is known.
+func (x *exchange) metric(name string, value float64, unit, outcome string) {
+	m := x.h.cfg.Metrics
+	if m == nil || x.site == nil {
+		return
+	}
+	m.Observe(Metric{
+		Name: name, SiteID: x.site.SiteID, CorpusID: x.site.Corpus.ID, RequestID: x.id,
+		Value: clampValue(value), Unit: unit, Outcome: outcome, EmittedAt: x.h.cfg.Now(),
+	})
+}

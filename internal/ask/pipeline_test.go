@@ -1,0 +1,228 @@
+package ask_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// TestPreStreamFailures covers the steps before the stream that the
+// reference vectors do not: each status, code and the absence of a stream.
+func TestPreStreamFailures(t *testing.T) {
+	f := newFixture(t, nil)
+	big := askBody("", strings.Repeat("x", 16_000)+strings.Repeat("y", 0))
+	for len(big) <= protocol.MaxAskBodyBytes {
+		big = big[:len(big)-2] + strings.Repeat(" ", 20_000) + "]}"
+	}
+	cases := []struct {
+		name, method, ctype, body string
+		status                    int
+		code                      protocol.Code
+	}{
+		{"get", http.MethodGet, "application/json", "", 405, protocol.CodeAskInvalidRequest},
+		{"text body", http.MethodPost, "text/plain", askBody("", "q"), 415, protocol.CodeAskInvalidRequest},
+		{"too large", http.MethodPost, "application/json", big, 413, protocol.CodeAskInvalidRequest},
+		{"empty body", http.MethodPost, "application/json", "", 400, protocol.CodeAskInvalidRequest},
+		{"bad json", http.MethodPost, "Application/JSON; charset=utf-8", "{", 400, protocol.CodeAskInvalidRequest},
+		{"no messages", http.MethodPost, "application/json", `{"messages":[]}`, 400, protocol.CodeAskInvalidRequest},
+		{"blank question", http.MethodPost, "application/json", askBody("", " \t "), 400, protocol.CodeAskInvalidRequest},
+		{"assistant only", http.MethodPost, "application/json", `{"messages":[{"role":"assistant","content":"hi"}]}`, 400, protocol.CodeAskInvalidRequest},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, _ := http.NewRequest(c.method, f.srv.URL+"/v1/ask", strings.NewReader(c.body))
+			req.Header.Set("Content-Type", c.ctype)
+			resp, body := do(t, req)
+			wantError(t, resp, body, c.status, c.code)
+			if c.status == 405 && resp.Header.Get("Allow") != "POST" {
+				t.Errorf("Allow %q", resp.Header.Get("Allow"))
+			}
+		})
+	}
+}
+
+// TestChunkedBodyTooLarge: a body without content-length is cut while read.
+func TestChunkedBodyTooLarge(t *testing.T) {
+	f := newFixture(t, func(c *ask.Config) { c.MaxBodyBytes = 100 })
+	req, _ := http.NewRequest(http.MethodPost, f.srv.URL+"/v1/ask", strings.NewReader(askBody("", strings.Repeat("x", 200))))
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
+	resp, body := do(t, req)
+	wantError(t, resp, body, 413, protocol.CodeAskInvalidRequest)
+}
+
+// TestAuthRefusalIsTheHostsResponse: the handler adds nothing and emits no
+// metric.
+func TestAuthRefusalIsTheHostsResponse(t *testing.T) {
+	f := newFixture(t, func(c *ask.Config) {
+		c.Auth = ask.AuthFunc(func(w http.ResponseWriter, _ *http.Request) (string, bool) {
+			http.Error(w, "go away", http.StatusTeapot)
+			return "", false
+		})
+	})
+	resp, body := f.post(t, "", askBody("", "q"))
+	if resp.StatusCode != http.StatusTeapot || body != "go away\n" {
+		t.Fatalf("%d %q", resp.StatusCode, body)
+	}
+	if n := f.metrics.names(); len(n) != 0 {
+		t.Fatalf("metrics %v", n)
+	}
+}
+
+// TestInvalidSubjectIsInternal: a subject outside the subject pattern is 500.
+func TestInvalidSubjectIsInternal(t *testing.T) {
+	f := newFixture(t, func(c *ask.Config) {
+		c.Auth = ask.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return "-bad subject", true })
+	})
+	resp, body := f.post(t, "", askBody("", "q"))
+	wantError(t, resp, body, 500, protocol.CodeAskInternal)
+}
+
+// TestPersistenceRequired: without a session id the request fails 500.
+func TestPersistenceRequired(t *testing.T) {
+	f := newFixture(t, func(c *ask.Config) { c.Site.Persistence.Mode = ask.PersistenceRequired })
+	resp, body := f.post(t, "", askBody("", "q"))
+	wantError(t, resp, body, 500, protocol.CodeAskInternal)
+	resp, body = f.post(t, "", askBody("s1", "q"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("with a session: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestSourcesAreValidatedAndCut: invalid candidates are dropped, the rest
+// trimmed and cut to maxSources; the generator sees only those.
+func TestSourcesAreValidatedAndCut(t *testing.T) {
+	gotc := make(chan []ask.Source, 1)
+	f := newFixture(t, func(c *ask.Config) {
+		c.Site.Limits.MaxSources = 2
+		c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) {
+			return []ask.Source{
+				{ID: "-bad", Title: "t", Href: "/a", Excerpt: "e"},
+				{ID: "a", Title: "  ", Href: "/a", Excerpt: "e"},
+				{ID: "b", Title: "B", Href: "//evil", Excerpt: "e"},
+				{ID: "c", Title: "C", Href: "/c", Excerpt: " \n "},
+				{ID: "d", Title: strings.Repeat("t", 257), Href: "/d", Excerpt: "e"},
+				{ID: "ok1", Title: "  One ", Href: "https://example.com/x", Excerpt: " one "},
+				{ID: "ok2", Title: "Two", Href: "/two#a", Excerpt: "two"},
+				{ID: "ok3", Title: "Three", Href: "/three", Excerpt: "three"},
+			}, nil
+		})
+		c.Generator = ask.GeneratorFunc(func(ctx context.Context, q ask.Query, s []ask.Source, emit func(string) error) (ask.Result, error) {
+			gotc <- s
+			emit("answer")
+			return ask.Result{Used: []string{"ok2", "unknown"}}, nil
+		})
+	})
+	resp, body := f.post(t, "", askBody("", "q"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	got := <-gotc
+	if len(got) != 2 || got[0] != (ask.Source{ID: "ok1", Title: "One", Href: "https://example.com/x", Excerpt: "one"}) || got[1].ID != "ok2" {
+		t.Fatalf("sources %+v", got)
+	}
+	want := `{"type":"text","delta":"answer"}
+{"type":"tool","id":"sources-request-1","name":"cite","args":{"sources":[{"id":"ok2","title":"Two","path":"/two#a"}]}}
+{"type":"done"}
+`
+	if body != want {
+		t.Fatalf("body\n%s", body)
+	}
+}
+
+// TestStreamFailures: the in-stream failures each end in one error event
+// after any text, with no cite and no done.
+func TestStreamFailures(t *testing.T) {
+	cases := []struct {
+		name string
+		gen  ask.GeneratorFunc
+		want string
+	}{
+		{"nothing cited", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+			emit("an answer")
+			return ask.Result{}, nil
+		}, `{"type":"text","delta":"an answer"}
+{"type":"error","message":"The answer cited no grounded source.","code":"ASK_NO_GROUNDED_SOURCES","retryable":false}
+`},
+		{"empty answer", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+			emit("")
+			emit("  ")
+			return ask.Result{Used: []string{"local-guide"}}, nil
+		}, `{"type":"text","delta":"  "}
+{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
+`},
+		{"too long", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+			emit(strings.Repeat("a", 16_384))
+			emit("b")
+			return ask.Result{Used: []string{"local-guide"}}, nil
+		}, `{"type":"text","delta":"` + strings.Repeat("a", 16_384) + `"}
+{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
+`},
+		{"generator error", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
+			return ask.Result{}, context.DeadlineExceeded // not ours: a provider's own timeout
+		}, `{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
+`},
+		{"generator panic", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
+			panic("api key sk-123")
+		}, `{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
+`},
+		{"bad usage", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+			emit("x")
+			return ask.Result{Used: []string{"local-guide"}, Usage: &ask.Usage{InputTokens: -1}}, nil
+		}, `{"type":"text","delta":"x"}
+{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
+`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, func(cfg *ask.Config) { cfg.Generator = c.gen })
+			resp, body := f.post(t, "", askBody("s1", "q"))
+			if resp.StatusCode != 200 || body != c.want {
+				t.Fatalf("%d body\n%s\nwant\n%s", resp.StatusCode, body, c.want)
+			}
+			if rec, _ := f.store.Load(context.Background(), ask.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}); rec.Revision != 0 {
+				t.Fatalf("failed answer was saved: %+v", rec)
+			}
+			f.metrics.waitFor(t, "request.total_ms", ask.OutcomeError)
+		})
+	}
+}
+
+// TestRequestIDFallback: an invalid or panicking id source falls back to a
+// random SafeIdentifier.
+func TestRequestIDFallback(t *testing.T) {
+	for _, gen := range []func() string{func() string { return "bad id" }, func() string { panic("x") }, nil} {
+		f := newFixture(t, func(c *ask.Config) { c.NewID = gen })
+		resp, _ := f.post(t, "", askBody("", "How do I start?"))
+		id := resp.Header.Get("X-Request-Id")
+		if !protocol.ValidIdentifier(id) || id == "bad id" {
+			t.Fatalf("request id %q", id)
+		}
+	}
+}
+
+// TestNewRejectsBadConfig: config errors surface at load time.
+func TestNewRejectsBadConfig(t *testing.T) {
+	good := ask.Config{Site: testSite(), Retriever: localRetriever, Generator: fixtureGenerator, Auth: fixedSubject}
+	if _, err := ask.New(good); err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(*ask.Config){
+		"site":      func(c *ask.Config) { c.Site.Limits.MaxSources = 9 },
+		"retriever": func(c *ask.Config) { c.Retriever = nil },
+		"generator": func(c *ask.Config) { c.Generator = nil },
+		"auth":      func(c *ask.Config) { c.Auth = nil },
+		"body":      func(c *ask.Config) { c.MaxBodyBytes = protocol.MaxAskBodyBytes + 1 },
+		"secret":    func(c *ask.Config) { c.Auth = &ask.CookieAuth{Secret: []byte("short")} },
+	} {
+		c := good
+		edit(&c)
+		if _, err := ask.New(c); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

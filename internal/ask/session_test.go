@@ -1,0 +1,120 @@
+package ask
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+func msgs(turns ...string) []protocol.AskMessage {
+	var out []protocol.AskMessage
+	for i, c := range turns {
+		role := protocol.RoleUser
+		if i%2 == 1 {
+			role = protocol.RoleAssistant
+		}
+		out = append(out, protocol.AskMessage{Role: role, Content: c})
+	}
+	return out
+}
+
+func contents(list []protocol.AskMessage) []string {
+	var out []string
+	for _, m := range list {
+		out = append(out, m.Content)
+	}
+	return out
+}
+
+func TestMergeHistory(t *testing.T) {
+	long := make([]string, 64)
+	for i := range long {
+		long[i] = "t"
+	}
+	cases := []struct {
+		name              string
+		stored, submitted []protocol.AskMessage
+		want              []string
+		question          string
+		ok                bool
+	}{
+		{"new", nil, msgs(" hi "), []string{" hi "}, "hi", true},
+		{"append, client history ignored", msgs("first", "history:1"), msgs("x", "y", "second"), []string{"first", "history:1", "second"}, "second", true},
+		{"retried turn kept", msgs("a", "b", "c"), msgs("c"), []string{"a", "b", "c"}, "c", true},
+		{"last user turn", nil, msgs("q", "trailing answer"), []string{"q"}, "q", true},
+		{"cut to 64", msgs(long...), msgs("new"), append(slices.Clone(long[1:]), "new"), "new", true},
+		{"blank", nil, msgs("  "), nil, "", false},
+		{"no user", nil, []protocol.AskMessage{{Role: protocol.RoleAssistant, Content: "a"}}, nil, "", false},
+	}
+	for _, c := range cases {
+		got, q, ok := mergeHistory(c.stored, c.submitted)
+		if ok != c.ok || q != c.question || !slices.Equal(contents(got), c.want) {
+			t.Errorf("%s: %v %q %v", c.name, contents(got), q, ok)
+		}
+	}
+}
+
+func TestMemoryStoreCAS(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryStore()
+	k := Key{SiteID: "s", Subject: "u", SessionID: "1"}
+	if r, err := s.Load(ctx, k); err != nil || r.Revision != 0 || r.Messages != nil {
+		t.Fatalf("empty load %+v %v", r, err)
+	}
+	if ok, _ := s.Save(ctx, k, Record{Revision: 1, Messages: msgs("a")}, 1); ok {
+		t.Fatal("saved with a wrong expected revision")
+	}
+	if ok, _ := s.Save(ctx, k, Record{Revision: 1, Messages: msgs("a")}, 0); !ok {
+		t.Fatal("first save refused")
+	}
+	if ok, _ := s.Save(ctx, k, Record{Revision: 2}, 0); ok {
+		t.Fatal("stale save accepted")
+	}
+	r, _ := s.Load(ctx, k)
+	r.Messages[0].Content = "mutated"
+	if r2, _ := s.Load(ctx, k); r2.Revision != 1 || r2.Messages[0].Content != "a" {
+		t.Fatalf("store aliased: %+v", r2)
+	}
+	if _, err := s.Load(ctx, Key{SiteID: "s", Subject: "other", SessionID: "1"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWindowLimiter(t *testing.T) {
+	now := time.Unix(1000, 0)
+	l := &WindowLimiter{Limit: 2, Window: time.Minute, Now: func() time.Time { return now }}
+	ctx := context.Background()
+	for i := range 2 {
+		if ok, _ := l.Allow(ctx, "s", "u"); !ok {
+			t.Fatalf("request %d refused", i)
+		}
+	}
+	if ok, after := l.Allow(ctx, "s", "u"); ok || after != time.Minute {
+		t.Fatalf("third: %v %v", ok, after)
+	}
+	if ok, _ := l.Allow(ctx, "s", "other"); !ok {
+		t.Fatal("other subject refused")
+	}
+	now = now.Add(time.Minute)
+	if ok, _ := l.Allow(ctx, "s", "u"); !ok {
+		t.Fatal("refused after the window")
+	}
+}
+
+func TestMetricJSON(t *testing.T) {
+	m := Metric{Name: MetricRequestTotal, SiteID: "s", CorpusID: "c", RequestID: "r", Value: 12.5, Unit: UnitMs,
+		Outcome: OutcomeOK, EmittedAt: time.Date(2026, 11, 29, 15, 0, 0, 123_456_789, time.UTC)}
+	b, _ := m.MarshalJSON()
+	want := `{"protocol":"agentskit.chat.backend-metric","version":1,"name":"request.total_ms","siteId":"s","corpusId":"c","requestId":"r","value":12.5,"unit":"ms","outcome":"ok","emittedAt":"2026-11-29T15:00:00.123Z"}`
+	if string(b) != want {
+		t.Fatalf("%s", b)
+	}
+	m.Value = -3
+	if b, _ := m.MarshalJSON(); !strings.Contains(string(b), `"value":0,`) {
+		t.Fatalf("negative value not clamped: %s", b)
+	}
+}

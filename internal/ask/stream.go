@@ -1,0 +1,260 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/askplane/askplane/internal/ecmajson"
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// errClientGone marks a failed write: the reader went away.
+var errClientGone = errors.New("ask: client gone")
+
+// streamFailure is an in-stream failure: one terminal error event, or
+// nothing when the client is gone.
+type streamFailure struct {
+	code      protocol.Code
+	message   string
+	retryable bool
+}
+
+// evidenceLink is the Link header of a successful answer. The review page
+// that will show the evidence package does not exist yet; the target is
+// the placeholder /review/#<requestId>.
+func evidenceLink(requestID string) string {
+	return "</review/#" + requestID + `>; rel="evidence"`
+}
+
+// stream runs step 17: headers, text deltas, one cite event, the session
+// save and done, or one terminal error event.
+func (x *exchange) stream(ctx context.Context, sources []Source) {
+	hd := x.w.Header()
+	hd.Set("Content-Type", "application/x-ndjson; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Link", evidenceLink(x.id))
+	x.w.WriteHeader(http.StatusOK)
+	x.rc.Flush()
+
+	limit := time.Duration(x.site.Limits.GenerationTimeoutMs) * time.Millisecond
+	gctx, cancel := context.WithTimeoutCause(ctx, limit, errGenerationDeadline)
+	defer cancel()
+
+	res, answer, fail := x.generate(gctx, sources)
+	if fail == nil {
+		fail = x.conclude(gctx, sources, res, answer)
+	}
+	if fail != nil {
+		x.streamFail(gctx, fail)
+	}
+}
+
+// generate runs the generator on its own goroutine and writes its deltas as
+// they arrive, so a generator that ignores its context cannot hold the
+// response past the deadline.
+func (x *exchange) generate(ctx context.Context, sources []Source) (Result, string, *streamFailure) {
+	type outcome struct {
+		res Result
+		err error
+	}
+	deltas := make(chan string)
+	done := make(chan outcome, 1)
+	emit := func(d string) error {
+		select {
+		case deltas <- d:
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	}
+	q := x.query()
+	go func() {
+		var o outcome
+		defer func() {
+			if p := recover(); p != nil {
+				o = outcome{err: fmt.Errorf("ask: generator panicked: %v", p)}
+			}
+			done <- o
+		}()
+		o.res, o.err = x.h.cfg.Generator.Generate(ctx, q, sources, emit)
+	}()
+
+	var answer strings.Builder
+	units := 0
+	for {
+		select {
+		case d := <-deltas:
+			if d == "" {
+				continue
+			}
+			if units += protocol.UTF16Len(d); units > MaxAnswerLen {
+				x.h.log.Warn("ask: answer over the length limit", "requestId", x.id)
+				return Result{}, "", &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
+			}
+			answer.WriteString(d)
+			if err := x.write(protocol.AskTextEvent{Delta: d}, true); err != nil {
+				return Result{}, "", x.ctxFailure(ctx)
+			}
+		case o := <-done:
+			if o.err != nil {
+				if ctx.Err() != nil {
+					return Result{}, "", x.ctxFailure(ctx)
+				}
+				x.h.log.Error("ask: generation failed", "requestId", x.id, "err", o.err)
+				return Result{}, "", &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
+			}
+			return o.res, answer.String(), nil
+		case <-ctx.Done():
+			return Result{}, "", x.ctxFailure(ctx)
+		}
+	}
+}
+
+// ctxFailure is the failure of a done context: nothing when the client is
+// gone, ASK_TIMEOUT when a deadline fired.
+func (x *exchange) ctxFailure(ctx context.Context) *streamFailure {
+	if x.r.Context().Err() != nil || !isDeadline(context.Cause(ctx)) {
+		return &streamFailure{code: protocol.CodeAskCancelled}
+	}
+	return &streamFailure{protocol.CodeAskTimeout, msgTimeout, true}
+}
+
+// conclude checks the answer, writes the cite event, saves the session and
+// writes done.
+func (x *exchange) conclude(ctx context.Context, sources []Source, res Result, answer string) *streamFailure {
+	h := x.h
+	model := protocol.Trim(res.Model)
+	if protocol.Trim(answer) == "" || protocol.UTF16Len(model) > protocol.MaxAskModelLen || !validUsage(res.Usage) {
+		h.log.Error("ask: generator returned an empty answer or invalid usage", "requestId", x.id)
+		return &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
+	}
+	cited := citedSources(sources, res.Used)
+	if len(cited) == 0 {
+		return &streamFailure{protocol.CodeAskNoGroundedSources, msgNotCited, false}
+	}
+	if err := x.write(protocol.AskToolEvent{ID: "sources-" + x.id, Name: "cite", Args: citeArgs(cited)}, false); err != nil {
+		return x.ctxFailure(ctx)
+	}
+	if store := h.cfg.Sessions; store != nil && x.req.SessionID != "" {
+		rec := Record{
+			Revision: x.rev + 1,
+			Messages: lastN(append(append([]protocol.AskMessage(nil), x.merged...),
+				protocol.AskMessage{Role: protocol.RoleAssistant, Content: answer}), protocol.MaxAskMessages),
+		}
+		t := h.cfg.Now()
+		saved, err := store.Save(ctx, x.key(), rec, x.rev)
+		took := ms(h.cfg.Now().Sub(t))
+		switch {
+		case err != nil:
+			x.metric(MetricPersistenceTotal, took, UnitMs, OutcomeError)
+			if ctx.Err() != nil {
+				return x.ctxFailure(ctx)
+			}
+			h.log.Error("ask: session save failed", "requestId", x.id, "err", err)
+			return &streamFailure{protocol.CodeAskInternal, msgInternal, true}
+		case !saved:
+			x.metric(MetricPersistenceTotal, took, UnitMs, OutcomeError)
+			x.metric(MetricConflict, 1, UnitCount, OutcomeError)
+			return &streamFailure{protocol.CodeAskPersistenceConflict, msgConflict, true}
+		}
+		x.metric(MetricPersistenceTotal, took, UnitMs, OutcomeOK)
+	}
+	if u := res.Usage; u != nil {
+		x.metric(MetricInputTokens, float64(u.InputTokens), UnitTokens, OutcomeOK)
+		x.metric(MetricOutputTokens, float64(u.OutputTokens), UnitTokens, OutcomeOK)
+		x.metric(MetricTotalTokens, float64(u.TotalTokens), UnitTokens, OutcomeOK)
+		x.metric(MetricCost, u.CostUSD, UnitUSD, OutcomeOK)
+	}
+	done := protocol.AskDoneEvent{}
+	if model != "" {
+		done.Model = &model
+	}
+	if err := x.write(done, false); err != nil {
+		return x.ctxFailure(ctx)
+	}
+	x.metric(MetricStreamBytes, float64(x.bytes), UnitBytes, OutcomeOK)
+	x.metric(MetricStreamEvents, float64(x.events), UnitCount, OutcomeOK)
+	x.metric(MetricStreamSnapshots, 0, UnitCount, OutcomeOK)
+	x.metric(MetricRequestTotal, ms(h.cfg.Now().Sub(x.start)), UnitMs, OutcomeOK)
+	return nil
+}
+
+// streamFail ends the stream: a cancellation is recorded and nothing is
+// sent; anything else is one terminal error event.
+func (x *exchange) streamFail(ctx context.Context, f *streamFailure) {
+	if f.code == protocol.CodeAskCancelled {
+		x.finish(MetricCancellation, OutcomeCancelled)
+		return
+	}
+	retryable := f.retryable
+	x.write(protocol.AskErrorEvent{Message: f.message, Code: string(f.code), Retryable: &retryable}, false)
+	x.finish(MetricError, OutcomeError)
+}
+
+// write sends one NDJSON event and flushes it.
+func (x *exchange) write(ev protocol.AskEvent, token bool) error {
+	x.buf = protocol.AppendNDJSON(x.buf[:0], ev)
+	n, err := x.w.Write(x.buf)
+	x.bytes += n
+	if err == nil {
+		err = x.rc.Flush()
+	}
+	if err != nil {
+		return errClientGone
+	}
+	x.events++
+	if !x.firstEvent {
+		x.firstEvent = true
+		since := ms(x.h.cfg.Now().Sub(x.start))
+		x.metric(MetricFirstEvent, since, UnitMs, OutcomeOK)
+		if token {
+			x.metric(MetricFirstToken, since, UnitMs, OutcomeOK)
+		}
+	}
+	return nil
+}
+
+// citedSources returns the sources whose ids the generator reported, in
+// retrieval order, each once.
+func citedSources(sources []Source, used []string) []Source {
+	var out []Source
+	for _, s := range sources {
+		for _, id := range used {
+			if id == s.ID {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// citeArgs writes {"sources":[{"id","title","path"}]}; excerpts stay
+// server-side.
+func citeArgs(cited []Source) []byte {
+	var w ecmajson.Writer
+	w.BeginObject()
+	w.Key("sources")
+	w.BeginArray()
+	for _, s := range cited {
+		w.BeginObject()
+		w.StringMember("id", s.ID)
+		w.StringMember("title", s.Title)
+		w.StringMember("path", s.Href)
+		w.EndObject()
+	}
+	w.EndArray()
+	w.EndObject()
+	return w.Bytes()
+}
+
+func validUsage(u *Usage) bool {
+	return u == nil || (u.InputTokens >= 0 && u.OutputTokens >= 0 && u.TotalTokens >= 0 &&
+		u.CostUSD >= 0 && !math.IsInf(u.CostUSD, 0) && !math.IsNaN(u.CostUSD))
+}
