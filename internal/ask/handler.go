@@ -275,7 +275,7 @@ func (x *exchange) key() Key {
 
 func (x *exchange) query() Query {
 	_, question, _ := mergeHistory(nil, x.merged)
-	return Query{Site: x.site, Text: question, Messages: x.merged}
+	return Query{RequestID: x.id, Site: x.site, Text: question, Messages: x.merged}
 }
 
 // retrieve runs steps 14–16 under the retrieval deadline.

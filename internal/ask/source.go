@@ -10,9 +10,12 @@ import (
 // question and the merged history. Nothing else of the request reaches
 // them.
 type Query struct {
-	Site     *Site
-	Text     string                // the latest user turn, trimmed, never empty
-	Messages []protocol.AskMessage // merged history, oldest first, ending with the question
+	// RequestID is the request's id, the key under which the evidence an
+	// answer used can be kept for the review page.
+	RequestID string
+	Site      *Site
+	Text      string                // the latest user turn, trimmed, never empty
+	Messages  []protocol.AskMessage // merged history, oldest first, ending with the question
 }
 
 // Source is one retrieved record an answer may cite.

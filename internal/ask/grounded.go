@@ -1,0 +1,89 @@
+package ask
+
+import (
+	"context"
+
+	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/generate"
+)
+
+// Grounded answers from one verified corpus: it is both the Retriever (a
+// search of the evidence engine) and the Generator (a generate.Generator
+// over the same evidence package), so the command wires one value into
+// Config.Retriever and Config.Generator.
+//
+// It keeps no per-request state. Search is deterministic, so Generate
+// searches again and gets the package Retrieve saw, then keeps only the
+// records the handler passed on (valid and within maxSources).
+type Grounded struct {
+	Engine evidence.Engine
+	// Generator defaults to generate.Extractive{}.
+	Generator generate.Generator
+	// MaxBytes is the evidence package's byte budget; 0 means the engine's
+	// default. The record budget is the site's maxSources.
+	MaxBytes int
+}
+
+func (g *Grounded) search(q Query) evidence.Package {
+	return g.Engine.Search(q.Text, evidence.Budget{MaxRecords: q.Site.Limits.MaxSources, MaxBytes: g.MaxBytes})
+}
+
+// Retrieve implements Retriever: the records of a sufficient package, as
+// sources titled with their citation label. An insufficient package has
+// none, which the handler answers with 422 ASK_NO_GROUNDED_SOURCES.
+func (g *Grounded) Retrieve(ctx context.Context, q Query) ([]Source, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p := g.search(q)
+	if p.Status != evidence.Sufficient {
+		return nil, nil
+	}
+	out := make([]Source, len(p.Records))
+	for i := range p.Records {
+		r := &p.Records[i]
+		out[i] = Source{ID: r.ID, Title: r.Label(), Href: r.Href(), Excerpt: r.Excerpt}
+	}
+	return out, nil
+}
+
+// Generate implements Generator with generate.Run, which cites only
+// records of the package.
+func (g *Grounded) Generate(ctx context.Context, q Query, sources []Source, emit func(string) error) (Result, error) {
+	p := g.search(q)
+	keep := make(map[string]bool, len(sources))
+	for _, s := range sources {
+		keep[s.ID] = true
+	}
+	records := make([]evidence.Selected, 0, len(sources))
+	for _, r := range p.Records {
+		if keep[r.ID] {
+			records = append(records, r)
+		}
+	}
+	p.Records = records
+	gen := g.Generator
+	if gen == nil {
+		gen = generate.Extractive{}
+	}
+	res, err := generate.Run(ctx, gen, generate.Question{Text: q.Text}, &p, func(ev generate.Event) error {
+		if ev.Delta == "" {
+			return nil
+		}
+		return emit(ev.Delta)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	out := Result{Used: res.Used}
+	if u := res.Usage; u != nil {
+		out.Model = u.Model
+		out.Usage = &Usage{InputTokens: int64(u.InputTokens), OutputTokens: int64(u.OutputTokens), TotalTokens: int64(u.TotalTokens)}
+	}
+	return out, nil
+}
+
+var (
+	_ Retriever = (*Grounded)(nil)
+	_ Generator = (*Grounded)(nil)
+)

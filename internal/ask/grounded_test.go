@@ -1,0 +1,61 @@
+package ask_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+func groundedFixture(t *testing.T) *fixture {
+	t.Helper()
+	recs := []corpus.Record{
+		{URL: "/docs/install/", Anchor: "install-the-cli", Title: "Install", Headings: []string{"Install the CLI"},
+			Text: "Install the CLI with go install. The askplane binary then serves the sidecar."},
+		{URL: "/docs/authoring/", Anchor: "facts", Title: "Authoring", Headings: []string{"Facts"},
+			Text: "A fact declares an exact answer next to its page. Facts are matched by phrasing."},
+	}
+	for i := range recs {
+		recs[i].ID = corpus.RecordID(recs[i].URL, recs[i].Anchor)
+	}
+	ix := evidence.NewIndex(&corpus.Corpus{SiteID: "docs-site", Language: "en", Version: "sha256:" + strings.Repeat("0", 64), Records: recs})
+	g := &ask.Grounded{Engine: ix}
+	return newFixture(t, func(c *ask.Config) { c.Retriever, c.Generator = g, g })
+}
+
+// TestGroundedAnswerFromCorpus: the evidence engine and the extractive
+// generator answer through the handler with a cited, safe link.
+func TestGroundedAnswerFromCorpus(t *testing.T) {
+	f := groundedFixture(t)
+	resp, body := f.post(t, "", askBody("s1", "How do I install the CLI?"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	events, rest, _ := protocol.DecodeAskEvents([]byte(body))
+	if len(rest) != 0 || len(events) < 3 {
+		t.Fatalf("events %v rest %q", events, rest)
+	}
+	text, ok := events[0].(protocol.AskTextEvent)
+	if !ok || !strings.Contains(text.Delta, "go install") {
+		t.Fatalf("first event %#v", events[0])
+	}
+	cite := events[len(events)-2].(protocol.AskToolEvent)
+	if cite.Name != "cite" || !strings.Contains(string(cite.Args), `"path":"/docs/install/#install-the-cli"`) ||
+		strings.Contains(string(cite.Args), "authoring") {
+		t.Fatalf("cite %s", cite.Args)
+	}
+	done := events[len(events)-1].(protocol.AskDoneEvent)
+	if done.Model == nil || *done.Model != "askplane.extractive/1" {
+		t.Fatalf("done %#v", done)
+	}
+}
+
+// TestGroundedNoEvidenceIs422: a question the corpus does not cover.
+func TestGroundedNoEvidenceIs422(t *testing.T) {
+	f := groundedFixture(t)
+	resp, body := f.post(t, "", askBody("", "zebra quasar xylophone"))
+	wantError(t, resp, body, 422, protocol.CodeAskNoGroundedSources)
+}
