@@ -17,9 +17,8 @@ import (
 )
 
 // runDev builds exampleSite with the pinned Hugo, checks what the module
-// emitted, and serves the site on one local port. The Ask endpoint is a
-// placeholder until the sidecar lands: it answers 503 ASK_INTERNAL, so the
-// widget escalates to an honest "not available".
+// emitted, and serves the site and the Ask API on one local port with the
+// embedded defaults (see devBackend).
 func runDev(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("askplane dev", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -39,7 +38,7 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(public)
 
-	fmt.Fprintf(stdout, "askplane dev: building %s with the pinned Hugo…\n", *site)
+	fmt.Fprintf(stdout, "askplane dev: building %s with the pinned Hugo (the first run compiles Hugo, which takes a few minutes)…\n", *site)
 	if err := buildSite(*site, public, stderr); err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
@@ -53,7 +52,14 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
 	}
-	srv := &http.Server{Handler: devHandler(public), ReadHeaderTimeout: 10 * time.Second}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	origins := []string{"http://" + ln.Addr().String(), "http://localhost:" + port, "http://127.0.0.1:" + port}
+	backend, err := newDevBackend(os.DirFS(public), "en", origins)
+	if err != nil {
+		fmt.Fprintln(stderr, "askplane dev:", err)
+		return exitFailed
+	}
+	srv := &http.Server{Handler: devHandler(public, backend), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	go func() {
@@ -109,19 +115,25 @@ func moduleRoot() (string, error) {
 	}
 }
 
-// devHandler serves the built site and a placeholder Ask endpoint.
-func devHandler(public string) http.Handler {
+// devHandler serves the built site, the Ask endpoint, metrics and health.
+func devHandler(public string, backend *devBackend) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /", http.FileServer(http.Dir(public)))
+	files := http.FileServer(http.Dir(public))
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
-	mux.HandleFunc("POST /v1/ask", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		io.WriteString(w, `{"error":{"code":"ASK_INTERNAL","message":"The Ask backend is not configured yet.","retryable":false}}`+"\n")
-	})
+	// Not "POST /v1/ask": the handler answers other methods with the
+	// protocol's own 405 body.
+	mux.Handle("/v1/ask", backend.ask)
+	mux.Handle("GET /metrics", backend.metrics)
 	return mux
 }

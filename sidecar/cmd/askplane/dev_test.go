@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,34 +13,88 @@ import (
 	"testing"
 )
 
-func TestDevHandlerServesSiteAndPlaceholderAsk(t *testing.T) {
+// writePublic lays out a tiny built site: a page, and the manifest and
+// corpus the Hugo module would publish for it.
+func writePublic(t *testing.T) string {
+	t.Helper()
 	public := t.TempDir()
-	os.MkdirAll(filepath.Join(public, "askplane", "en"), 0o755)
-	os.WriteFile(filepath.Join(public, "index.html"), []byte("<h1>home</h1>"), 0o644)
-	os.WriteFile(filepath.Join(public, "askplane", "en", "site.json"), []byte(`{"protocol":"agentskit.chat.site"}`), 0o644)
-	srv := httptest.NewServer(devHandler(public))
-	defer srv.Close()
-
-	for _, tc := range []struct {
-		method, path string
-		status       int
-		body         string
-	}{
-		{"GET", "/", 200, "<h1>home</h1>"},
-		{"GET", "/askplane/en/site.json", 200, "agentskit.chat.site"},
-		{"GET", "/health", 200, "ok"},
-		{"POST", "/v1/ask", 503, `"code":"ASK_INTERNAL"`},
-		{"GET", "/missing", 404, ""},
+	corpus := `{"language":"en","pages":[{"chunks":[{"anchor":"install","headings":["Install","Install"],"text":"Run go install to get the askplane command. It needs Go 1.26."}],"title":"Install","url":"/docs/install/"}],"protocol":"askplane.corpus","siteId":"dev-docs","version":1}`
+	sum := sha256.Sum256([]byte(corpus))
+	hash := hex.EncodeToString(sum[:])
+	manifest := `{"protocol":"askplane.manifest","version":1,"siteId":"dev-docs","language":"en","site":"/askplane/en/site.json",` +
+		`"artifact":{"href":"/askplane/en/knowledge.000000000000.json","contentHash":"sha256:` + strings.Repeat("0", 64) + `"},` +
+		`"corpus":{"href":"/askplane/en/corpus.` + hash[:12] + `.json","contentHash":"sha256:` + hash + `"},"sources":{}}`
+	for name, data := range map[string]string{
+		"index.html":                                "<h1>home</h1>",
+		"askplane/en/manifest.json":                 manifest,
+		"askplane/en/corpus." + hash[:12] + ".json": corpus,
 	} {
-		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader("{}"))
-		resp, err := http.DefaultClient.Do(req)
+		path := filepath.Join(public, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return public
+}
+
+// TestDevServesSiteAndGroundedAsk runs the dev server's handler over real
+// HTTP: the site's files, health, metrics, and an Ask question answered
+// from the corpus with a citation, as the widget would send it.
+func TestDevServesSiteAndGroundedAsk(t *testing.T) {
+	public := writePublic(t)
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Start()
+	defer srv.Close()
+	backend, err := newDevBackend(os.DirFS(public), "en", []string{srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = devHandler(public, backend)
+
+	get := func(path string) (int, string) {
+		resp, err := http.Get(srv.URL + path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.body) {
-			t.Errorf("%s %s = %d %q; want %d containing %q", tc.method, tc.path, resp.StatusCode, body, tc.status, tc.body)
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("/"); code != 200 || !strings.Contains(body, "<h1>home</h1>") {
+		t.Errorf("GET / = %d %q", code, body)
+	}
+	if code, body := get("/health"); code != 200 || body != "ok\n" {
+		t.Errorf("GET /health = %d %q", code, body)
+	}
+
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/ask", strings.NewReader(`{"protocol":"agentskit.chat.ask","version":1,"messages":[{"role":"user","content":"how do I install the askplane command?"}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", srv.URL)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/x-ndjson") {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("POST /v1/ask = %d %s", resp.StatusCode, b)
+	}
+	var lines []string
+	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+		lines = append(lines, sc.Text())
+	}
+	all := strings.Join(lines, "\n")
+	for _, want := range []string{`"type":"text"`, `"name":"cite"`, `"path":"/docs/install/#install"`, `"type":"done"`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("stream lacks %s:\n%s", want, all)
 		}
+	}
+
+	if code, body := get("/metrics"); code != 200 || !strings.Contains(body, "askplane") || strings.Contains(body, "install") {
+		t.Errorf("GET /metrics = %d; must name askplane metrics and never the question:\n%s", code, body)
+	}
+	if resp, _ := http.Post(srv.URL+"/", "text/plain", nil); resp == nil || resp.StatusCode != 405 {
+		t.Errorf("POST / must be 405")
 	}
 }
