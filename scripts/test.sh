@@ -16,6 +16,11 @@ go vet ./...
 echo "== pinned Hugo (built once, then cached)"
 go tool hugo version
 
+echo "== npm ci (axe-core for the browser accessibility audit), when missing"
+if [ ! -e node_modules/axe-core/axe.min.js ]; then
+	npm ci --no-audit --no-fund
+fi
+
 echo "== go test -race (fuzz seed corpora run as tests)"
 go test -race -count=1 -timeout 20m ./...
 

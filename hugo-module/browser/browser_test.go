@@ -24,7 +24,7 @@ const chromium = "/usr/bin/chromium"
 
 // startBrowser launches one headless chromium for the test and its
 // subtests. It skips when chromium is missing, unless CI is set.
-func startBrowser(t *testing.T) context.Context {
+func startBrowser(t testing.TB) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("CI") == "" {

@@ -53,6 +53,8 @@ func TestWidget(t *testing.T) {
 	}
 	public := example.Public
 
+	t.Run("Accessibility", func(t *testing.T) { accessibility(t, browser, public) })
+
 	t.Run("OpenClose", func(t *testing.T) {
 		tb := openTab(t, browser, newSite(t, public, nil), "/")
 		if got := tb.eval(`document.querySelector('[data-askplane-root]').hasAttribute('data-askplane-ready')`); got != "true" {
