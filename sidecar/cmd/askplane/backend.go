@@ -4,26 +4,18 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io/fs"
-	"log/slog"
-	"net/http"
-	"time"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
-	"github.com/askplane/askplane/internal/evidence"
 )
 
-// devBackend is the embedded-defaults Ask backend of askplane dev: the
-// built site's own corpus, the deterministic evidence engine, the
-// extractive generator (no keys, no network), in-memory sessions and an
-// anonymous signed cookie for the subject. The site record comes from the
-// server's own view of the build (its manifest), never from a request.
-type devBackend struct {
-	ask     http.Handler
-	metrics *ask.Prometheus
-}
-
-func newDevBackend(public fs.FS, lang string, origins []string) (*devBackend, error) {
+// devConfig is askplane dev's in-memory Config: one site answering from
+// the built site's own corpus for lang, served at / too, with metrics, a
+// fresh random cookie secret, and the same embedded defaults as askplane
+// serve (deterministic evidence engine, extractive generator, no keys, no
+// network, in-memory sessions). The site record is the server's own view
+// of the build (its manifest's siteId), never a request's.
+func devConfig(public fs.FS, lang string, origins []string) (*Config, error) {
 	c, err := corpus.LoadDir(public, lang)
 	if err != nil {
 		return nil, fmt.Errorf("loading the %s corpus: %w", lang, err)
@@ -32,26 +24,27 @@ func newDevBackend(public fs.FS, lang string, origins []string) (*devBackend, er
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
-	grounded := &ask.Grounded{Engine: evidence.NewIndex(c)}
-	metrics := &ask.Prometheus{}
-	h, err := ask.New(ask.Config{
-		Site: ask.Site{
-			SiteID:      c.SiteID,
-			Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-			Corpus:      ask.Corpus{ID: "docs-public", Mode: ask.CorpusLocal},
-			Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
-			Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
-		},
-		Retriever:   grounded,
-		Generator:   grounded,
-		Auth:        &ask.CookieAuth{Origins: origins, Secret: secret},
-		Sessions:    ask.NewMemoryStore(),
-		RateLimiter: &ask.WindowLimiter{Limit: 60, Window: time.Minute},
-		Metrics:     metrics,
-		Logger:      slog.Default(),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("ask backend: %w", err)
+	cfg := &Config{
+		Addr:    defaultAddr,
+		Metrics: true,
+		Sites: []SiteConfig{{
+			Language: lang,
+			Origins:  origins,
+			Static:   true,
+			site: &ask.Site{
+				SiteID:      c.SiteID,
+				Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
+				Corpus:      ask.Corpus{ID: "docs-public", Mode: ask.CorpusLocal},
+				Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
+				Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+			},
+			secret: secret,
+			fsys:   public,
+			corpus: c,
+		}},
 	}
-	return &devBackend{ask: h, metrics: metrics}, nil
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }

@@ -1,24 +1,22 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // runDev builds exampleSite with the pinned Hugo, checks what the module
 // emitted, and serves the site and the Ask API on one local port with the
-// embedded defaults (see devBackend).
+// embedded defaults (see devConfig), through the same server as askplane
+// serve.
 func runDev(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("askplane dev", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -54,26 +52,18 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	origins := []string{"http://" + ln.Addr().String(), "http://localhost:" + port, "http://127.0.0.1:" + port}
-	backend, err := newDevBackend(os.DirFS(public), "en", origins)
+	cfg, err := devConfig(os.DirFS(public), "en", origins)
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
 	}
-	srv := &http.Server{Handler: devHandler(public, backend), ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shutdown)
-	}()
-	fmt.Fprintf(stdout, "askplane dev: open http://%s/  (Ctrl-C to stop)\n", ln.Addr())
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	h, err := newServer(cfg, slog.Default())
+	if err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
 	}
-	return exitOK
+	fmt.Fprintf(stdout, "askplane dev: open http://%s/  (Ctrl-C to stop)\n", ln.Addr())
+	return serveUntilSignal("askplane dev", ln, h, stderr)
 }
 
 // buildSite runs `go tool hugo` from the askplane module root, so the Hugo
@@ -113,27 +103,4 @@ func moduleRoot() (string, error) {
 		}
 		dir = parent
 	}
-}
-
-// devHandler serves the built site, the Ask endpoint, metrics and health.
-func devHandler(public string, backend *devBackend) http.Handler {
-	mux := http.NewServeMux()
-	files := http.FileServer(http.Dir(public))
-	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		files.ServeHTTP(w, r)
-	}))
-	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		io.WriteString(w, "ok\n")
-	})
-	// Not "POST /v1/ask": the handler answers other methods with the
-	// protocol's own 405 body.
-	mux.Handle("/v1/ask", backend.ask)
-	mux.Handle("GET /metrics", backend.metrics)
-	return mux
 }

@@ -46,11 +46,15 @@ func TestDevServesSiteAndGroundedAsk(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Start()
 	defer srv.Close()
-	backend, err := newDevBackend(os.DirFS(public), "en", []string{srv.URL})
+	cfg, err := devConfig(os.DirFS(public), "en", []string{srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Config.Handler = devHandler(public, backend)
+	h, err := newServer(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = h
 
 	get := func(path string) (int, string) {
 		resp, err := http.Get(srv.URL + path)

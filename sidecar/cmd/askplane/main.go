@@ -1,6 +1,5 @@
 // Command askplane is askplane's command line: the protocol tools docs
-// authors use to debug their facts, and (coming next) the dev server and
-// the sidecar.
+// authors use to debug their facts, the dev server and the sidecar.
 //
 //	askplane protocol normalize        JSON array of strings on stdin → normalized keys
 //	askplane protocol hash [FILE]      content hash of an artifact
@@ -8,7 +7,9 @@
 //	askplane protocol resolve --site FILE --artifact FILE [--now RFC3339]
 //	                          [--fallback backend|disabled] [--choice ID] QUERY
 //	askplane verify PUBLIC_DIR         check a built site's askplane outputs
-//	askplane dev                       build the example site and serve it (coming next)
+//	askplane dev [--addr HOST:PORT]    build the example site and serve it with the sidecar
+//	askplane serve --config FILE [--addr HOST:PORT]
+//	                                   serve the Ask backend for built sites (see Config)
 package main
 
 import (
@@ -43,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runVerify(args[1:], stdout, stderr)
 	case "dev":
 		return runDev(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -65,6 +68,8 @@ Commands:
                             print the answer envelope a client receives for QUERY
   verify PUBLIC_DIR         check every language's askplane outputs in a built site's
                             publish folder (manifest, site config, artifact, corpus)
-  dev                       build the example site and serve it with the sidecar
+  dev [--addr HOST:PORT]    build the example site and serve it with the sidecar
+  serve --config FILE [--addr HOST:PORT]
+                            serve the Ask backend for built sites described by a JSON config
 `)
 }

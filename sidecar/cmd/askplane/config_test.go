@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+const testSecret = "0123456789abcdef0123456789abcdef-not-echoed"
+
+// testSite is a valid backend-site record for corpus id c and site id s.
+func testSite(s, c string) string {
+	return `{"protocol":"agentskit.chat.backend-site","version":1,"siteId":"` + s + `",` +
+		`"assistant":{"id":"guide","name":"Guide"},"corpus":{"id":"` + c + `","mode":"local"},` +
+		`"limits":{"requestTimeoutMs":30000,"retrievalTimeoutMs":5000,"generationTimeoutMs":20000,"maxSources":5},` +
+		`"persistence":{"mode":"disabled"}}`
+}
+
+func testSiteConfig(site, extra string) string {
+	return `{"site":` + site + `,"public":"public","language":"en","origins":["https://docs.example.com"],"cookieSecretEnv":"ASKPLANE_TEST_SECRET"` + extra + `}`
+}
+
+func TestDecodeConfig(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
+	t.Setenv("ASKPLANE_TEST_WEAK", "short-secret")
+	one := testSiteConfig(testSite("docs", "docs-public"), "")
+	tests := []struct {
+		name, config, err string
+	}{
+		{"one site", `{"sites":[` + one + `]}`, ""},
+		{"two sites", `{"addr":"127.0.0.1:0","metrics":true,"sites":[` + one + `,` + testSiteConfig(testSite("docs", "docs-private"), `,"static":true,"rateLimit":{"requests":5,"windowSeconds":10}`) + `]}`, ""},
+		{"unknown top-level field", `{"sites":[` + one + `],"port":8080}`, `config: not a valid config: unknown field "port"`},
+		{"unknown site field", `{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"cookieSecret":"x"`) + `]}`, `config: not a valid config: unknown field "cookieSecret"`},
+		{"unknown record field", `{"sites":[` + testSiteConfig(strings.Replace(testSite("docs", "c"), `"siteId"`, `"tenant":"x","siteId"`, 1), "") + `]}`, `config: sites[0].site: invalid backend site: json: unknown field "tenant"`},
+		{"bad site record", `{"sites":[` + testSiteConfig(strings.Replace(testSite("docs", "c"), `"maxSources":5`, `"maxSources":9`, 1), "") + `]}`, "config: sites[0].site: invalid backend site: limits.maxSources"},
+		{"missing site record", `{"sites":[{"public":"p","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET"}]}`, "config: sites[0].site: the backend-site record is required"},
+		{"missing secret env", `{"sites":[` + strings.Replace(one, "ASKPLANE_TEST_SECRET", "ASKPLANE_TEST_UNSET", 1) + `]}`, "config: sites[0].cookieSecretEnv: environment variable ASKPLANE_TEST_UNSET is not set"},
+		{"weak secret", `{"sites":[` + strings.Replace(one, "ASKPLANE_TEST_SECRET", "ASKPLANE_TEST_WEAK", 1) + `]}`, "config: sites[0].cookieSecretEnv: environment variable ASKPLANE_TEST_WEAK holds fewer than 32 bytes"},
+		{"no secret env named", `{"sites":[` + strings.Replace(one, `"ASKPLANE_TEST_SECRET"`, `""`, 1) + `]}`, "config: sites[0].cookieSecretEnv: name the environment variable holding the cookie secret"},
+		{"duplicate corpus ids", `{"sites":[` + one + `,` + one + `]}`, `config: sites[1].site.corpus.id: "docs-public" is also sites[0]'s; corpus ids route requests and must be unique`},
+		{"two static sites", `{"sites":[` + testSiteConfig(testSite("docs", "a"), `,"static":true`) + `,` + testSiteConfig(testSite("docs", "b"), `,"static":true`) + `]}`, "config: sites[1].static: sites[0] is already served at /; only one site may set static"},
+		{"no sites", `{"sites":[]}`, "config: sites: at least one site is required"},
+		{"bad addr", `{"addr":"8080","sites":[` + one + `]}`, "config: addr must be host:port"},
+		{"no public", `{"sites":[` + strings.Replace(one, `"public":"public",`, "", 1) + `]}`, "config: sites[0].public: the built site folder is required"},
+		{"bad language", `{"sites":[` + strings.Replace(one, `"en"`, `"../en"`, 1) + `]}`, `config: sites[0].language: must be a language code such as "en"`},
+		{"origin with path", `{"sites":[` + strings.Replace(one, `"https://docs.example.com"`, `"https://docs.example.com/x"`, 1) + `]}`, "config: sites[0].origins: each must be scheme://host[:port], without a path"},
+		{"bad rate limit", `{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"rateLimit":{"requests":0,"windowSeconds":60}`) + `]}`, "config: sites[0].rateLimit.requests: must be 1 to 1000000"},
+		{"wrong type", `{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"static":"yes"`) + `]}`, "config: not a valid config: sites.static must be bool"},
+		{"syntax error", `{"sites":[`, "config: not a valid config: unexpected end of JSON"},
+		{"trailing data", `{"sites":[` + one + `]} {}`, "config: trailing data after the config object"},
+		{"too large", `{"sites":[` + one + `],` + strings.Repeat(" ", maxConfigBytes) + `}`, "config: larger than 1048576 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := DecodeConfig([]byte(tt.config))
+			if tt.err == "" {
+				if err != nil {
+					t.Fatalf("DecodeConfig: %v", err)
+				}
+				if c.Addr == "" || c.Sites[0].site == nil || string(c.Sites[0].secret) != testSecret || c.Sites[0].RateLimit == nil {
+					t.Errorf("config not resolved: %+v", c)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("DecodeConfig succeeded, want %q", tt.err)
+			}
+			if err.Error() != tt.err {
+				t.Errorf("error\n got %q\nwant %q", err, tt.err)
+			}
+			if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), "short-secret") {
+				t.Errorf("error echoes a secret: %v", err)
+			}
+		})
+	}
+}
+
+// TestExampleConfig keeps sidecar/config/askplane.example.json valid.
+func TestExampleConfig(t *testing.T) {
+	t.Setenv("ASKPLANE_COOKIE_SECRET", testSecret)
+	c, err := LoadConfig("../../config/askplane.example.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || len(c.Sites) != 1 || c.Sites[0].site.Corpus.ID != "docs-public" || !c.Metrics {
+		t.Errorf("unexpected example config: %+v", c)
+	}
+	if _, err := os.Stat(c.Sites[0].Public); err != nil && !os.IsNotExist(err) {
+		t.Error(err)
+	}
+}

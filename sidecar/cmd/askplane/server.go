@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/evidence"
+)
+
+// runServe is askplane serve: the sidecar for built sites described by a
+// config file (see Config).
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("askplane serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: askplane serve --config FILE [--addr HOST:PORT]
+
+Serves POST /v1/ask (the Ask backend), GET /health and, when the config
+says so, GET /metrics and a site's built folder at /. The config format is
+described in sidecar/config/askplane.example.json and the README.
+
+`)
+		fs.PrintDefaults()
+	}
+	configPath := fs.String("config", "", "the JSON config `file`")
+	addr := fs.String("addr", "", "listen on `host:port` (overrides the config's addr)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 0 || *configPath == "" {
+		fmt.Fprintln(stderr, "askplane serve: want --config FILE [--addr HOST:PORT]")
+		return exitUsage
+	}
+	cfg, err := LoadConfig(*configPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "askplane serve:", err)
+		return exitUsage
+	}
+	if *addr != "" {
+		cfg.Addr = *addr
+	}
+	h, err := newServer(cfg, slog.New(slog.NewTextHandler(stderr, nil)))
+	if err != nil {
+		fmt.Fprintln(stderr, "askplane serve:", err)
+		return exitFailed
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "askplane serve:", err)
+		return exitFailed
+	}
+	fmt.Fprintf(stdout, "askplane serve: listening on http://%s/ (%d site(s))\n", ln.Addr(), len(cfg.Sites))
+	return serveUntilSignal("askplane serve", ln, h, stderr)
+}
+
+// Server timeouts. There is deliberately no WriteTimeout: answers stream
+// as NDJSON for up to the site's requestTimeoutMs (up to 120 s), and the
+// Ask handler enforces its own request, retrieval and generation
+// deadlines; a server-wide write deadline would cut streams mid-answer.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second // bodies are at most 64 KiB
+	idleTimeout       = 120 * time.Second
+	shutdownTimeout   = 10 * time.Second
+)
+
+// serveUntilSignal serves h on ln until SIGINT or SIGTERM, then shuts down
+// gracefully: it stops accepting, and lets in-flight answers finish for up
+// to shutdownTimeout.
+func serveUntilSignal(name string, ln net.Listener, h http.Handler, stderr io.Writer) int {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       idleTimeout,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done := make(chan error, 1)
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		done <- srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, name+":", err)
+		return exitFailed
+	}
+	if err := <-done; err != nil {
+		fmt.Fprintln(stderr, name+": shutdown:", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// newServer is the one server constructor of askplane serve and askplane
+// dev: for each site of a validated cfg it loads and verifies the corpus,
+// builds the Ask handler (deterministic evidence engine, extractive
+// generator, in-memory sessions, signed anonymous cookie, window rate
+// limit), then routes /v1/ask, /health, /metrics and the static site.
+func newServer(cfg *Config, logger *slog.Logger) (http.Handler, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	var metrics *ask.Prometheus
+	if cfg.Metrics {
+		metrics = &ask.Prometheus{}
+	}
+	mux := http.NewServeMux()
+	byCorpus := make(map[string]http.Handler, len(cfg.Sites))
+	var only http.Handler
+	for i := range cfg.Sites {
+		s := &cfg.Sites[i]
+		if s.site == nil || s.secret == nil || s.RateLimit == nil {
+			return nil, fmt.Errorf("sites[%d]: config not validated", i)
+		}
+		fsys := s.fsys
+		if fsys == nil {
+			fsys = os.DirFS(s.Public)
+		}
+		c := s.corpus
+		if c == nil {
+			var err error
+			if c, err = corpus.LoadDir(fsys, s.Language); err != nil {
+				return nil, fmt.Errorf("sites[%d]: loading the %s corpus: %w", i, s.Language, err)
+			}
+		}
+		if c.SiteID != s.site.SiteID {
+			return nil, fmt.Errorf("sites[%d]: site.siteId %q differs from the corpus's siteId %q", i, s.site.SiteID, c.SiteID)
+		}
+		grounded := &ask.Grounded{Engine: evidence.NewIndex(c)}
+		acfg := ask.Config{
+			Site:        *s.site,
+			Retriever:   grounded,
+			Generator:   grounded,
+			Auth:        &ask.CookieAuth{Origins: s.Origins, Secret: s.secret, Secure: s.SecureCookie},
+			Sessions:    ask.NewMemoryStore(),
+			RateLimiter: &ask.WindowLimiter{Limit: s.RateLimit.Requests, Window: time.Duration(s.RateLimit.WindowSeconds) * time.Second},
+			Logger:      logger,
+		}
+		if metrics != nil {
+			acfg.Metrics = metrics
+		}
+		h, err := ask.New(acfg)
+		if err != nil {
+			return nil, fmt.Errorf("sites[%d]: %w", i, err)
+		}
+		byCorpus[s.site.Corpus.ID] = h
+		only = h
+		if s.Static {
+			mux.Handle("/", staticHandler(http.FileServerFS(fsys)))
+		}
+	}
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	})
+	// Not "POST /v1/ask": the handler answers other methods with the
+	// protocol's own 405 body.
+	if len(byCorpus) == 1 {
+		mux.Handle("/v1/ask", only)
+	} else {
+		mux.Handle("/v1/ask", corpusRouter(byCorpus))
+	}
+	if metrics != nil {
+		mux.Handle("GET /metrics", metrics)
+	}
+	return mux, nil
+}
+
+// staticHandler serves a built site read-only.
+func staticHandler(files http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// corpusRouter picks the site whose corpus id the ?corpus= hint names. The
+// chosen handler checks every hint again (they must all agree) and fails
+// closed; a request with no hint or one naming no configured corpus gets
+// 403 ASK_FORBIDDEN here, since no site can be trusted for it.
+func corpusRouter(byCorpus map[string]http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hints := r.URL.Query()["corpus"]
+		if len(hints) > 0 {
+			if h, ok := byCorpus[hints[0]]; ok {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		writeForbidden(w)
+	})
+}
+
+// forbiddenBody is the protocol's ASK_FORBIDDEN error, byte for byte what
+// internal/ask writes for it.
+const forbiddenBody = `{"error":{"code":"ASK_FORBIDDEN","message":"The Ask request is not allowed for this site.","retryable":false}}`
+
+// writeForbidden writes forbiddenBody with the headers internal/ask sends
+// on an error, including a fresh x-request-id.
+func writeForbidden(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("X-Request-Id", rand.Text())
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(forbiddenBody)))
+	w.WriteHeader(http.StatusForbidden)
+	io.WriteString(w, forbiddenBody)
+}
