@@ -93,3 +93,9 @@ func errorBody(e *Error) []byte {
 	w.EndObject()
 	return w.Bytes()
 }
+
+// WriteForbidden sends the 403 ASK_FORBIDDEN error response, for a router
+// in front of several handlers that can trust no site for a request (one
+// whose ?corpus= hint is missing or names no configured corpus), so the
+// client sees exactly the body and headers a Handler sends.
+func WriteForbidden(w http.ResponseWriter) { writeError(w, errForbidden) }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,23 +15,9 @@ import (
 // corpus the Hugo module would publish for it.
 func writePublic(t *testing.T) string {
 	t.Helper()
-	public := t.TempDir()
-	corpus := `{"language":"en","pages":[{"chunks":[{"anchor":"install","headings":["Install","Install"],"text":"Run go install to get the askplane command. It needs Go 1.26."}],"title":"Install","url":"/docs/install/"}],"protocol":"askplane.corpus","siteId":"dev-docs","version":1}`
-	sum := sha256.Sum256([]byte(corpus))
-	hash := hex.EncodeToString(sum[:])
-	manifest := `{"protocol":"askplane.manifest","version":1,"siteId":"dev-docs","language":"en","site":"/askplane/en/site.json",` +
-		`"artifact":{"href":"/askplane/en/knowledge.000000000000.json","contentHash":"sha256:` + strings.Repeat("0", 64) + `"},` +
-		`"corpus":{"href":"/askplane/en/corpus.` + hash[:12] + `.json","contentHash":"sha256:` + hash + `"},"sources":{}}`
-	for name, data := range map[string]string{
-		"index.html":                                "<h1>home</h1>",
-		"askplane/en/manifest.json":                 manifest,
-		"askplane/en/corpus." + hash[:12] + ".json": corpus,
-	} {
-		path := filepath.Join(public, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	public := writeCorpus(t, "dev-docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command. It needs Go 1.26.")
+	if err := os.WriteFile(filepath.Join(public, "index.html"), []byte("<h1>home</h1>"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	return public
 }

@@ -36,6 +36,9 @@ func writeCorpus(t *testing.T, siteID, url, title, anchor, text string) string {
 	return public
 }
 
+// forbiddenBody is the protocol's ASK_FORBIDDEN error, byte for byte.
+const forbiddenBody = `{"error":{"code":"ASK_FORBIDDEN","message":"The Ask request is not allowed for this site.","retryable":false}}`
+
 // twoSiteConfig is a validated config with a public site (corpus
 // "docs-public") and an internal one (corpus "docs-internal").
 func twoSiteConfig(t *testing.T, origin string) *Config {

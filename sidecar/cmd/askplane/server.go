@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -215,19 +214,9 @@ func corpusRouter(byCorpus map[string]http.Handler) http.Handler {
 	})
 }
 
-// forbiddenBody is the protocol's ASK_FORBIDDEN error, byte for byte what
-// internal/ask writes for it.
-const forbiddenBody = `{"error":{"code":"ASK_FORBIDDEN","message":"The Ask request is not allowed for this site.","retryable":false}}`
-
-// writeForbidden writes forbiddenBody with the headers internal/ask sends
-// on an error, including a fresh x-request-id.
+// writeForbidden writes the protocol's 403 ASK_FORBIDDEN response, as
+// internal/ask writes it, with a fresh x-request-id.
 func writeForbidden(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("X-Request-Id", rand.Text())
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Length", strconv.Itoa(len(forbiddenBody)))
-	w.WriteHeader(http.StatusForbidden)
-	io.WriteString(w, forbiddenBody)
+	w.Header().Set("X-Request-Id", rand.Text())
+	ask.WriteForbidden(w)
 }
