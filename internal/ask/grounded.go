@@ -12,9 +12,9 @@ import (
 // over the same evidence package), so the command wires one value into
 // Config.Retriever and Config.Generator.
 //
-// It keeps no per-request state. Search is deterministic, so Generate
-// searches again and gets the package Retrieve saw, then keeps only the
-// records the handler passed on (valid and within maxSources).
+// It keeps no per-request state: the handler carries the package from
+// RetrieveEvidence to Generate (Query.Evidence), and Generate keeps only
+// the records the handler passed on (valid and within maxSources).
 type Grounded struct {
 	Engine evidence.Engine
 	// Generator defaults to generate.Extractive{}.
@@ -32,25 +32,28 @@ func (g *Grounded) search(q Query) evidence.Package {
 // sources titled with their citation label. An insufficient package has
 // none, which the handler answers with 422 ASK_NO_GROUNDED_SOURCES.
 func (g *Grounded) Retrieve(ctx context.Context, q Query) ([]Source, error) {
+	p, err := g.RetrieveEvidence(ctx, q)
+	return packageSources(p), err
+}
+
+// RetrieveEvidence implements EvidenceRetriever.
+func (g *Grounded) RetrieveEvidence(ctx context.Context, q Query) (*evidence.Package, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	p := g.search(q)
-	if p.Status != evidence.Sufficient {
-		return nil, nil
-	}
-	out := make([]Source, len(p.Records))
-	for i := range p.Records {
-		r := &p.Records[i]
-		out[i] = Source{ID: r.ID, Title: r.Label(), Href: r.Href(), Excerpt: r.Excerpt}
-	}
-	return out, nil
+	return &p, nil
 }
 
 // Generate implements Generator with generate.Run, which cites only
 // records of the package.
 func (g *Grounded) Generate(ctx context.Context, q Query, sources []Source, emit func(string) error) (Result, error) {
-	p := g.search(q)
+	var p evidence.Package
+	if q.Evidence != nil {
+		p = *q.Evidence
+	} else {
+		p = g.search(q)
+	}
 	keep := make(map[string]bool, len(sources))
 	for _, s := range sources {
 		keep[s.ID] = true
@@ -84,6 +87,6 @@ func (g *Grounded) Generate(ctx context.Context, q Query, sources []Source, emit
 }
 
 var (
-	_ Retriever = (*Grounded)(nil)
-	_ Generator = (*Grounded)(nil)
+	_ EvidenceRetriever = (*Grounded)(nil)
+	_ Generator         = (*Grounded)(nil)
 )

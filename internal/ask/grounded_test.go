@@ -2,6 +2,7 @@ package ask_test
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/askplane/askplane/internal/ask"
@@ -22,8 +23,50 @@ func groundedFixture(t *testing.T) *fixture {
 		recs[i].ID = corpus.RecordID(recs[i].URL, recs[i].Anchor)
 	}
 	ix := evidence.NewIndex(&corpus.Corpus{SiteID: "docs-site", Language: "en", Version: "sha256:" + strings.Repeat("0", 64), Records: recs})
-	g := &ask.Grounded{Engine: ix}
+	g := &ask.Grounded{Engine: &countingEngine{Engine: ix}}
 	return newFixture(t, func(c *ask.Config) { c.Retriever, c.Generator = g, g })
+}
+
+// countingEngine counts searches, so a test can see the handler carry the
+// package from retrieval to generation instead of searching twice.
+type countingEngine struct {
+	evidence.Engine
+	searches atomic.Int64
+}
+
+func (e *countingEngine) Search(q string, b evidence.Budget) evidence.Package {
+	e.searches.Add(1)
+	return e.Engine.Search(q, b)
+}
+
+// TestGroundedLinksTheEvidence: the Link header's review fragment is the
+// recipe of the package the answer was built from, and it rebuilds that
+// package exactly; one search serves retrieval and generation.
+func TestGroundedLinksTheEvidence(t *testing.T) {
+	f := groundedFixture(t)
+	resp, body := f.post(t, "", askBody("s1", "How do I install the CLI?"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	link := resp.Header.Get("Link")
+	frag, ok := strings.CutPrefix(link, "</review/#")
+	frag, ok2 := strings.CutSuffix(frag, `>; rel="evidence"`)
+	if !ok || !ok2 {
+		t.Fatalf("Link = %q", link)
+	}
+	r, err := evidence.DecodeFragment(frag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.cfg.Retriever.(*ask.Grounded)
+	eng := g.Engine.(*countingEngine)
+	if n := eng.searches.Load(); n != 1 {
+		t.Errorf("%d searches for one answer, want 1", n)
+	}
+	p := eng.Engine.Search(r.Question, evidence.Budget{MaxRecords: r.Budget.MaxRecords, MaxBytes: r.Budget.MaxBytes})
+	if p.ContextID != r.ContextID || r.Question != "How do I install the CLI?" || r.EngineID != evidence.EngineID {
+		t.Fatalf("recipe %+v rebuilds %s", r, p.JSON())
+	}
 }
 
 // TestGroundedAnswerFromCorpus: the evidence engine and the extractive

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -148,7 +149,8 @@ type exchange struct {
 	subject string
 	req     *protocol.AskRequest
 	merged  []protocol.AskMessage
-	rev     int // loaded session revision
+	rev     int               // loaded session revision
+	pkg     *evidence.Package // from an EvidenceRetriever, else nil
 
 	// stream accounting
 	buf        []byte
@@ -275,7 +277,7 @@ func (x *exchange) key() Key {
 
 func (x *exchange) query() Query {
 	_, question, _ := mergeHistory(nil, x.merged)
-	return Query{RequestID: x.id, Site: x.site, Text: question, Messages: x.merged}
+	return Query{RequestID: x.id, Site: x.site, Text: question, Messages: x.merged, Evidence: x.pkg}
 }
 
 // retrieve runs steps 14–16 under the retrieval deadline.
@@ -286,6 +288,7 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 	defer cancel()
 	type result struct {
 		list []Source
+		pkg  *evidence.Package
 		err  error
 	}
 	done := make(chan result, 1)
@@ -299,7 +302,12 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 			}
 			done <- res
 		}()
-		res.list, res.err = h.cfg.Retriever.Retrieve(rctx, q)
+		if er, ok := h.cfg.Retriever.(EvidenceRetriever); ok {
+			res.pkg, res.err = er.RetrieveEvidence(rctx, q)
+			res.list = packageSources(res.pkg)
+		} else {
+			res.list, res.err = h.cfg.Retriever.Retrieve(rctx, q)
+		}
 	}()
 	var res result
 	select {
@@ -314,6 +322,7 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 		h.log.Error("ask: retrieval failed", "requestId", x.id, "err", res.err)
 		return nil, errRetrieval
 	}
+	x.pkg = res.pkg
 	sources := validSources(res.list, x.site.Limits.MaxSources)
 	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
 	x.metric(MetricRetrievalDocuments, float64(len(sources)), UnitCount, OutcomeOK)

@@ -3,6 +3,7 @@ package ask
 import (
 	"context"
 
+	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -16,6 +17,10 @@ type Query struct {
 	Site      *Site
 	Text      string                // the latest user turn, trimmed, never empty
 	Messages  []protocol.AskMessage // merged history, oldest first, ending with the question
+	// Evidence is, for generation only, the package an EvidenceRetriever
+	// returned for this request; nil otherwise. A generator reads it
+	// instead of searching again.
+	Evidence *evidence.Package
 }
 
 // Source is one retrieved record an answer may cite.
@@ -30,6 +35,31 @@ type Source struct {
 // return promptly once ctx is done.
 type Retriever interface {
 	Retrieve(ctx context.Context, q Query) ([]Source, error)
+}
+
+// EvidenceRetriever is a Retriever whose sources come from an evidence
+// package. When Config.Retriever is one, the handler calls
+// RetrieveEvidence instead of Retrieve, cites the package's records,
+// hands the package to the generator in Query.Evidence, and links the
+// answer to it (the Link header's review fragment is the package's
+// recipe). A package that is not sufficient has no sources.
+type EvidenceRetriever interface {
+	Retriever
+	RetrieveEvidence(ctx context.Context, q Query) (*evidence.Package, error)
+}
+
+// packageSources returns the records of a sufficient package as sources
+// titled with their citation label.
+func packageSources(p *evidence.Package) []Source {
+	if p == nil || p.Status != evidence.Sufficient {
+		return nil
+	}
+	out := make([]Source, len(p.Records))
+	for i := range p.Records {
+		r := &p.Records[i]
+		out[i] = Source{ID: r.ID, Title: r.Label(), Href: r.Href(), Excerpt: r.Excerpt}
+	}
+	return out
 }
 
 // Limits of a source, as AskBackendSourceSchema bounds it.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ecmajson"
+	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -24,11 +25,12 @@ type streamFailure struct {
 	retryable bool
 }
 
-// evidenceLink is the Link header of a successful answer. The review page
-// that will show the evidence package does not exist yet; the target is
-// the placeholder /review/#<requestId>.
-func evidenceLink(requestID string) string {
-	return "</review/#" + requestID + `>; rel="evidence"`
+// evidenceLink is the Link header of an answer built from an evidence
+// package: the review page, with the package's recipe as the fragment,
+// so the evidence can be rebuilt and checked later without the server
+// keeping it. The fragment is base64url, so it needs no escaping here.
+func evidenceLink(p *evidence.Package) string {
+	return "</review/#" + p.Recipe().Fragment() + `>; rel="evidence"`
 }
 
 // stream runs step 17: headers, text deltas, one cite event, the session
@@ -38,7 +40,9 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 	hd.Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Link", evidenceLink(x.id))
+	if x.pkg != nil {
+		hd.Set("Link", evidenceLink(x.pkg))
+	}
 	x.w.WriteHeader(http.StatusOK)
 	x.rc.Flush()
 
