@@ -68,17 +68,23 @@ func (a *CookieAuth) Validate() error {
 
 // Authenticate implements Authenticator.
 func (a *CookieAuth) Authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
-	if origin := r.Header.Get("Origin"); origin != "" && !a.allowed(origin) {
+	if origin := r.Header.Get("Origin"); origin != "" && !containsFold(a.Origins, origin) {
 		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
 		return "", false
 	}
+	return a.subject(w, r), true
+}
+
+// subject returns the subject the request's cookie names, or sets a
+// cookie for a new one when it has none (or one whose signature fails).
+func (a *CookieAuth) subject(w http.ResponseWriter, r *http.Request) string {
 	name := a.CookieName
 	if name == "" {
 		name = DefaultCookieName
 	}
 	if c, err := r.Cookie(name); err == nil {
 		if id, ok := a.verify(c.Value); ok {
-			return subjectPrefix + id, true
+			return subjectPrefix + id
 		}
 	}
 	id := newHexID()
@@ -99,16 +105,7 @@ func (a *CookieAuth) Authenticate(w http.ResponseWriter, r *http.Request) (strin
 		Secure:   a.Secure,
 		SameSite: sameSite,
 	})
-	return subjectPrefix + id, true
-}
-
-func (a *CookieAuth) allowed(origin string) bool {
-	for _, o := range a.Origins {
-		if strings.EqualFold(o, origin) {
-			return true
-		}
-	}
-	return false
+	return subjectPrefix + id
 }
 
 func (a *CookieAuth) sign(id string) string {

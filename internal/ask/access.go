@@ -1,0 +1,171 @@
+package ask
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// Access is the Authenticator for one site, public or private. In order it
+// checks:
+//
+//  1. the Host header against Hosts (a DNS-rebinding guard: a page on a
+//     name that resolves to this server cannot use it) → 403 ASK_FORBIDDEN;
+//  2. the Origin header, when there is one, against Origins → 403
+//     ASK_FORBIDDEN;
+//  3. an Authorization: Bearer token against Tokens; a token it does not
+//     know → 401 ASK_UNAUTHORIZED, never a fallback to anonymous;
+//  4. without a token, the signed anonymous cookie of Anonymous, or 401
+//     when Anonymous is nil (a private site).
+//
+// The subject comes from the token ("token:" + its Subject) or the cookie
+// ("anon:" + a random id), never from the request body.
+type Access struct {
+	// Hosts are the Host values the site is served under, host or
+	// host:port, compared case-insensitively. Empty allows any Host.
+	Hosts []string
+	// Origins are the browser origins allowed to ask, e.g.
+	// "https://docs.example.com", compared case-insensitively. A request
+	// without Origin (not a browser's cross-origin fetch) is let through.
+	Origins []string
+	// Tokens are the bearer tokens that may ask, each for one subject.
+	Tokens []Token
+	// Anonymous, when set, lets a request without a token ask as the
+	// browser its signed cookie names. Its own Origins are ignored: Access
+	// checks Origins itself.
+	Anonymous *CookieAuth
+
+	once    sync.Once
+	digests [][sha256.Size]byte // SHA-256 of each token, computed once
+}
+
+// Token is one bearer token and the subject it asks as.
+type Token struct {
+	// Subject names the token's holder; the request's subject is
+	// "token:" + Subject, so it must match [A-Za-z0-9._:@-]{1,200}.
+	Subject string
+	// Secret is the token itself, at least MinTokenBytes bytes. Access
+	// keeps only its SHA-256, so comparisons take the same time whatever
+	// the presented token is.
+	Secret []byte
+}
+
+// Bounds of an Access.
+const (
+	MinTokenBytes = 32
+	MaxTokens     = 256
+	maxTokenLen   = 4096
+	tokenPrefix   = "token:"
+)
+
+// Public messages of Access refusals.
+const (
+	msgHostForbidden = "The Ask request host is not allowed."
+	msgUnauthorized  = "The Ask request needs a valid bearer token."
+)
+
+// ErrInvalidAccess is wrapped by every Validate failure.
+var ErrInvalidAccess = errors.New("ask: invalid access")
+
+// Validate checks the configuration; New calls it.
+func (a *Access) Validate() error {
+	if len(a.Tokens) > MaxTokens {
+		return fmt.Errorf("%w: at most %d tokens", ErrInvalidAccess, MaxTokens)
+	}
+	seen := make(map[string]bool, len(a.Tokens))
+	for i, t := range a.Tokens {
+		if t.Subject == "" || len(t.Subject) > 200 || !validSubject(tokenPrefix+t.Subject) {
+			return fmt.Errorf("%w: tokens[%d].subject must match [A-Za-z0-9._:@-]{1,200}", ErrInvalidAccess, i)
+		}
+		if len(t.Secret) < MinTokenBytes || len(t.Secret) > maxTokenLen {
+			return fmt.Errorf("%w: tokens[%d] must be %d to %d bytes", ErrInvalidAccess, i, MinTokenBytes, maxTokenLen)
+		}
+		if seen[t.Subject] {
+			return fmt.Errorf("%w: tokens[%d].subject is used twice", ErrInvalidAccess, i)
+		}
+		seen[t.Subject] = true
+	}
+	if a.Anonymous == nil && len(a.Tokens) == 0 {
+		return fmt.Errorf("%w: neither anonymous access nor tokens: nobody could ask", ErrInvalidAccess)
+	}
+	if a.Anonymous != nil {
+		return a.Anonymous.Validate()
+	}
+	return nil
+}
+
+// Authenticate implements Authenticator.
+func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if len(a.Hosts) > 0 && !containsFold(a.Hosts, r.Host) {
+		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgHostForbidden})
+		return "", false
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !containsFold(a.Origins, origin) {
+		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
+		return "", false
+	}
+	if auth, ok := r.Header["Authorization"]; ok {
+		if subject, ok := a.token(auth); ok {
+			return subject, true
+		}
+		unauthorized(w)
+		return "", false
+	}
+	if a.Anonymous == nil {
+		unauthorized(w)
+		return "", false
+	}
+	return a.Anonymous.subject(w, r), true
+}
+
+// token returns the subject of the one well-formed bearer token among the
+// Authorization values. Every known token is compared, in constant time
+// over SHA-256 digests, so timing says nothing about which one is near.
+func (a *Access) token(values []string) (string, bool) {
+	if len(values) != 1 || len(values[0]) > maxTokenLen+len("Bearer ") {
+		return "", false
+	}
+	scheme, tok, ok := strings.Cut(values[0], " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		return "", false
+	}
+	a.once.Do(func() {
+		for _, t := range a.Tokens {
+			a.digests = append(a.digests, sha256.Sum256(t.Secret))
+		}
+	})
+	got := sha256.Sum256([]byte(tok))
+	match := -1
+	for i := range a.digests {
+		if subtle.ConstantTimeCompare(got[:], a.digests[i][:]) == 1 {
+			match = i
+		}
+	}
+	if match < 0 {
+		return "", false
+	}
+	return tokenPrefix + a.Tokens[match].Subject, true
+}
+
+// unauthorized writes 401 ASK_UNAUTHORIZED with a Bearer challenge.
+func unauthorized(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="askplane"`)
+	writeError(w, &Error{Status: http.StatusUnauthorized, Code: protocol.CodeAskUnauthorized, Message: msgUnauthorized})
+}
+
+func containsFold(list []string, s string) bool {
+	for _, v := range list {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+var _ Authenticator = (*Access)(nil)

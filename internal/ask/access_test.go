@@ -1,0 +1,196 @@
+package ask_test
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/internal/ask"
+)
+
+var (
+	ciToken     = strings.Repeat("c", 40)
+	readerToken = strings.Repeat("r", 40)
+)
+
+func testAccess(anonymous bool) *ask.Access {
+	a := &ask.Access{
+		Hosts:   []string{"ask.example.com", "127.0.0.1:8080"},
+		Origins: []string{"https://docs.example.com"},
+		Tokens: []ask.Token{
+			{Subject: "ci-bot", Secret: []byte(ciToken)},
+			{Subject: "reader@example.com", Secret: []byte(readerToken)},
+		},
+	}
+	if anonymous {
+		a.Anonymous = &ask.CookieAuth{Secret: []byte(strings.Repeat("k", 32)), Secure: true, SameSite: http.SameSiteNoneMode}
+	}
+	return a
+}
+
+// TestAccess walks the order Access checks in: host, origin, token,
+// anonymous cookie, with the status and code of each refusal.
+func TestAccess(t *testing.T) {
+	type tc struct {
+		name      string
+		anonymous bool
+		host      string
+		origin    string
+		auth      []string
+		status    int    // 0: allowed
+		code      string // refusal code
+		subject   string // allowed: the subject, or "anon:" for a cookie subject
+	}
+	for _, c := range []tc{
+		{name: "token", host: "ask.example.com", auth: []string{"Bearer " + ciToken}, subject: "token:ci-bot"},
+		{name: "token scheme case", host: "ASK.example.com", auth: []string{"bearer " + readerToken}, subject: "token:reader@example.com"},
+		{name: "token from allowed origin", host: "127.0.0.1:8080", origin: "https://docs.example.com", auth: []string{"Bearer " + ciToken}, subject: "token:ci-bot"},
+		{name: "anonymous cookie", anonymous: true, host: "ask.example.com", origin: "https://docs.example.com", subject: "anon:"},
+		{name: "other host", anonymous: true, host: "rebound.example", status: 403, code: "ASK_FORBIDDEN"},
+		{name: "other origin", anonymous: true, host: "ask.example.com", origin: "https://evil.example", status: 403, code: "ASK_FORBIDDEN"},
+		{name: "origin checked before token", host: "ask.example.com", origin: "https://evil.example", auth: []string{"Bearer " + ciToken}, status: 403, code: "ASK_FORBIDDEN"},
+		{name: "private without token", host: "ask.example.com", status: 401, code: "ASK_UNAUTHORIZED"},
+		{name: "unknown token is not anonymous", anonymous: true, host: "ask.example.com", auth: []string{"Bearer " + strings.Repeat("x", 40)}, status: 401, code: "ASK_UNAUTHORIZED"},
+		{name: "token prefix", host: "ask.example.com", auth: []string{"Bearer " + ciToken[:39]}, status: 401, code: "ASK_UNAUTHORIZED"},
+		{name: "basic scheme", host: "ask.example.com", auth: []string{"Basic " + ciToken}, status: 401, code: "ASK_UNAUTHORIZED"},
+		{name: "two headers", host: "ask.example.com", auth: []string{"Bearer " + ciToken, "Bearer " + readerToken}, status: 401, code: "ASK_UNAUTHORIZED"},
+		{name: "empty bearer", anonymous: true, host: "ask.example.com", auth: []string{"Bearer "}, status: 401, code: "ASK_UNAUTHORIZED"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := testAccess(c.anonymous)
+			if err := a.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			r := httptest.NewRequest(http.MethodPost, "http://"+c.host+"/v1/ask", nil)
+			if c.origin != "" {
+				r.Header.Set("Origin", c.origin)
+			}
+			for _, v := range c.auth {
+				r.Header.Add("Authorization", v)
+			}
+			w := httptest.NewRecorder()
+			subject, ok := a.Authenticate(w, r)
+			body := w.Body.String()
+			if c.status == 0 {
+				if !ok || !strings.HasPrefix(subject, c.subject) || (c.subject == "anon:" && len(subject) != len("anon:")+32) {
+					t.Fatalf("subject %q ok %v body %s", subject, ok, body)
+				}
+				return
+			}
+			if ok || w.Code != c.status || !strings.Contains(body, `"code":"`+c.code+`"`) {
+				t.Fatalf("ok %v status %d body %s", ok, w.Code, body)
+			}
+			if c.status == 401 && w.Header().Get("WWW-Authenticate") != `Bearer realm="askplane"` {
+				t.Errorf("challenge %q", w.Header().Get("WWW-Authenticate"))
+			}
+			for _, secret := range []string{ciToken, readerToken, "x" + strings.Repeat("x", 39)} {
+				if strings.Contains(body, secret[:20]) {
+					t.Errorf("body echoes a token: %s", body)
+				}
+			}
+		})
+	}
+}
+
+// TestAccessCrossSiteCookie: an anonymous subject for a widget on another
+// origin gets a SameSite=None, Secure, HttpOnly cookie.
+func TestAccessCrossSiteCookie(t *testing.T) {
+	a := testAccess(true)
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodPost, "http://ask.example.com/v1/ask", nil)
+	r.Header.Set("Origin", "https://docs.example.com")
+	if _, ok := a.Authenticate(w, r); !ok {
+		t.Fatal(w.Body.String())
+	}
+	c := w.Result().Cookies()
+	if len(c) != 1 || c[0].SameSite != http.SameSiteNoneMode || !c[0].Secure || !c[0].HttpOnly {
+		t.Fatalf("cookie %+v", c)
+	}
+}
+
+func TestAccessValidate(t *testing.T) {
+	for name, edit := range map[string]func(*ask.Access){
+		"nobody can ask":  func(a *ask.Access) { a.Tokens, a.Anonymous = nil, nil },
+		"short token":     func(a *ask.Access) { a.Tokens[0].Secret = []byte("short") },
+		"bad subject":     func(a *ask.Access) { a.Tokens[0].Subject = "ci bot" },
+		"empty subject":   func(a *ask.Access) { a.Tokens[0].Subject = "" },
+		"same subject":    func(a *ask.Access) { a.Tokens[1].Subject = "ci-bot" },
+		"weak cookie key": func(a *ask.Access) { a.Anonymous.Secret = []byte("k") },
+	} {
+		a := testAccess(true)
+		edit(a)
+		err := a.Validate()
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+			continue
+		}
+		if !errors.Is(err, ask.ErrInvalidAccess) && !errors.Is(err, ask.ErrWeakSecret) {
+			t.Errorf("%s: %v", name, err)
+		}
+		if strings.Contains(err.Error(), ciToken[:10]) {
+			t.Errorf("%s: error echoes a token: %v", name, err)
+		}
+	}
+}
+
+// TestCORS: an allowed origin gets a credentialed preflight and exposed
+// headers on the answer; another origin's preflight is refused and its
+// POST carries no CORS headers (and Access refuses it).
+func TestCORS(t *testing.T) {
+	a := testAccess(true)
+	f := newFixture(t, func(c *ask.Config) { c.Auth = a })
+	h := &ask.CORS{Origins: a.Origins, Next: f.srv.Config.Handler}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+
+	preflight := func(origin, method string) *http.Response {
+		req, _ := http.NewRequest(http.MethodOptions, srv.URL+"/v1/ask?corpus=docs-public", nil)
+		req.Host = "ask.example.com"
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", method)
+		req.Header.Set("Access-Control-Request-Headers", "content-type")
+		resp, _ := do(t, req)
+		return resp
+	}
+	resp := preflight("https://docs.example.com", "POST")
+	for k, v := range map[string]string{
+		"Access-Control-Allow-Origin":      "https://docs.example.com",
+		"Access-Control-Allow-Credentials": "true",
+		"Access-Control-Allow-Methods":     "POST",
+		"Access-Control-Allow-Headers":     "Content-Type, Authorization",
+		"Access-Control-Max-Age":           "600",
+	} {
+		if got := resp.Header.Get(k); got != v {
+			t.Errorf("preflight %s = %q, want %q", k, got, v)
+		}
+	}
+	if resp.StatusCode != 204 {
+		t.Errorf("preflight status %d", resp.StatusCode)
+	}
+	for _, bad := range []*http.Response{preflight("https://evil.example", "POST"), preflight("https://docs.example.com", "DELETE")} {
+		if bad.StatusCode != 403 || bad.Header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("refused preflight: %d %v", bad.StatusCode, bad.Header)
+		}
+	}
+
+	post := func(origin string) (*http.Response, string) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/ask", strings.NewReader(askBody("", "How do I start?")))
+		req.Host = "ask.example.com"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		return do(t, req)
+	}
+	resp, body := post("https://docs.example.com")
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "https://docs.example.com" ||
+		resp.Header.Get("Access-Control-Expose-Headers") != "X-Request-Id, Link, Retry-After" ||
+		!strings.Contains(resp.Header.Get("Vary"), "Origin") {
+		t.Fatalf("allowed POST: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	resp, body = post("https://evil.example")
+	if resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("other origin got CORS headers: %v", resp.Header)
+	}
+	wantError(t, resp, body, 403, "ASK_FORBIDDEN")
+}

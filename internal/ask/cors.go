@@ -1,0 +1,63 @@
+package ask
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// CORS lets pages on the allowed origins call next from another origin,
+// with credentials, so a widget on docs.example.com can ask a sidecar on
+// ask.example.com and carry its subject cookie (which then needs
+// SameSite=None and Secure). Requests from other origins pass through
+// without CORS headers, so the browser withholds the response, and next
+// (Access) refuses them anyway; a preflight from another origin gets 403.
+//
+// Only what the widget needs is allowed: POST with Content-Type and
+// Authorization, and reading X-Request-Id, Link and Retry-After.
+type CORS struct {
+	Origins []string
+	// MaxAge is how long a browser may cache a preflight; 0 means 10 minutes.
+	MaxAge time.Duration
+	Next   http.Handler
+}
+
+// Preflight answers.
+const (
+	corsMethods = "POST"
+	corsHeaders = "Content-Type, Authorization"
+	corsExpose  = "X-Request-Id, Link, Retry-After"
+)
+
+// ServeHTTP implements http.Handler.
+func (c *CORS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Add("Vary", "Origin")
+	origin := r.Header.Get("Origin")
+	allowed := origin != "" && containsFold(c.Origins, origin)
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		h.Add("Vary", "Access-Control-Request-Method")
+		h.Add("Vary", "Access-Control-Request-Headers")
+		if !allowed || r.Header.Get("Access-Control-Request-Method") != http.MethodPost {
+			WriteForbidden(w)
+			return
+		}
+		maxAge := c.MaxAge
+		if maxAge <= 0 {
+			maxAge = 10 * time.Minute
+		}
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Set("Access-Control-Allow-Credentials", "true")
+		h.Set("Access-Control-Allow-Methods", corsMethods)
+		h.Set("Access-Control-Allow-Headers", corsHeaders)
+		h.Set("Access-Control-Max-Age", strconv.Itoa(int(maxAge/time.Second)))
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if allowed {
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Set("Access-Control-Allow-Credentials", "true")
+		h.Set("Access-Control-Expose-Headers", corsExpose)
+	}
+	c.Next.ServeHTTP(w, r)
+}
