@@ -2,6 +2,7 @@
 // the text primitives.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { load, runCases } from './vectors.mjs';
 import {
   isSafeHref,
@@ -91,6 +92,26 @@ test('identifiers and hashes', () => {
   assert.ok(isContentHash('sha256:' + 'a'.repeat(64)));
   assert.ok(!isContentHash('sha256:' + 'A'.repeat(64)));
   assert.ok(!isContentHash('sha256:' + 'a'.repeat(63)));
+});
+
+test('lone surrogates are found and replaced without String.prototype.isWellFormed/toWellFormed', () => {
+  // A child process, so text.js loads with the native methods gone and
+  // takes its fallbacks; they must agree with the native ones.
+  const cases = ['', 'abc', '😀', 'a\ud800', '\udc00x', '\ud83d\ude00\ud83d', '\udc00\ud800\udc00', '\ud800\ud800', 'x\udfff\ud800y'];
+  const script = `
+    delete String.prototype.isWellFormed;
+    delete String.prototype.toWellFormed;
+    const m = await import(${JSON.stringify(new URL('../../assets/askplane/js/text.js', import.meta.url).href)});
+    const cases = JSON.parse(process.argv[1]);
+    console.log(JSON.stringify(cases.map((s) => [m.isWellFormed(s), m.toWellFormed(s)])));
+  `;
+  const out = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(cases)], { encoding: 'utf8' }),
+  );
+  assert.deepEqual(
+    out,
+    cases.map((s) => [s.isWellFormed(), s.toWellFormed()]),
+  );
 });
 
 test('UTF-8 is read and written as Go does', () => {

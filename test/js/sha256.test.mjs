@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { load } from './vectors.mjs';
-import { sha256Hex } from '../../assets/askplane/js/sha256.js';
+import { sha256Hex, K, INIT } from '../../assets/askplane/js/sha256.js';
 
 test('SHA-256 known answers', () => {
   assert.equal(sha256Hex(''), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
@@ -37,6 +37,24 @@ test('SHA-256 known answers', () => {
   // Strings hash their UTF-8; a lone surrogate as U+FFFD, like TextEncoder.
   assert.equal(sha256Hex('é😀'), createHash('sha256').update('é😀', 'utf8').digest('hex'));
   assert.equal(sha256Hex('a\ud800'), sha256Hex('a\ufffd'));
+});
+
+test('SHA-256 constants are the standard\'s', () => {
+  // sha256.js computes K and the initial state from the primes; compare
+  // them with FIPS 180-4, 4.2.2 and 5.3.3, spelled out.
+  const hex = (list) => Array.from(list, (x) => (x >>> 0).toString(16).padStart(8, '0')).join(' ');
+  assert.equal(
+    hex(K),
+    '428a2f98 71374491 b5c0fbcf e9b5dba5 3956c25b 59f111f1 923f82a4 ab1c5ed5 ' +
+      'd807aa98 12835b01 243185be 550c7dc3 72be5d74 80deb1fe 9bdc06a7 c19bf174 ' +
+      'e49b69c1 efbe4786 0fc19dc6 240ca1cc 2de92c6f 4a7484aa 5cb0a9dc 76f988da ' +
+      '983e5152 a831c66d b00327c8 bf597fc7 c6e00bf3 d5a79147 06ca6351 14292967 ' +
+      '27b70a85 2e1b2138 4d2c6dfc 53380d13 650a7354 766a0abb 81c2c92e 92722c85 ' +
+      'a2bfe8a1 a81a664b c24b8b70 c76c51a3 d192e819 d6990624 f40e3585 106aa070 ' +
+      '19a4c116 1e376c08 2748774c 34b0bcb5 391c0cb3 4ed8aa4a 5b9cca4f 682e6ff3 ' +
+      '748f82ee 78a5636f 84c87814 8cc70208 90befffa a4506ceb bef9a3f7 c67178f2',
+  );
+  assert.equal(hex(INIT), '6a09e667 bb67ae85 3c6ef372 a54ff53a 510e527f 9b05688c 1f83d9ab 5be0cd19');
 });
 
 test('verification needs neither Web Crypto nor TextEncoder/TextDecoder', () => {

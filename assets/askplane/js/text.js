@@ -53,15 +53,16 @@ export function isContentHash(s) {
   return typeof s === 'string' && CONTENT_HASH.test(s);
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+// With the u flag a well-formed surrogate pair is one code point, outside
+// U+D800..U+DFFF, so this class matches lone surrogates only.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+const LONE_SURROGATES = /[\ud800-\udfff]/gu;
 
 // isWellFormed reports whether s holds no lone surrogate. Go strings are
 // UTF-8 and cannot carry one, so a value that does is one Go could not
 // have produced (see toWellFormed).
 export const isWellFormed =
-  typeof String.prototype.isWellFormed === 'function'
-    ? (s) => s.isWellFormed()
-    : (s) => !LONE_SURROGATE.test(s);
+  typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE_SURROGATE.test(s);
 
 // toWellFormed replaces every lone surrogate with U+FFFD. Go's JSON reader
 // does exactly this with a lone "\ud83d" escape (a Go string cannot hold
@@ -70,24 +71,4 @@ export const isWellFormed =
 export const toWellFormed =
   typeof String.prototype.toWellFormed === 'function'
     ? (s) => s.toWellFormed()
-    : (s) => {
-        if (!LONE_SURROGATE.test(s)) return s;
-        let out = '';
-        for (let i = 0; i < s.length; i++) {
-          const c = s.charCodeAt(i);
-          if (c >= 0xd800 && c <= 0xdbff) {
-            const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-            if (d >= 0xdc00 && d <= 0xdfff) {
-              out += s[i] + s[i + 1];
-              i++;
-              continue;
-            }
-            out += '\ufffd';
-          } else if (c >= 0xdc00 && c <= 0xdfff) {
-            out += '\ufffd';
-          } else {
-            out += s[i];
-          }
-        }
-        return out;
-      };
+    : (s) => s.replace(LONE_SURROGATES, '\ufffd');
