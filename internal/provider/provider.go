@@ -60,4 +60,6 @@ type Error struct {
 	Message    string
 	Status     int
 	RetryAfter time.Duration
+
+	cause error // for errors.Is only; never printed
 }
