@@ -1,0 +1,94 @@
+package anthropic
+
+import (
+	"strings"
+
+	"github.com/askplane/askplane/internal/provider"
+)
+
+// wireMessage is a Message object: the unary body and the snapshot in
+// message_start.
+type wireMessage struct {
+	ID         string      `json:"id"`
+	Type       string      `json:"type"`
+	Role       string      `json:"role"`
+	Model      string      `json:"model"`
+	Content    []wireBlock `json:"content"`
+	StopReason *string     `json:"stop_reason"`
+	Usage      *wireUsage  `json:"usage"`
+}
+
+// wireUsage is Anthropic's usage. input_tokens excludes cached tokens:
+// the adapter normalizes to an inclusive InputTokens.
+type wireUsage struct {
+	InputTokens              *int `json:"input_tokens"`
+	OutputTokens             *int `json:"output_tokens"`
+	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     *int `json:"cache_read_input_tokens"`
+}
+
+func val(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// normalize returns the inclusive provider.Usage.
+func (u *wireUsage) normalize() (provider.Usage, error) {
+	in, write, read := val(u.InputTokens), val(u.CacheCreationInputTokens), val(u.CacheReadInputTokens)
+	return provider.CheckUsage(provider.Usage{
+		InputTokens:      in + write + read,
+		OutputTokens:     val(u.OutputTokens),
+		CacheReadTokens:  read,
+		CacheWriteTokens: write,
+	}, false)
+}
+
+// stopReason maps Anthropic's stop_reason; refusal and the tool/pause
+// reasons this adapter never asks for are errors.
+func stopReason(s string) (string, error) {
+	switch s {
+	case "end_turn", "stop_sequence":
+		return provider.StopEnd, nil
+	case "max_tokens":
+		return provider.StopMaxTokens, nil
+	case "model_context_window_exceeded":
+		return provider.StopContextWindow, nil
+	case "refusal":
+		return "", provider.NewError(provider.CodeRefused, "the model refused to answer")
+	default:
+		return "", provider.NewError(provider.CodeUnsupportedStopReason, "the message stopped for a reason this adapter does not support")
+	}
+}
+
+func (w *wireMessage) toResponse() (provider.Response, error) {
+	if w.Type != "message" || w.Role != "assistant" || w.ID == "" || w.Model == "" {
+		return provider.Response{}, provider.Malformed("the response is not an assistant message with an id and model")
+	}
+	if w.StopReason == nil {
+		return provider.Response{}, provider.Malformed("the message has no stop_reason")
+	}
+	stop, err := stopReason(*w.StopReason)
+	if err != nil {
+		return provider.Response{}, err
+	}
+	var text strings.Builder
+	for _, b := range w.Content {
+		switch b.Type {
+		case "text":
+			text.WriteString(b.Text)
+		case "thinking", "redacted_thinking":
+		default:
+			return provider.Response{}, provider.Malformed("the message has a content block this adapter does not request")
+		}
+	}
+	if w.Usage == nil || w.Usage.InputTokens == nil || w.Usage.OutputTokens == nil {
+		return provider.Response{}, provider.Malformed("the message has no usage")
+	}
+	u, err := w.Usage.normalize()
+	if err != nil {
+		return provider.Response{}, err
+	}
+	return provider.Response{Text: text.String(), Model: w.Model, Usage: u, Stop: stop}, nil
+}
