@@ -16,9 +16,9 @@ func TestScan(t *testing.T) {
 		{` [1, 2.5e3, true, null] `, CodeOutputTooLarge}, // four items
 		{`[1,2,3]`, ""},
 		{`{"a":{"b":[1]}}`, ""},
-		{`{"a":{"b":[[1]]}}`, CodeOutputTooLarge},    // depth 4
-		{`[{"a":1},{"a":2}]`, ""},                    // same name, different objects
-		{`{"a":{"a":1}}`, ""},                        // same name, nested
+		{`{"a":{"b":[[1]]}}`, CodeOutputTooLarge},     // depth 4
+		{`[{"a":1},{"a":2}]`, ""},                     // same name, different objects
+		{`{"a":{"a":1}}`, ""},                         // same name, nested
 		{`{"a":1,"b":{},"a":2}`, CodeOutputMalformed}, // duplicate after a nested value
 		{`{"a":1,"b":2,"c":3,"d":4}`, CodeOutputTooLarge},
 		{`{"abcdefghi":1}`, CodeOutputTooLarge}, // member name over 8 bytes
