@@ -58,8 +58,8 @@ const maxSamples = 2_000_000
 // recording takes no lock.
 type tally struct {
 	requests, answered, rateLimited, noSources, noSourcesUnexpected int
-	errors                                                         map[string]int
-	first, total, lag                                              []time.Duration
+	errors                                                          map[string]int
+	first, total, lag                                               []time.Duration
 }
 
 func (t *tally) add(s *Sample) {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -18,14 +19,26 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 )
 
-// vocabulary gives synthetic pages distinct, realistic-looking words, so
-// retrieval ranks them as it would real docs rather than tying everywhere.
-var vocabulary = strings.Fields(`install configure deploy upgrade cache index widget sidecar corpus
-	fact artifact manifest session cookie origin limit budget token stream citation
-	heading anchor language template partial module build release verify hash
-	retry timeout proxy backend fallback search ranking excerpt evidence review
-	metrics logging health shutdown config secret rotate storage database export
-	import schema migrate theme layout menu sitemap feed preview draft publish`)
+// syllables build a synthetic vocabulary of vocabSize pseudo-words. Words
+// are drawn with a skewed (roughly Zipfian) frequency, u² of the
+// vocabulary, so a few words are common and most are rare, as in real
+// documentation once stopwords are gone; a tiny uniform vocabulary would
+// make every query term touch most of the corpus and overstate retrieval
+// cost. scripts/bench-ask.sh generates its Hugo site the same way.
+var syllables = strings.Fields("ka lo mi ven tor sa rel di pon qua bri nex ul fa zer gi mo tas pe rin cor dal sen vi")
+
+const vocabSize = 6000
+
+// pseudoWord is word i of the synthetic vocabulary: its base-24 digits as
+// syllables, at least two.
+func pseudoWord(i int) string {
+	var b strings.Builder
+	for n := 0; n < 2 || i > 0; n++ {
+		b.WriteString(syllables[i%len(syllables)])
+		i /= len(syllables)
+	}
+	return b.String()
+}
 
 // syntheticSite is a built site folder (manifest plus corpus) of pages
 // documentation pages, each with an introduction and three headed
@@ -42,10 +55,10 @@ func syntheticSite(tb testing.TB, pages int) fstest.MapFS {
 		Title  string  `json:"title"`
 		URL    string  `json:"url"`
 	}
-	seed := uint32(1)
+	rng := rand.New(rand.NewPCG(1, 2)) // fixed seed: the same site every run
 	word := func() string {
-		seed = seed*1664525 + 1013904223
-		return vocabulary[int(seed>>8)%len(vocabulary)]
+		u := rng.Float64()
+		return pseudoWord(int(u * u * vocabSize))
 	}
 	sentence := func(n int) string {
 		w := make([]string, n)
