@@ -18,7 +18,7 @@ var AskAnswerMetadata = Metadata{
 // handler's MaxAnswerLen of 16,384 UTF-16 units even when every character
 // takes two units.
 const (
-	AskMaxQuestionLen = 4000 // code points
+	AskMaxQuestionLen = 16384 // code points: any question the Ask protocol accepts (16,384 UTF-16 units)
 	AskMaxRecords     = 16
 	AskMaxRecordIDLen = 128  // code points
 	AskMaxTitleLen    = 256  // code points
@@ -29,7 +29,7 @@ const (
 // AskInput is what the model is given. Records are in the evidence
 // engine's rank order.
 type AskInput struct {
-	Question string      `json:"question" jsonschema:"minLength=1,maxLength=4000,description=The visitor's question."`
+	Question string      `json:"question" jsonschema:"minLength=1,maxLength=16384,description=The visitor's question."`
 	Records  []AskRecord `json:"records" jsonschema:"minItems=1,maxItems=16,description=Evidence records from the site\\, best match first. Answer only from these."`
 }
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.json golden schemas"
 // TestAskAnswerSchemasArePinned -update, then update the digests below
 // and bump AskAnswerMetadata.Version when the contract changed meaning.
 const (
-	askInputDigest  = "sha256:cd6d6b23f390166441a650f38c800617c3c0db24bfd0621a3da45a4da8bd4c4c"
+	askInputDigest  = "sha256:b45aad06ecd7a80ed18b14b4defab77c04b2c2280a5c5f022630078ca089cbcb"
 	askOutputDigest = "sha256:8e91467df40f16177a238c10cc3c8748b448d8d5dd8c85604af3b6c8bcec4165"
 )
 
@@ -55,6 +56,53 @@ func TestAskAnswerSchemasArePinned(t *testing.T) {
 		}
 		if digestOf(bytes.TrimSuffix(want, []byte("\n"))) != c.ref.Digest {
 			t.Errorf("%s: the committed document does not hash to the reference digest", c.file)
+		}
+	}
+}
+
+// The AskMax* constants that callers truncate to are the bounds in the
+// struct tags.
+func TestAskBoundsMatchTheSchemas(t *testing.T) {
+	d, err := DefineAskAnswer(testModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type str struct {
+		MaxLength int `json:"maxLength"`
+		MaxItems  int `json:"maxItems"`
+		Items     struct {
+			MaxLength int `json:"maxLength"`
+		} `json:"items"`
+	}
+	var in struct {
+		Properties struct{ Question, Records str }
+		Defs       struct {
+			AskRecord struct{ Properties struct{ ID, Title, Text str } }
+		} `json:"$defs"`
+	}
+	var out struct{ Properties struct{ Answer, Cites str } }
+	if err := json.Unmarshal(d.InputSchema(), &in); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(d.OutputSchema(), &out); err != nil {
+		t.Fatal(err)
+	}
+	rec := in.Defs.AskRecord.Properties
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"question", in.Properties.Question.MaxLength, AskMaxQuestionLen},
+		{"records", in.Properties.Records.MaxItems, AskMaxRecords},
+		{"id", rec.ID.MaxLength, AskMaxRecordIDLen},
+		{"title", rec.Title.MaxLength, AskMaxTitleLen},
+		{"text", rec.Text.MaxLength, AskMaxTextLen},
+		{"answer", out.Properties.Answer.MaxLength, AskMaxAnswerLen},
+		{"cites", out.Properties.Cites.MaxItems, AskMaxRecords},
+		{"cite", out.Properties.Cites.Items.MaxLength, AskMaxRecordIDLen},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: schema bound %d, constant %d", c.name, c.got, c.want)
 		}
 	}
 }
