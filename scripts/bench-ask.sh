@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# Load benchmark of the Ask sidecar: `askplane serve` on a free loopback
+# port, driven over real HTTP by askplane-load (internal/loadgen), for two
+# corpora: the example site's and a generated site (default 10,000 pages)
+# built with the pinned Hugo. For each corpus it runs
+#   (a) a closed loop (every worker asks again as soon as it has its
+#       answer): the maximum throughput, and
+#   (b) an open loop at a constant arrival rate of half that maximum: the
+#       latency a reader sees at a realistic load,
+# records the server's peak RSS (VmHWM) and prints a summary against the
+# targets: ≥ 1,000 answered requests/s on 2 cores, p99 time to the first
+# NDJSON event ≤ 25 ms at half load, no errors except designed 429s (the
+# designed 422s of unanswerable questions are counted apart).
+#
+# Usage: bash scripts/bench-ask.sh
+# Environment (all optional):
+#   PAGES=10000            size of the generated site
+#   WORKERS=32             load generator workers (each one browser)
+#   DURATION=10s WARMUP=2s measured window and unmeasured warm-up per run
+#   EXAMPLE_PUBLIC=DIR     reuse a built exampleSite public folder
+#   BIG_PUBLIC=DIR         reuse a built generated-site public folder
+#   SERVER_CPUS=0 CLIENT_CPUS=1
+#                          pin server and load generator with taskset
+#                          (default: both share every CPU)
+#   OUT=DIR                keep reports and server logs there (default: a
+#                          temporary folder, removed on exit)
+# The client shares the machine with the server, so absolute figures are
+# a lower bound of the server's own capacity; the load average is printed
+# with the results because other work on the machine skews them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+pages=${PAGES:-10000}
+workers=${WORKERS:-32}
+duration=${DURATION:-10s}
+warmup=${WARMUP:-2s}
+work=$(mktemp -d)
+out=${OUT:-$work/out}
+mkdir -p "$out"
+server_pid=""
+cleanup() {
+	if [ -n "$server_pid" ]; then
+		kill "$server_pid" 2>/dev/null || true
+		wait "$server_pid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+pin() { # pin CPUS CMD... : run CMD under taskset when CPUS is set
+	local cpus=$1; shift
+	if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
+}
+
+echo "== $(date -u +%FT%TZ) on $(nproc) CPUs; load: $(uptime | sed 's/.*load average: //')"
+
+echo "== building askplane and askplane-load"
+go build -o "$work/askplane" ./sidecar/cmd/askplane
+go build -o "$work/askplane-load" ./sidecar/cmd/askplane-load
+hugo=$(go tool -n hugo)
+
+hugo_build() { # hugo_build SOURCE DEST
+	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" \
+		"$hugo" --source "$1" --destination "$2" --cacheDir "$work/hugo-cache" --logLevel error >/dev/null
+}
+
+# gen_site DIR N: a docs site of N pages using the askplane module with the
+# backend fallback, so the build emits the corpus. As in
+# scripts/bench-hugo.sh the pages come from awk, but their words are drawn
+# from a 6,000-word pseudo-vocabulary with a skewed (roughly Zipfian)
+# frequency, so postings are as uneven as real documentation's; identical
+# pages would make every query term touch the whole corpus.
+gen_site() {
+	local dir=$1 n=$2
+	mkdir -p "$dir/content/docs" "$dir/layouts"
+	cat >"$dir/hugo.toml" <<'TOML'
+baseURL = "https://bench.example/"
+title = "Bench"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[module]
+[[module.imports]]
+path = "github.com/askplane/askplane"
+[params.askplane]
+siteId = "bench-docs"
+fallback = "backend"
+endpoint = "/v1/ask"
+TOML
+	printf '<!doctype html><html><body>{{ block "main" . }}{{ end }}{{ partial "askplane/widget.html" . }}</body></html>\n' >"$dir/layouts/baseof.html"
+	printf '{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}\n' >"$dir/layouts/page.html"
+	cp "$dir/layouts/page.html" "$dir/layouts/section.html"
+	cp "$dir/layouts/page.html" "$dir/layouts/home.html"
+	awk -v n="$n" -v dir="$dir/content/docs" '
+	function word(   u, i, w, k) {
+		u = rand(); i = int(u * u * 6000); w = ""
+		for (k = 0; k < 2 || i > 0; k++) { w = w syl[i % 24]; i = int(i / 24) }
+		return w
+	}
+	function sentence(len,   s, k) {
+		s = word()
+		for (k = 1; k < len; k++) s = s " " word()
+		return s "."
+	}
+	BEGIN {
+		srand(1)
+		split("ka lo mi ven tor sa rel di pon qua bri nex ul fa zer gi mo tas pe rin cor dal sen vi", s, " ")
+		for (k = 1; k <= 24; k++) syl[k - 1] = s[k]
+		for (p = 0; p < n; p++) {
+			f = sprintf("%s/page-%05d.md", dir, p)
+			printf "---\ntitle: Guide %s %s %d\ndate: 2026-07-01\n---\n%s %s\n", word(), word(), p, sentence(12), sentence(10) > f
+			for (h = 0; h < 3; h++) {
+				w = word()
+				printf "\n## %s%s %s\n\n%s %s %s\n", toupper(substr(w, 1, 1)), substr(w, 2), word(), sentence(15), sentence(15), sentence(8) > f
+			}
+			close(f)
+		}
+	}'
+}
+
+example=${EXAMPLE_PUBLIC:-}
+if [ -z "$example" ]; then
+	echo "== building exampleSite with the pinned Hugo"
+	example=$work/example-public
+	hugo_build "$root/exampleSite" "$example"
+fi
+big=${BIG_PUBLIC:-}
+if [ -z "$big" ]; then
+	echo "== generating and building a $pages-page site with the pinned Hugo"
+	gen_site "$work/big" "$pages"
+	start=$(date +%s)
+	hugo_build "$work/big" "$work/big/public"
+	echo "   built in $(($(date +%s) - start)) s"
+	big=$work/big/public
+fi
+
+# A random cookie secret for this run only, passed to the server through
+# its environment, never written to a file or printed.
+secret=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+
+# write_config PUBLIC FILE: one site answering from PUBLIC's English corpus,
+# with a rate limit no run reaches (429s appear only when asked for).
+write_config() {
+	local public=$1 file=$2 site_id
+	site_id=$(jq -r .siteId "$public/askplane/en/manifest.json")
+	cat >"$file" <<JSON
+{
+  "addr": "127.0.0.1:0",
+  "metrics": true,
+  "sites": [{
+    "site": {
+      "protocol": "agentskit.chat.backend-site",
+      "version": 1,
+      "siteId": "$site_id",
+      "assistant": {"id": "docs-guide", "name": "Docs guide"},
+      "corpus": {"id": "docs-public", "mode": "local"},
+      "limits": {"requestTimeoutMs": 30000, "retrievalTimeoutMs": 5000, "generationTimeoutMs": 20000, "maxSources": 5},
+      "persistence": {"mode": "disabled"}
+    },
+    "public": "$public",
+    "language": "en",
+    "origins": ["http://127.0.0.1"],
+    "cookieSecretEnv": "ASKPLANE_BENCH_COOKIE_SECRET",
+    "secureCookie": false,
+    "rateLimit": {"requests": 1000000, "windowSeconds": 1}
+  }]
+}
+JSON
+}
+
+# start_server CONFIG LOG: starts askplane serve on a free port (the
+# kernel picks it: --addr 127.0.0.1:0), sets server_pid and server_url,
+# and waits for GET /health.
+start_server() {
+	local config=$1 log=$2 addr=""
+	local cmd=("$work/askplane" serve --config "$config")
+	if [ -n "${SERVER_CPUS:-}" ]; then cmd=(taskset -c "$SERVER_CPUS" "${cmd[@]}"); fi
+	# A plain command, not a function, so $! is the server's own pid
+	# (taskset execs it), whose /proc status holds its peak RSS.
+	ASKPLANE_BENCH_COOKIE_SECRET=$secret "${cmd[@]}" >"$log" 2>&1 &
+	server_pid=$!
+	for _ in $(seq 1 300); do
+		addr=$(sed -n 's|^askplane serve: listening on http://\([^/]*\)/.*|\1|p' "$log")
+		[ -n "$addr" ] && break
+		kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+		sleep 0.1
+	done
+	[ -n "$addr" ] || { echo "askplane serve did not start" >&2; cat "$log" >&2; exit 1; }
+	server_url=http://$addr
+	for _ in $(seq 1 100); do
+		curl -fsS "$server_url/health" >/dev/null 2>&1 && return
+		sleep 0.1
+	done
+	echo "askplane serve: /health never answered" >&2
+	exit 1
+}
+
+stop_server() {
+	kill "$server_pid" 2>/dev/null || true
+	wait "$server_pid" 2>/dev/null || true
+	server_pid=""
+}
+
+load() { # load NAME PUBLIC RATE
+	pin "${CLIENT_CPUS:-}" "$work/askplane-load" --url "$server_url/v1/ask" --public "$2" \
+		--workers "$workers" --rate "$3" --duration "$duration" --warmup "$warmup" \
+		--print-json=false --json "$out/$1.json"
+}
+
+summary=$out/summary.tsv
+printf 'corpus\trecords\tclosed req/s\tclosed answered/s\topen rate\topen answered/s\topen p50 first ms\topen p99 first ms\topen p99 total ms\tclosed p99 first ms\terrors\t429\t422 (designed)\t422 unexpected\tmissed\tpeak RSS MiB\n' >"$summary"
+
+for name in example big; do
+	if [ "$name" = example ]; then public=$example; else public=$big; fi
+	records=$(jq '[.pages[].chunks | length] | add' "$public"/askplane/en/corpus.*.json)
+	write_config "$public" "$work/$name.json"
+	start_server "$work/$name.json" "$out/$name-server.log"
+	echo "== $name corpus ($records records) on $server_url, pid $server_pid"
+	echo "-- (a) closed loop, $workers workers"
+	load "$name-closed" "$public" 0
+	half=$(jq '(.requestsPerSecond / 2) | floor' "$out/$name-closed.json")
+	[ "$half" -ge 1 ] || half=1
+	echo "-- (b) open loop at $half requests/s (half the maximum), load: $(uptime | sed 's/.*load average: //')"
+	load "$name-open" "$public" "$half"
+	rss=$(awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
+	stop_server
+	jq -r --arg name "$name" --arg records "$records" --arg rss "$rss" --slurpfile c "$out/$name-closed.json" '
+		[$name, $records,
+		 ($c[0].requestsPerSecond | floor), ($c[0].answeredPerSecond | floor),
+		 .targetRate, (.answeredPerSecond | floor),
+		 .firstEvent.p50Ms, .firstEvent.p99Ms, .total.p99Ms, $c[0].firstEvent.p99Ms,
+		 (.errorCount + $c[0].errorCount), (.rateLimited + $c[0].rateLimited),
+		 (.noGroundedSources + $c[0].noGroundedSources - .noGroundedSourcesUnexpected - $c[0].noGroundedSourcesUnexpected),
+		 (.noGroundedSourcesUnexpected + $c[0].noGroundedSourcesUnexpected),
+		 .missedArrivals, $rss] | @tsv' "$out/$name-open.json" >>"$summary"
+done
+
+echo
+echo "== summary ($(date -u +%FT%TZ), $(nproc) CPUs, load: $(uptime | sed 's/.*load average: //'))"
+column -t -s $'\t' "$summary"
+echo
+awk -F'\t' 'NR > 1 {
+	ok_rate = $4 >= 1000; ok_p99 = $8 <= 25; ok_err = $11 == 0
+	printf "%-8s answered/s %6d / 1000 (%.2fx) %s | p99 first event at half load %7.2f ms / 25 ms (%.2fx) %s | errors %d %s\n",
+		$1, $4, $4 / 1000, ok_rate ? "ok" : "BELOW TARGET", $8, $8 / 25, ok_p99 ? "ok" : "OVER TARGET", $11, ok_err ? "ok" : "ERRORS"
+}' "$summary"
+if [ -n "${OUT:-}" ]; then echo "reports and server logs in $out"; fi
