@@ -64,8 +64,10 @@ func attrOf(n *html.Node, key string) (string, bool) {
 
 // TestWidgetOnBuiltPages builds a site and checks what the widget partial
 // put on its pages: the site config as JSON data, the stylesheet with a
-// matching integrity hash, the root with the endpoint and language, the
-// generated markup and its templates, and no inline executable script.
+// matching integrity hash, the root with the endpoint, the language and
+// the core module the widget imports on intent (with a matching integrity
+// hash), the generated markup and its templates, and no inline executable
+// script.
 func TestWidgetOnBuiltPages(t *testing.T) {
 	b := sitetest.Build(t, widgetSite)
 	_, jsErr := os.Stat(filepath.Join(sitetest.Root(), "assets", "askplane", "js", "main.js"))
@@ -73,7 +75,8 @@ func TestWidgetOnBuiltPages(t *testing.T) {
 	for _, page := range []string{"index.html", "docs/install/index.html"} {
 		b.AssertFileContent(page,
 			`<script type="application/json" id="askplane-site" data-askplane-site="/askplane/en/site.json">{"protocol":"agentskit.chat.site"`,
-			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2"><div class="askplane__shell"`,
+			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2" data-askplane-core="/askplane/js/core.`,
+			`"><div class="askplane__shell"`,
 			`<template data-askplane-template="answer">`,
 			`<template data-askplane-template="stream">`,
 			`role="status" aria-live="polite"`,
@@ -90,6 +93,9 @@ func TestWidgetOnBuiltPages(t *testing.T) {
 			switch {
 			case n.Data == "div" && hasAttr(n, "data-askplane-root"):
 				roots++
+				if hasJS {
+					checkIntegrity(t, b, attr1(n, "data-askplane-core"), attr1(n, "data-askplane-core-integrity"))
+				}
 			case n.Data == "link" && hasAttr(n, "href") && strings.Contains(attr1(n, "href"), "/askplane/widget"):
 				links++
 				if attr1(n, "rel") != "stylesheet" {
@@ -135,7 +141,8 @@ title: Accueil
 ---
 `)
 	b.AssertFileContent("index.html",
-		`<div class="askplane" data-askplane-root data-askplane-lang="fr"><div class="askplane__shell" lang="en"`,
+		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-core="/askplane/js/core.`,
+		`"><div class="askplane__shell" lang="en"`,
 		`! data-askplane-endpoint`,
 	)
 }

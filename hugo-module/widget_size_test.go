@@ -10,24 +10,41 @@ import (
 	"github.com/askplane/askplane/hugo-module/sitetest"
 )
 
-// widgetBudget is what the widget's JavaScript and CSS may weigh together,
-// gzipped at the best compression, as the built exampleSite ships them:
-// the size measured when it was set, rounded up to the next 0.5 KiB, so
-// the bundle cannot grow unnoticed. Lower it when the widget shrinks.
-const widgetBudget = 14 * 1024
+// The widget's weight, gzipped at the best compression, as the built
+// exampleSite ships it. Every page loads the initial part: the stylesheet
+// and main.js, the widget's shell code. The protocol core (core.js) is
+// imported on the reader's first intent, so a reader who asks pays the
+// total. Each budget is the size measured when it was set, rounded up to
+// the next 0.5 KiB, so the widget cannot grow unnoticed. Lower them when
+// the widget shrinks.
+const (
+	widgetInitialBudget = 6 * 1024
+	widgetTotalBudget   = 14*1024 + 512
+)
+
+// widgetFiles are the published files, by glob, and whether each is part
+// of the initial load.
+var widgetFiles = []struct {
+	pattern string
+	initial bool
+}{
+	{"askplane/widget.min.*.css", true},
+	{"askplane/js/main.*.js", true},
+	{"askplane/js/core.*.js", false},
+}
 
 // TestWidgetSize builds exampleSite and weighs the fingerprinted widget
-// script and stylesheet it publishes.
+// stylesheet and scripts it publishes.
 func TestWidgetSize(t *testing.T) {
 	b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), "exampleSite"))
 	if err != nil {
 		t.Fatalf("exampleSite: %v\n%s", err, b.Output)
 	}
-	total := 0
-	for _, pattern := range []string{"askplane/js/main.*.js", "askplane/widget.min.*.css"} {
-		files, _ := filepath.Glob(filepath.Join(b.Public, filepath.FromSlash(pattern)))
+	initial, total := 0, 0
+	for _, f := range widgetFiles {
+		files, _ := filepath.Glob(filepath.Join(b.Public, filepath.FromSlash(f.pattern)))
 		if len(files) != 1 {
-			t.Fatalf("%s: published %v; want one file", pattern, files)
+			t.Fatalf("%s: published %v; want one file", f.pattern, files)
 		}
 		data, err := os.ReadFile(files[0])
 		if err != nil {
@@ -39,9 +56,17 @@ func TestWidgetSize(t *testing.T) {
 		zw.Close()
 		t.Logf("%s: %d B, %d B gzipped", filepath.Base(files[0]), len(data), buf.Len())
 		total += buf.Len()
+		if f.initial {
+			initial += buf.Len()
+		}
 	}
-	t.Logf("widget JS + CSS: %d B (%.2f KiB) gzipped; budget %.1f KiB", total, float64(total)/1024, float64(widgetBudget)/1024)
-	if total > widgetBudget {
-		t.Errorf("the widget's JS + CSS weigh %d B gzipped, over the %d B budget: make it smaller, or raise widgetBudget knowingly", total, widgetBudget)
+	kib := func(n int) float64 { return float64(n) / 1024 }
+	t.Logf("widget initial load (CSS + main.js): %d B (%.2f KiB) gzipped; budget %.1f KiB", initial, kib(initial), kib(widgetInitialBudget))
+	t.Logf("widget total (+ core.js on first intent): %d B (%.2f KiB) gzipped; budget %.1f KiB", total, kib(total), kib(widgetTotalBudget))
+	if initial > widgetInitialBudget {
+		t.Errorf("the widget's initial load weighs %d B gzipped, over the %d B budget: make it smaller, or raise widgetInitialBudget knowingly", initial, widgetInitialBudget)
+	}
+	if total > widgetTotalBudget {
+		t.Errorf("the widget's JS + CSS weigh %d B gzipped in all, over the %d B budget: make it smaller, or raise widgetTotalBudget knowingly", total, widgetTotalBudget)
 	}
 }

@@ -3,24 +3,11 @@
 // Every value from the artifact or the Ask stream reaches the page through
 // textContent or setAttribute, links only through the safe-link rule; no
 // innerHTML anywhere.
+//
+// The protocol core is a module of its own (core.js), imported on the
+// reader's first intent together with the artifact; this file imports
+// nothing from it statically, or the page's script would carry it.
 
-import {
-  ACTION_ESCALATE,
-  OUTCOME_ANSWER,
-  OUTCOME_CHOICES,
-  ROLE_ASSISTANT,
-  ROLE_USER,
-  Reservations,
-  Resolver,
-  SUBMIT_GRANTED,
-  buildAskRequest,
-  choiceFrame,
-  decide,
-  decodeSiteConfig,
-  isSafeHref,
-  readAskEvents,
-  siteTrust,
-} from './index.js';
 import { fillMarkdown } from './markdown.js';
 
 const LOAD_TIMEOUT_MS = 8000;
@@ -50,11 +37,32 @@ async function fetchBytes(url) {
   throw err;
 }
 
+// importChecked imports the module at url, checked against integrity (an
+// SRI value): a modulepreload link fetches it with the check and puts it
+// in the page's module map, where import() then finds it. Waiting for the
+// link's load event keeps import() from fetching it a second time,
+// unchecked. A browser without modulepreload imports it directly (the URL
+// is fingerprinted and same-origin).
+function importChecked(url, integrity) {
+  const link = document.createElement('link');
+  if (!link.relList.supports('modulepreload')) return import(url);
+  return new Promise((resolve, reject) => {
+    link.rel = 'modulepreload';
+    link.integrity = integrity;
+    link.href = url;
+    link.onload = () => resolve(import(url));
+    link.onerror = () => reject(new Error('askplane: the core module did not load'));
+    document.head.append(link);
+  });
+}
+
 export class Widget {
   #root;
+  #siteEl; // the inlined site config, decoded once the core is here
   #site = null; // the decoded site config, or null when the anchor is bad
+  #core = null; // the core module (core.js) once imported
   #resolver = null; // a Promise<Resolver> once loading started
-  #reservations = new Reservations();
+  #reservations = null; // the core's Reservations, with the core
   #session = randomId();
   #seq = 0;
   #history = [];
@@ -77,8 +85,7 @@ export class Widget {
       log: q('log'),
       empty: q('empty'),
     };
-    const d = siteEl ? decodeSiteConfig(siteEl.textContent) : null;
-    if (d && d.ok) this.#site = d.value;
+    this.#siteEl = siteEl;
     for (const m of this.#template('messages').querySelectorAll('[data-askplane-message]')) {
       this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
     }
@@ -88,7 +95,7 @@ export class Widget {
 
   #wire() {
     const { launcher, panel, close, form, input, stop } = this.#el;
-    const intent = () => this.load();
+    const intent = () => this.load().catch(() => {});
     for (const ev of ['pointerenter', 'focus']) launcher.addEventListener(ev, intent, { passive: true });
     input.addEventListener('focus', intent, { passive: true });
     launcher.addEventListener('click', () => (panel.hidden ? this.open() : this.close()));
@@ -128,24 +135,48 @@ export class Widget {
     return this.#root.getAttribute('data-askplane-endpoint') || '';
   }
 
-  // load fetches and verifies the artifact once (on first intent). It
-  // never rejects: a failed load or a bad artifact is a Resolver that
-  // escalates every question as corrupt. A failed fetch is tried again on
+  // load imports the core and then fetches and verifies the artifact, once
+  // (on first intent). A failed load or a bad artifact is a Resolver that
+  // escalates every question as corrupt; load rejects only when the core
+  // itself cannot be imported. A failed import or fetch is tried again on
   // the next question.
   load() {
     if (this.#resolver === null) {
-      const site = this.#site;
-      const trust = site ? siteTrust(site) : { contentHash: '', siteId: '' };
-      this.#resolver = (site ? fetchBytes(new URL(site.artifact.href, document.baseURI)) : Promise.reject(new Error('site')))
-        .then(
-          (bytes) => new Resolver(bytes, trust),
-          () => {
-            if (site) queueMicrotask(() => (this.#resolver = null));
-            return new Resolver(null, trust);
-          },
-        );
+      this.#resolver = this.#importCore().then(
+        (core) => {
+          const site = this.#site;
+          const trust = site ? core.siteTrust(site) : { contentHash: '', siteId: '' };
+          return (site ? fetchBytes(new URL(site.artifact.href, document.baseURI)) : Promise.reject(new Error('site'))).then(
+            (bytes) => new core.Resolver(bytes, trust),
+            () => {
+              if (site) queueMicrotask(() => (this.#resolver = null));
+              return new core.Resolver(null, trust);
+            },
+          );
+        },
+        (e) => {
+          queueMicrotask(() => (this.#resolver = null));
+          throw e;
+        },
+      );
     }
     return this.#resolver;
+  }
+
+  // #importCore imports core.js (the root's data-askplane-core, checked
+  // against data-askplane-core-integrity) and decodes the site config
+  // with it.
+  async #importCore() {
+    if (this.#core === null) {
+      const url = this.#root.getAttribute('data-askplane-core');
+      if (!url) throw new Error('askplane: no core module');
+      const core = await importChecked(new URL(url, document.baseURI).href, this.#root.getAttribute('data-askplane-core-integrity') || '');
+      const d = this.#siteEl ? core.decodeSiteConfig(this.#siteEl.textContent) : null;
+      if (d && d.ok) this.#site = d.value;
+      this.#reservations = new core.Reservations();
+      this.#core = core;
+    }
+    return this.#core;
   }
 
   // ask answers question: locally when the artifact can, else from the
@@ -159,19 +190,25 @@ export class Widget {
     const pending = this.load().then((r) => ((ready = true), r));
     await Promise.resolve();
     if (!ready) this.#announce('loading');
-    const resolver = await pending;
+    let resolver;
+    try {
+      resolver = await pending;
+    } catch {
+      this.#fail('network error');
+      return;
+    }
     const env = resolver.resolve(question);
     const messageId = `m${++this.#seq}`;
-    this.#history.push({ role: ROLE_USER, content: question });
+    this.#history.push({ role: this.#core.ROLE_USER, content: question });
     this.#respond(env, question, messageId);
   }
 
   #respond(env, question, messageId) {
     const mode = this.#site ? this.#site.fallback.mode : 'disabled';
-    const { action, envelope } = decide(env, mode, this.endpoint !== '');
-    if (action === ACTION_ESCALATE) return this.#stream(question, envelope);
-    if (envelope.outcome === OUTCOME_ANSWER) return this.#answer(envelope);
-    if (envelope.outcome === OUTCOME_CHOICES) return this.#choices(envelope, messageId);
+    const { action, envelope } = this.#core.decide(env, mode, this.endpoint !== '');
+    if (action === this.#core.ACTION_ESCALATE) return this.#stream(question, envelope);
+    if (envelope.outcome === this.#core.OUTCOME_ANSWER) return this.#answer(envelope);
+    if (envelope.outcome === this.#core.OUTCOME_CHOICES) return this.#choices(envelope, messageId);
     const entry = this.#clone('offline');
     entry.firstElementChild.setAttribute('data-askplane-reason', envelope.reason);
     this.#append(entry);
@@ -187,7 +224,7 @@ export class Widget {
     for (const c of env.answer.citations) list.append(this.#source(c.title, c.href));
     hook(entry, 'sources-block').hidden = env.answer.citations.length === 0;
     this.#append(entry);
-    this.#history.push({ role: ROLE_ASSISTANT, content: env.answer.markdown });
+    this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: env.answer.markdown });
     this.#announce('answered');
   }
 
@@ -195,7 +232,7 @@ export class Widget {
     const item = this.#clone('source');
     const a = hook(item, 'source-link');
     a.textContent = title;
-    if (typeof href === 'string' && isSafeHref(href)) a.setAttribute('href', href);
+    if (typeof href === 'string' && this.#core.isSafeHref(href)) a.setAttribute('href', href);
     return item;
   }
 
@@ -221,11 +258,11 @@ export class Widget {
   // already used, is refused.
   choose(box, choiceId) {
     const state = this.#lists.get(box);
-    const frame = state ? choiceFrame(state.env, state.messageId) : null;
+    const frame = state ? this.#core.choiceFrame(state.env, state.messageId) : null;
     const { result, claim } = frame
       ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId)
       : { result: 'unavailable', claim: null };
-    if (result !== SUBMIT_GRANTED) {
+    if (result !== this.#core.SUBMIT_GRANTED) {
       const entry = this.#clone('error');
       hook(entry, 'error-text').textContent = this.#messages.get('refused') || '';
       this.#append(entry);
@@ -282,6 +319,7 @@ export class Widget {
     let failure = null;
     let ended = 'done';
     try {
+      const { buildAskRequest, readAskEvents } = this.#core;
       const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
       const res = await fetch(new URL(this.endpoint, document.baseURI), {
         method: 'POST',
@@ -329,14 +367,19 @@ export class Widget {
     hook(entry, 'progress').hidden = true;
     entryStop.hidden = true;
     if (failure !== null && !ctrl.signal.aborted) {
-      const err = this.#clone('error');
-      hook(err, 'error-text').textContent = failure;
-      this.#append(err);
-      this.#announce('error');
+      this.#fail(failure);
       return;
     }
-    if (text.data !== '') this.#history.push({ role: ROLE_ASSISTANT, content: text.data });
+    if (text.data !== '') this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: text.data });
     this.#announce(ended);
+  }
+
+  // #fail shows the error entry with detail (a code, never a payload).
+  #fail(detail) {
+    const err = this.#clone('error');
+    hook(err, 'error-text').textContent = detail;
+    this.#append(err);
+    this.#announce('error');
   }
 
   #template(name) {

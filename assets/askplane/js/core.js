@@ -1,0 +1,19 @@
+// The widget's protocol core as one module of its own: everything
+// widget.js needs once a reader shows intent (verifying and resolving the
+// artifact, choice reservations, the Ask request and its stream). Hugo
+// builds it apart from main.js (layouts/_partials/askplane/widget-shell.html)
+// as a fingerprinted module whose URL and integrity the widget's root
+// carries, and widget.js imports it on first intent, alongside the
+// artifact. So a page whose reader never reaches for the widget loads only
+// the widget's shell code and stylesheet. index.js stays the core's full
+// public API (tests, the Go cross-check); this file lists only what the
+// widget calls.
+export { decodeSiteConfig, siteTrust } from './site.js';
+export { isSafeHref } from './href.js';
+export { Resolver, decide } from './resolver.js';
+export { Reservations, choiceFrame } from './reservations.js';
+export { buildAskRequest, readAskEvents } from './ask.js';
+export { ACTION_ESCALATE } from './resolver.js';
+export { OUTCOME_ANSWER, OUTCOME_CHOICES } from './answer.js';
+export { ROLE_ASSISTANT, ROLE_USER } from './ask.js';
+export { SUBMIT_GRANTED } from './reservations.js';
