@@ -45,12 +45,16 @@ type Report struct {
 	FirstEvent Percentiles `json:"firstEvent"`
 	Total      Percentiles `json:"total"`
 	Lag        Percentiles `json:"startLag"` // open loop: scheduled → sent
+	// FirstEventSent is the time to the first event from when the request
+	// was actually sent (FirstEvent minus Lag): the server's share when
+	// the load generator itself falls behind on a busy machine.
+	FirstEventSent Percentiles `json:"firstEventFromSend"`
 
 	ErrorCount int            `json:"errorCount"`
 	Errors     map[string]int `json:"errors"` // by kind, e.g. "http_500:ASK_INTERNAL"
 }
 
-// maxSamples bounds the latencies one run keeps (2 M × 3 durations); past
+// maxSamples bounds the latencies one run keeps (2 M × 4 durations); past
 // it requests are still counted but their latencies dropped.
 const maxSamples = 2_000_000
 
@@ -59,7 +63,7 @@ const maxSamples = 2_000_000
 type tally struct {
 	requests, answered, rateLimited, noSources, noSourcesUnexpected int
 	errors                                                          map[string]int
-	first, total, lag                                               []time.Duration
+	first, total, lag, sent                                         []time.Duration
 }
 
 func (t *tally) add(s *Sample) {
@@ -70,6 +74,7 @@ func (t *tally) add(s *Sample) {
 		if len(t.first) < maxSamples {
 			t.first = append(t.first, s.FirstEvent)
 			t.total = append(t.total, s.Total)
+			t.sent = append(t.sent, s.FirstEvent-s.Lag)
 		}
 	case RateLimited:
 		t.rateLimited++
@@ -104,6 +109,7 @@ func (t *tally) merge(o *tally) {
 	t.first = append(t.first, o.first[:min(len(o.first), maxSamples-len(t.first))]...)
 	t.total = append(t.total, o.total[:min(len(o.total), maxSamples-len(t.total))]...)
 	t.lag = append(t.lag, o.lag[:min(len(o.lag), maxSamples-len(t.lag))]...)
+	t.sent = append(t.sent, o.sent[:min(len(o.sent), maxSamples-len(t.sent))]...)
 }
 
 // report turns the tally of a window of d into a Report.
@@ -118,6 +124,7 @@ func (t *tally) report(d time.Duration) *Report {
 		FirstEvent:          percentiles(t.first),
 		Total:               percentiles(t.total),
 		Lag:                 percentiles(t.lag),
+		FirstEventSent:      percentiles(t.sent),
 		Errors:              map[string]int{},
 	}
 	for k, v := range t.errors {
@@ -167,6 +174,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	s += p("total", r.Total)
 	if r.Mode == "open" {
 		s += p("start lag", r.Lag)
+		s += p("first event from send", r.FirstEventSent)
 	}
 	s += fmt.Sprintf("  errors %d\n", r.ErrorCount)
 	keys := make([]string, 0, len(r.Errors))

@@ -26,7 +26,7 @@ func TestPercentilesAreNearestRank(t *testing.T) {
 
 func TestTallyCountsDesignedOutcomesApartFromErrors(t *testing.T) {
 	var a, b tally
-	a.add(&Sample{Outcome: Answered, FirstEvent: time.Millisecond, Total: 2 * time.Millisecond})
+	a.add(&Sample{Outcome: Answered, FirstEvent: 3 * time.Millisecond, Total: 4 * time.Millisecond, Lag: 2 * time.Millisecond})
 	a.add(&Sample{Outcome: RateLimited, Status: 429})
 	a.add(&Sample{Outcome: NoSources, Status: 422, Unanswerable: true})
 	b.add(&Sample{Outcome: NoSources, Status: 422})
@@ -47,7 +47,7 @@ func TestTallyCountsDesignedOutcomesApartFromErrors(t *testing.T) {
 			t.Errorf("errors[%q] = %d, want %d", k, r.Errors[k], v)
 		}
 	}
-	if r.RequestRate != 3.5 || r.AnswerRate != 0.5 || r.FirstEvent.Count != 1 || r.Total.P99 != 2 {
+	if r.RequestRate != 3.5 || r.AnswerRate != 0.5 || r.FirstEvent.Count != 1 || r.Total.P99 != 4 || r.FirstEventSent.P99 != 1 {
 		t.Errorf("rates/latencies = %v %v %+v %+v", r.RequestRate, r.AnswerRate, r.FirstEvent, r.Total)
 	}
 	var buf bytes.Buffer
@@ -56,7 +56,7 @@ func TestTallyCountsDesignedOutcomesApartFromErrors(t *testing.T) {
 	if err := r.WriteTable(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"open loop at 10 req/s", "429 rate limited 1", "first event", "http_500:ASK_INTERNAL", "start lag"} {
+	for _, s := range []string{"open loop at 10 req/s", "429 rate limited 1", "first event", "http_500:ASK_INTERNAL", "start lag", "first event from send"} {
 		if !strings.Contains(buf.String(), s) {
 			t.Errorf("table lacks %q:\n%s", s, buf.String())
 		}
