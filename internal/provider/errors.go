@@ -65,10 +65,9 @@ func (e *Error) Error() string {
 // caller's own onDelta error). The cause is never part of Error().
 func (e *Error) Unwrap() error { return e.cause }
 
-// Errorf is not offered on purpose: messages are fixed strings so no
-// payload can be formatted into one by accident.
-
-// NewError returns an *Error with a fixed, public-safe message.
+// NewError returns an *Error with a fixed, public-safe message. There is
+// no Errorf on purpose: messages are fixed strings, so no payload can be
+// formatted into one by accident.
 func NewError(code, message string) *Error { return &Error{Code: code, Message: message} }
 
 // withCause returns e with cause attached for errors.Is/As only.

@@ -290,7 +290,7 @@ func mediaType(header, want string) bool {
 var errRequestTooLarge = errors.New("request too large")
 
 // limitedWriter fails once more than n bytes are written, so an oversize
-// request is refused while encoding, before it is ever fully buffered.
+// request is refused before anything is sent.
 type limitedWriter struct {
 	w io.Writer
 	n int64
