@@ -120,6 +120,12 @@ test('buildAskRequest: question last, escalation attached, history bounded', () 
   ]);
   assert.equal(r.value.sessionId, 's-1');
   assert.equal(encodeEnvelope(r.value.deterministic), encodeEnvelope(esc));
+  // The body is encodeAskRequest's, byte for byte, candidate ids included
+  // (buildAskRequest writes escalations with escalationDocument).
+  const withIds = { ...esc, candidateEntryIds: ['a', 'b'] };
+  const req = { sessionId: 's-1', messages: [{ role: 'user', content: 'How do I start?' }], deterministic: withIds };
+  assert.equal(buildAskRequest({ question: 'How do I start?', sessionId: 's-1', escalation: withIds }), encodeAskRequest(req));
+  assert.equal(buildAskRequest({ question: 'q', escalation: esc }), encodeAskRequest({ messages: [{ role: 'user', content: 'q' }], deterministic: esc }));
   // Answers and choices never travel as deterministic context.
   assert.equal(decodeAskRequest(buildAskRequest({ question: 'q', escalation: { outcome: 'answer' } })).value.deterministic, undefined);
   // 100 turns: the newest 63 and the question.

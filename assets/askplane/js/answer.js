@@ -227,11 +227,31 @@ function provenanceDoc(p) {
   return doc;
 }
 
+// escalationDocument is envelopeDocument for an escalation. It stands
+// alone because the widget's Ask request only ever carries an escalation
+// (buildAskRequest), so the widget's core need not carry the writers of
+// the other outcomes.
+export function escalationDocument(env) {
+  const doc = {
+    protocol: ANSWER_PROTOCOL,
+    version: VERSION,
+    outcome: env.outcome,
+    query: env.query,
+    normalizedQuery: env.normalizedQuery,
+    message: env.message,
+    reason: env.reason,
+  };
+  if (Array.isArray(env.candidateEntryIds)) doc.candidateEntryIds = env.candidateEntryIds.slice();
+  doc.confidence = { level: env.confidence.level, basis: env.confidence.basis };
+  return doc;
+}
+
 // envelopeDocument rebuilds env in the wire's key order (Go: Envelope's
 // MarshalJSON). Like Go it does not validate values, but it refuses an
 // answer without answer or provenance and choices without provenance: the
 // document would decode nowhere and the mistake would surface far away.
 export function envelopeDocument(env) {
+  if (env.outcome === OUTCOME_ESCALATION) return escalationDocument(env);
   const doc = { protocol: ANSWER_PROTOCOL, version: VERSION, outcome: env.outcome, query: env.query, normalizedQuery: env.normalizedQuery };
   if (env.outcome === OUTCOME_ANSWER) {
     if (env.answer == null || env.provenance == null) throw new TypeError('askplane: answer envelope needs answer and provenance');
@@ -242,10 +262,6 @@ export function envelopeDocument(env) {
     doc.message = env.message;
     doc.suggestions = (env.suggestions ?? []).map((s) => ({ id: s.id, label: s.label, value: s.value }));
     doc.provenance = provenanceDoc(env.provenance);
-  } else if (env.outcome === OUTCOME_ESCALATION) {
-    doc.message = env.message;
-    doc.reason = env.reason;
-    if (Array.isArray(env.candidateEntryIds)) doc.candidateEntryIds = env.candidateEntryIds.slice();
   }
   doc.confidence = { level: env.confidence.level, basis: env.confidence.basis };
   return doc;

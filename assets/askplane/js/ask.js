@@ -27,7 +27,7 @@ import {
 } from './limits.js';
 import { isSafeIdentifier, toWellFormed } from './text.js';
 import { utf8LengthExceeds, utf8Length } from './utf8.js';
-import { OUTCOME_ESCALATION, decodeEnvelopeValue, envelopeDocument } from './answer.js';
+import { OUTCOME_ESCALATION, decodeEnvelopeValue, envelopeDocument, escalationDocument } from './answer.js';
 import { diagnostic, has, isObject, parseJSON, readText, strictKeys } from './json.js';
 
 // ---- Request -------------------------------------------------------------
@@ -45,19 +45,19 @@ const askFail = (message) => ({ ok: false, diagnostic: diagnostic(CODE_ASK_INVAL
 // askRequestDocument builds the request as the reference client sends it:
 // {protocol, version, sessionId?, messages, deterministic?} in that order.
 // sessionId is written when non-empty; deterministic (the escalation
-// envelope that led here) when present. Like Go's MarshalJSON it does not
-// validate; the sidecar does.
-export function askRequestDocument({ sessionId, messages, deterministic }) {
+// envelope that led here) when present, written by writeEnvelope. Like
+// Go's MarshalJSON it does not validate; the sidecar does.
+export function askRequestDocument({ sessionId, messages, deterministic }, writeEnvelope) {
   const doc = { protocol: ASK_PROTOCOL, version: VERSION };
   if (typeof sessionId === 'string' && sessionId !== '') doc.sessionId = sessionId;
   doc.messages = messages.map((m) => ({ role: m.role, content: m.content }));
-  if (deterministic != null) doc.deterministic = envelopeDocument(deterministic);
+  if (deterministic != null) doc.deterministic = writeEnvelope(deterministic);
   return doc;
 }
 
 // encodeAskRequest returns the request body text.
 export function encodeAskRequest(request) {
-  return JSON.stringify(askRequestDocument(request));
+  return JSON.stringify(askRequestDocument(request, envelopeDocument));
 }
 
 // buildAskRequest returns the body the widget posts when a question
@@ -79,7 +79,9 @@ export function buildAskRequest({ question, history = [], sessionId, escalation 
   let start = Math.max(0, turns.length - (MAX_ASK_MESSAGES - 1));
   for (;;) {
     const messages = [...turns.slice(start), { role: ROLE_USER, content: question }];
-    const body = encodeAskRequest({ sessionId, messages, deterministic });
+    // deterministic is an escalation or absent: escalationDocument writes
+    // it as envelopeDocument would.
+    const body = JSON.stringify(askRequestDocument({ sessionId, messages, deterministic }, escalationDocument));
     if (!utf8LengthExceeds(body, MAX_ASK_BODY_BYTES)) return body;
     if (start >= turns.length) throw new RangeError('askplane: the Ask request does not fit in 65,536 bytes');
     start++;
