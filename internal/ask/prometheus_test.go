@@ -22,12 +22,13 @@ func TestPrometheusExport(t *testing.T) {
 	text := w.Body.String()
 	for _, want := range []string{
 		"# TYPE askplane_ask_request_total_ms histogram\n",
-		`askplane_ask_request_total_ms_count{site="docs-site",outcome="ok"} 1` + "\n",
-		`askplane_ask_request_total_ms_count{site="docs-site",outcome="rejected"} 1` + "\n",
-		`askplane_ask_stream_first_event_ms_bucket{site="docs-site",outcome="ok",le="+Inf"} 1` + "\n",
-		`askplane_ask_error_count_total{site="docs-site",outcome="rejected"} 1` + "\n",
-		`askplane_ask_stream_events_total{site="docs-site",outcome="ok"} 3` + "\n",
+		`askplane_ask_request_total_ms_count{outcome="ok",site="docs-site"} 1` + "\n",
+		`askplane_ask_request_total_ms_count{outcome="rejected",site="docs-site"} 1` + "\n",
+		`askplane_ask_stream_first_event_ms_bucket{outcome="ok",site="docs-site",le="+Inf"} 1` + "\n",
+		`askplane_ask_error_count_total{outcome="rejected",site="docs-site"} 1` + "\n",
+		`askplane_ask_stream_events_total{outcome="ok",site="docs-site"} 3` + "\n",
 		"# TYPE askplane_ask_stream_bytes_total counter\n",
+		"# TYPE go_goroutines gauge\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
