@@ -1,0 +1,38 @@
+// Package store keeps Ask sessions (ask.SessionStore) where they survive a
+// restart: in one SQLite file by default, or in PostgreSQL when several
+// sidecar instances serve one site and must share their sessions.
+//
+// Open picks the backend from a DSN ("memory:", "sqlite:PATH" or a plain
+// path, "postgres://…"), so the sidecar config names it in one string.
+//
+// Why these two. SQLite, through modernc.org/sqlite, is pure Go: the
+// sidecar stays one static binary with no cgo and no server to run, and a
+// file in WAL mode serves one host's instances well. PostgreSQL (pgx and
+// its pool) is the database operators already run when they run several
+// hosts; nothing else here needs a server.
+//
+// Compare-and-swap. Both backends write a session in one SQL statement
+// that is the check and the write at once: INSERT … ON CONFLICT DO NOTHING
+// for a new session (expected revision 0) and UPDATE … WHERE revision = ?
+// otherwise. The database serialises two writers of one row, and the one
+// that comes second matches no row, so Save reports false and the stored
+// record stays as the winner left it. No process-local lock is involved,
+// which is what makes several instances (or two handles on one file) safe.
+//
+// Storage. One row per (site_id, subject, session_id) with the revision,
+// the messages as JSON text and updated_at. The JSON is written with
+// JSON.stringify's escaping (internal/ecmajson) and kept as text, never
+// jsonb, so Load returns exactly the strings that were saved. Rows are
+// decoded strictly on the way out; a row that is not a valid record is a
+// CodeCorrupt error, never a panic or a partial record.
+//
+// Bounds. A record is checked before it is written: at most MaxMessages
+// messages, roles user or assistant, content of at most MaxContentLen
+// UTF-16 units in valid UTF-8, and a revision one above the expected one.
+// Key parts are non-empty text of at most MaxKeyLen bytes. Every operation
+// is bounded by the caller's context and by OpTimeout.
+//
+// Errors are *Error values with a stable Code; branch on it with errors.As
+// or CodeOf. No error text contains a DSN's password (Redacted gives a DSN
+// fit for a log) or any message content.
+package store

@@ -1,0 +1,19 @@
+package store
+
+import (
+	"errors"
+	"time"
+)
+
+// Time bounds. A caller's earlier deadline always wins.
+const (
+	// OpTimeout bounds one Load or Save, including waiting for a pooled
+	// connection or another writer's lock.
+	OpTimeout = 10 * time.Second
+	// openTimeout bounds opening: connecting and migrating.
+	openTimeout = 30 * time.Second
+)
+
+// errSchemaNewer: the database was migrated by a newer askplane, whose
+// schema this one must not write to.
+var errSchemaNewer = errors.New("store: the database schema is newer than this askplane knows")

@@ -1,0 +1,198 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Postgres is a SessionStore in a PostgreSQL database, for several sidecar
+// instances sharing their sessions. Each Save is one statement whose WHERE
+// clause (or ON CONFLICT) is the compare-and-swap, so instances need no
+// lock of their own: PostgreSQL's row lock serialises two writers of one
+// session, and the loser re-checks the revision and changes nothing.
+//
+// messages is text, not jsonb: jsonb rewrites the document (and rejects
+// \u0000, which a message may hold), while text gives back the bytes that
+// were written. Nothing queries inside the messages, so jsonb's indexing
+// would buy nothing.
+type Postgres struct {
+	pool    *pgxpool.Pool
+	secrets []string // the DSN's password forms, scrubbed from errors
+}
+
+// postgresMigrations are applied in order, each once, tracked in
+// askplane_migrations. A plain CREATE TABLE (no IF NOT EXISTS) fails on a
+// foreign "sessions" table instead of adopting it; put askplane in its own
+// schema with ?search_path=… when the database is shared.
+var postgresMigrations = []string{
+	`CREATE TABLE sessions (
+		site_id    text        NOT NULL,
+		subject    text        NOT NULL,
+		session_id text        NOT NULL,
+		revision   bigint      NOT NULL CHECK (revision >= 1),
+		messages   text        NOT NULL,
+		updated_at timestamptz NOT NULL DEFAULT now(),
+		PRIMARY KEY (site_id, subject, session_id)
+	)`,
+}
+
+// postgresMigrationLock is the advisory lock key that serialises instances
+// migrating at once ("askplane" in ASCII).
+const postgresMigrationLock int64 = 0x61736b706c616e65
+
+// postgresConnectTimeout applies when the DSN sets no connect_timeout.
+const postgresConnectTimeout = 10 * time.Second
+
+// OpenPostgres connects a pool to the database url names (pgx syntax,
+// including pool_max_conns and search_path parameters), checks that it
+// answers and applies the schema. Failures never contain the password.
+func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
+	sec := secrets(url)
+	fail := func(reason string, err error) (*Postgres, error) {
+		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason, Err: safeCause(err, sec)}
+	}
+	if len(url) > MaxDSNLen {
+		return fail("DSN is too long", nil)
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// The parser's message may quote the DSN; the reason is enough.
+		return fail("PostgreSQL DSN is invalid", nil)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = postgresConnectTimeout
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "askplane"
+	}
+	ctx, cancel := context.WithTimeout(ctx, openTimeout)
+	defer cancel()
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return fail("PostgreSQL pool cannot be created", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return fail("PostgreSQL is unreachable", err)
+	}
+	if err := postgresMigrate(ctx, pool); err != nil {
+		pool.Close()
+		return fail("PostgreSQL schema migration failed", err)
+	}
+	return &Postgres{pool: pool, secrets: sec}, nil
+}
+
+// postgresMigrate applies the missing migrations in one transaction under
+// an advisory lock, so instances starting together migrate once.
+func postgresMigrate(ctx context.Context, pool *pgxpool.Pool) error {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, postgresMigrationLock); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS askplane_migrations (
+		version    integer     PRIMARY KEY,
+		applied_at timestamptz NOT NULL DEFAULT now()
+	)`); err != nil {
+		return err
+	}
+	var version int
+	if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM askplane_migrations`).Scan(&version); err != nil {
+		return err
+	}
+	if version > len(postgresMigrations) {
+		return errSchemaNewer
+	}
+	for i := version; i < len(postgresMigrations); i++ {
+		if _, err := tx.Exec(ctx, postgresMigrations[i]); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO askplane_migrations (version) VALUES ($1)`, i+1); err != nil {
+			return err
+		}
+	}
+	return tx.Commit(ctx)
+}
+
+// Load implements ask.SessionStore.
+func (p *Postgres) Load(ctx context.Context, k ask.Key) (ask.Record, error) {
+	if err := checkKey("load", k); err != nil {
+		return ask.Record{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	var rev int64
+	var raw string
+	err := p.pool.QueryRow(ctx,
+		`SELECT revision, messages FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id = $3`,
+		k.SiteID, k.Subject, k.SessionID).Scan(&rev, &raw)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return ask.Record{}, nil
+	case err != nil:
+		return ask.Record{}, p.unavailable(ctx, "load", err)
+	}
+	return decodeRow(rev, raw)
+}
+
+// Save implements ask.SessionStore with the same two statements as SQLite.
+// Under READ COMMITTED an UPDATE that waited for another writer's row lock
+// re-evaluates its WHERE on the row that writer committed, so exactly one
+// of several racing instances wins a revision.
+func (p *Postgres) Save(ctx context.Context, k ask.Key, r ask.Record, expectedRevision int) (bool, error) {
+	if err := checkKey("save", k); err != nil {
+		return false, err
+	}
+	if err := checkRecord(r, expectedRevision); err != nil {
+		return false, err
+	}
+	raw := string(encodeMessages(r.Messages))
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	var sql string
+	var args []any
+	if expectedRevision == 0 {
+		sql = `INSERT INTO sessions (site_id, subject, session_id, revision, messages)
+		       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`
+		args = []any{k.SiteID, k.Subject, k.SessionID, r.Revision, raw}
+	} else {
+		sql = `UPDATE sessions SET revision = $4, messages = $5, updated_at = now()
+		       WHERE site_id = $1 AND subject = $2 AND session_id = $3 AND revision = $6`
+		args = []any{k.SiteID, k.Subject, k.SessionID, r.Revision, raw, expectedRevision}
+	}
+	tag, err := p.pool.Exec(ctx, sql, args...)
+	if err != nil {
+		return false, p.unavailable(ctx, "save", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// unavailable is the package's unavailable with the DSN's password
+// scrubbed from the cause when (unusually) its text holds it; otherwise
+// the cause keeps its chain, so errors.As finds a *pgconn.PgError.
+func (p *Postgres) unavailable(ctx context.Context, op string, err error) error {
+	for _, s := range p.secrets {
+		if strings.Contains(err.Error(), s) {
+			err = safeCause(err, p.secrets)
+			break
+		}
+	}
+	return unavailable(ctx, op, err)
+}
+
+// Close closes the pool, waiting for acquired connections to be released.
+func (p *Postgres) Close() error {
+	p.pool.Close()
+	return nil
+}
+
+var _ Backend = (*Postgres)(nil)

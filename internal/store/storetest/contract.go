@@ -1,0 +1,305 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// Racers is how many goroutines race for one revision in the concurrency
+// tests: enough to make lost updates likely if the CAS were not atomic,
+// few enough for -race on two cores.
+const Racers = 12
+
+// Run runs the ask.SessionStore contract. open must return a store on
+// fresh, empty storage and register its own cleanup.
+func Run(t *testing.T, open func(t *testing.T) ask.SessionStore) {
+	t.Run("LoadMissing", func(t *testing.T) { testLoadMissing(t, open(t)) })
+	t.Run("FirstSaveAtZero", func(t *testing.T) { testFirstSave(t, open(t)) })
+	t.Run("StaleRevisionConflicts", func(t *testing.T) { testStale(t, open(t)) })
+	t.Run("RevisionsGrow", func(t *testing.T) { testRevisionsGrow(t, open(t)) })
+	t.Run("MessagesRoundTrip", func(t *testing.T) { testRoundTrip(t, open(t)) })
+	t.Run("KeysIsolate", func(t *testing.T) { testKeysIsolate(t, open(t)) })
+	t.Run("SaveCopiesMessages", func(t *testing.T) { testSaveCopies(t, open(t)) })
+	t.Run("ConcurrentCASOneWinner", func(t *testing.T) {
+		s := open(t)
+		testOneWinner(t, []ask.SessionStore{s})
+	})
+	t.Run("ContextDone", func(t *testing.T) { testContextDone(t, open(t)) })
+}
+
+// Key returns a key unique to the test, so suites can share storage.
+func Key(t testing.TB, session string) ask.Key {
+	return ask.Key{SiteID: "site-a", Subject: "anon:" + sanitize(t.Name()), SessionID: session}
+}
+
+func sanitize(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
+			return r
+		}
+		return '.'
+	}, name)
+}
+
+// Messages returns n alternating user/assistant turns tagged with tag.
+func Messages(tag string, n int) []protocol.AskMessage {
+	out := make([]protocol.AskMessage, n)
+	for i := range out {
+		role := protocol.RoleUser
+		if i%2 == 1 {
+			role = protocol.RoleAssistant
+		}
+		out[i] = protocol.AskMessage{Role: role, Content: fmt.Sprintf("%s turn %d", tag, i)}
+	}
+	return out
+}
+
+// MustSave saves and fails the test on an error or an unexpected outcome.
+func MustSave(t testing.TB, s ask.SessionStore, k ask.Key, r ask.Record, expected int, want bool) {
+	t.Helper()
+	ok, err := s.Save(t.Context(), k, r, expected)
+	if err != nil {
+		t.Fatalf("Save(rev %d, expected %d): %v", r.Revision, expected, err)
+	}
+	if ok != want {
+		t.Fatalf("Save(rev %d, expected %d) = %v, want %v", r.Revision, expected, ok, want)
+	}
+}
+
+// MustLoad loads and fails the test on an error.
+func MustLoad(t testing.TB, s ask.SessionStore, k ask.Key) ask.Record {
+	t.Helper()
+	r, err := s.Load(t.Context(), k)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return r
+}
+
+// Equal fails the test unless got is want, message for message.
+func Equal(t testing.TB, got, want ask.Record) {
+	t.Helper()
+	if got.Revision != want.Revision {
+		t.Fatalf("revision = %d, want %d", got.Revision, want.Revision)
+	}
+	if len(got.Messages) != len(want.Messages) {
+		t.Fatalf("%d messages, want %d", len(got.Messages), len(want.Messages))
+	}
+	for i := range want.Messages {
+		g, w := got.Messages[i], want.Messages[i]
+		if g.Role != w.Role {
+			t.Fatalf("message %d: role %q, want %q", i, g.Role, w.Role)
+		}
+		if g.Content != w.Content {
+			t.Fatalf("message %d: content of %d bytes differs from the %d bytes saved, from byte %d on",
+				i, len(g.Content), len(w.Content), firstDiff(g.Content, w.Content))
+		}
+	}
+}
+
+func testLoadMissing(t *testing.T, s ask.SessionStore) {
+	r := MustLoad(t, s, Key(t, "never-saved"))
+	if r.Revision != 0 || r.Messages != nil {
+		t.Fatalf("missing session = %+v, want the zero Record", r)
+	}
+}
+
+func testFirstSave(t *testing.T, s ask.SessionStore) {
+	k := Key(t, "s1")
+	want := ask.Record{Revision: 1, Messages: Messages("first", 2)}
+	MustSave(t, s, k, want, 0, true)
+	Equal(t, MustLoad(t, s, k), want)
+}
+
+func testStale(t *testing.T, s ask.SessionStore) {
+	k := Key(t, "s1")
+	first := ask.Record{Revision: 1, Messages: Messages("first", 1)}
+	MustSave(t, s, k, first, 0, true)
+	// A second creator lost the race: its insert must not overwrite.
+	MustSave(t, s, k, ask.Record{Revision: 1, Messages: Messages("second", 1)}, 0, false)
+	Equal(t, MustLoad(t, s, k), first)
+
+	second := ask.Record{Revision: 2, Messages: Messages("second", 2)}
+	MustSave(t, s, k, second, 1, true)
+	// A writer that loaded revision 1 is now stale.
+	MustSave(t, s, k, ask.Record{Revision: 2, Messages: Messages("stale", 2)}, 1, false)
+	// A revision from the future is as wrong as one from the past.
+	MustSave(t, s, k, ask.Record{Revision: 6, Messages: Messages("future", 2)}, 5, false)
+	Equal(t, MustLoad(t, s, k), second)
+
+	// Expecting a revision of a session that does not exist creates nothing.
+	absent := Key(t, "absent")
+	MustSave(t, s, absent, ask.Record{Revision: 2, Messages: Messages("x", 1)}, 1, false)
+	Equal(t, MustLoad(t, s, absent), ask.Record{})
+}
+
+func testRevisionsGrow(t *testing.T, s ask.SessionStore) {
+	k := Key(t, "s1")
+	var history []protocol.AskMessage
+	for rev := 1; rev <= 12; rev++ {
+		history = append(history, Messages(fmt.Sprintf("rev%d", rev), 1)...)
+		r := ask.Record{Revision: rev, Messages: slices.Clone(history)}
+		MustSave(t, s, k, r, rev-1, true)
+		Equal(t, MustLoad(t, s, k), r)
+	}
+}
+
+// RoundTripContents are message contents whose bytes a store must give
+// back exactly: every JSON escape class, astral characters (two UTF-16
+// units each), the line and paragraph separators JavaScript treats
+// specially, NUL (which PostgreSQL text and jsonb reject raw), and a
+// content of the maximum length made of surrogate pairs.
+var RoundTripContents = []string{
+	"",
+	"plain ascii",
+	"Grüße, 日本語, עברית, emoji 😀 and 𝄞 (astral)",
+	"line\u2028separator\u2029paragraph",
+	`quotes " and ' and \ backslash and / slash`,
+	"<script>&amp;</script>",
+	"controls \x00 \x01 \x1f \x7f \b \f \n \r \t",
+	"\ufeffBOM first, U+FFFD \ufffd, noncharacter \uffff",
+	"trailing spaces and newline  \n",
+	strings.Repeat("😀", protocol.MaxAskContentLen/2),
+}
+
+func testRoundTrip(t *testing.T, s ask.SessionStore) {
+	k := Key(t, "s1")
+	var msgs []protocol.AskMessage
+	for i, c := range RoundTripContents {
+		role := protocol.RoleUser
+		if i%2 == 1 {
+			role = protocol.RoleAssistant
+		}
+		msgs = append(msgs, protocol.AskMessage{Role: role, Content: c})
+	}
+	want := ask.Record{Revision: 1, Messages: msgs}
+	MustSave(t, s, k, want, 0, true)
+	Equal(t, MustLoad(t, s, k), want)
+	// Empty history is a valid record too, distinct from none.
+	empty := Key(t, "empty")
+	MustSave(t, s, empty, ask.Record{Revision: 1}, 0, true)
+	if r := MustLoad(t, s, empty); r.Revision != 1 || len(r.Messages) != 0 {
+		t.Fatalf("empty history = %+v", r)
+	}
+}
+
+func testKeysIsolate(t *testing.T, s ask.SessionStore) {
+	base := Key(t, "shared-id")
+	keys := []ask.Key{
+		base,
+		{SiteID: "site-b", Subject: base.Subject, SessionID: base.SessionID},
+		{SiteID: base.SiteID, Subject: base.Subject + ".other", SessionID: base.SessionID},
+		{SiteID: base.SiteID, Subject: base.Subject, SessionID: base.SessionID + "2"},
+		// Parts that would collide if a backend joined them into one string.
+		{SiteID: base.SiteID + ":" + base.Subject, Subject: "x", SessionID: base.SessionID},
+		{SiteID: "SITE-A", Subject: strings.ToUpper(base.Subject), SessionID: strings.ToUpper(base.SessionID)},
+	}
+	for i, k := range keys {
+		MustSave(t, s, k, ask.Record{Revision: 1, Messages: Messages(fmt.Sprintf("key%d", i), 1)}, 0, true)
+	}
+	for i, k := range keys {
+		Equal(t, MustLoad(t, s, k), ask.Record{Revision: 1, Messages: Messages(fmt.Sprintf("key%d", i), 1)})
+	}
+	// Advancing one key leaves the others at revision 1.
+	MustSave(t, s, keys[0], ask.Record{Revision: 2, Messages: Messages("key0", 2)}, 1, true)
+	for _, k := range keys[1:] {
+		if r := MustLoad(t, s, k); r.Revision != 1 {
+			t.Fatalf("key %+v moved to revision %d", k, r.Revision)
+		}
+	}
+}
+
+func testSaveCopies(t *testing.T, s ask.SessionStore) {
+	k := Key(t, "s1")
+	msgs := Messages("orig", 2)
+	MustSave(t, s, k, ask.Record{Revision: 1, Messages: msgs}, 0, true)
+	msgs[0].Content = "changed by the caller after Save"
+	got := MustLoad(t, s, k)
+	Equal(t, got, ask.Record{Revision: 1, Messages: Messages("orig", 2)})
+	got.Messages[1].Content = "changed by the caller after Load"
+	Equal(t, MustLoad(t, s, k), ask.Record{Revision: 1, Messages: Messages("orig", 2)})
+}
+
+// testOneWinner races Racers goroutines, spread over stores (handles on
+// one storage), for each of several revisions: exactly one must win each,
+// and the stored record must be the winner's.
+func testOneWinner(t *testing.T, stores []ask.SessionStore) {
+	k := Key(t, "raced")
+	for rev := 1; rev <= 3; rev++ {
+		var wins atomic.Int32
+		winner := make(chan int, Racers)
+		errs := make(chan error, Racers)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for g := range Racers {
+			wg.Go(func() {
+				<-start
+				s := stores[g%len(stores)]
+				r := ask.Record{Revision: rev, Messages: Messages(fmt.Sprintf("g%d", g), rev)}
+				ok, err := s.Save(t.Context(), k, r, rev-1)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if ok {
+					wins.Add(1)
+					winner <- g
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("racing Save: %v", err)
+		}
+		if n := wins.Load(); n != 1 {
+			t.Fatalf("revision %d: %d winners, want exactly 1", rev, n)
+		}
+		g := <-winner
+		Equal(t, MustLoad(t, stores[0], k), ask.Record{Revision: rev, Messages: Messages(fmt.Sprintf("g%d", g), rev)})
+	}
+}
+
+func testContextDone(t *testing.T, s ask.SessionStore) {
+	k := Key(t, "s1")
+	want := ask.Record{Revision: 1, Messages: Messages("kept", 1)}
+	MustSave(t, s, k, want, 0, true)
+
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := s.Load(cancelled, k); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Load on a cancelled context: err = %v, want context.Canceled", err)
+	}
+	ok, err := s.Save(cancelled, k, ask.Record{Revision: 2, Messages: Messages("lost", 2)}, 1)
+	if !errors.Is(err, context.Canceled) || ok {
+		t.Fatalf("Save on a cancelled context = %v, %v; want false, context.Canceled", ok, err)
+	}
+	expired, cancel2 := context.WithDeadline(t.Context(), time.Now().Add(-time.Second))
+	defer cancel2()
+	if _, err := s.Load(expired, k); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Load past the deadline: err = %v, want context.DeadlineExceeded", err)
+	}
+	if ok, err := s.Save(expired, k, ask.Record{Revision: 2, Messages: Messages("lost", 2)}, 1); !errors.Is(err, context.DeadlineExceeded) || ok {
+		t.Fatalf("Save past the deadline = %v, %v; want false, context.DeadlineExceeded", ok, err)
+	}
+	Equal(t, MustLoad(t, s, k), want)
+}
+
+func firstDiff(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,14 @@
+// Package storetest is the conformance suite every ask.SessionStore must
+// pass, run by internal/store against ask.MemoryStore, SQLite and
+// PostgreSQL alike, so the backends cannot drift apart:
+//
+//   - Run: the compare-and-swap contract (load-missing, first save at 0,
+//     stale revisions conflict and keep the old record, revisions grow,
+//     byte-exact messages, key isolation, racing writers, contexts).
+//   - RunDurable: persistence across close and reopen, and several
+//     handles on one storage racing, as several sidecar instances do.
+//   - RunBounds: the limits internal/store enforces before writing.
+//
+// PostgresURL gives the test database, and decides whether a missing one
+// skips (on a developer's machine) or fails (in CI).
+package storetest
