@@ -246,6 +246,9 @@ func (a *attempt) complete() ([]byte, *Error) {
 	if int64(len(body)) > max {
 		return nil, &Error{Code: CodeResponseTooLarge, Message: "the response is larger than maxResponseBytes", Status: resp.StatusCode}
 	}
+	if err := CheckJSON(body); err != nil {
+		return nil, &Error{Code: CodeResponseMalformed, Message: "the response is not one JSON value with unique member names", Status: resp.StatusCode}
+	}
 	return body, nil
 }
 

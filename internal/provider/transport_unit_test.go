@@ -124,3 +124,16 @@ func TestPrepareChecksBeforeIO(t *testing.T) {
 		t.Error("schema accepted by a profile without structured output")
 	}
 }
+
+func TestCheckJSON(t *testing.T) {
+	for _, ok := range []string{`{}`, `[]`, `{"a":{"a":1},"b":[{"a":1},{"a":2}]}`, `"s"`, ` 1 `} {
+		if err := CheckJSON([]byte(ok)); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{`{"a":1,"a":2}`, `{"x":{"b":1,"b":1}}`, `{} {}`, `{"a":`, strings.Repeat("[", 65) + strings.Repeat("]", 65), ``} {
+		if err := CheckJSON([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

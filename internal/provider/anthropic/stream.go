@@ -157,6 +157,9 @@ func (a *Accumulator) Add(ev provider.Event) (string, error) {
 		}
 		b.closed = true
 	case "message_delta":
+		if provider.CheckJSON(ev.Data) != nil {
+			return a.fail(provider.Malformed("message_delta repeats a member name or nests too deep"))
+		}
 		return "", a.messageDelta(w)
 	case "message_stop":
 		return "", a.terminal()

@@ -279,3 +279,17 @@ func TestNewRefusesPlainHTTPToANonLoopbackHost(t *testing.T) {
 	}
 	_ = http.StatusOK
 }
+
+func TestDuplicateMembersAreRefused(t *testing.T) {
+	dup := `{"id":"r","object":"response","status":"completed","model":"m","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","text":"b"}]}],"usage":{"input_tokens":1,"output_tokens":2}}`
+	s := providertest.NewServer(t, providertest.JSON(200, dup))
+	_, err := newClient(t, s).Complete(context.Background(), request())
+	wantCode(t, err, provider.CodeResponseMalformed)
+
+	evs := streamEvents()
+	last := len(evs) - 1
+	evs[last][1] = strings.Replace(evs[last][1], `"status":"completed"`, `"status":"completed","status":"failed"`, 1)
+	s = providertest.NewServer(t, providertest.SSE(render(evs), 64))
+	_, err = newClient(t, s).Stream(context.Background(), request(), nil)
+	wantCode(t, err, provider.CodeResponseMalformed)
+}

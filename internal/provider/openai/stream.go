@@ -144,6 +144,9 @@ func (a *Accumulator) Add(ev provider.Event) (string, error) {
 		}
 		p.closed = true
 	case "response.completed", "response.incomplete":
+		if provider.CheckJSON(ev.Data) != nil {
+			return a.fail(provider.Malformed("the terminal event repeats a member name or nests too deep"))
+		}
 		return "", a.terminal(w)
 	case "response.failed", "response.cancelled", "error":
 		return a.fail(provider.NewError(provider.CodeFailed, "the provider reported a failure in the stream"))
