@@ -21,6 +21,20 @@ if [ ! -e node_modules/axe-core/axe.min.js ]; then
 	npm ci --no-audit --no-fund
 fi
 
+echo "== PostgreSQL for the session store tests, when none is given"
+# internal/store tests PostgreSQL for real: they read
+# ASKPLANE_TEST_POSTGRES_URL, skip without it on a developer's machine and
+# fail without it in CI. When it is unset and PostgreSQL is installed, a
+# throwaway cluster (scripts/postgres.sh) serves this run and is stopped on
+# exit.
+if [ -z "${ASKPLANE_TEST_POSTGRES_URL:-}" ] && bash scripts/postgres.sh available; then
+	pgdir=$(mktemp -d /tmp/askplane-pg.XXXXXX)
+	trap 'bash scripts/postgres.sh stop "$pgdir"' EXIT
+	ASKPLANE_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start "$pgdir")
+	export ASKPLANE_TEST_POSTGRES_URL
+	echo "PostgreSQL at $ASKPLANE_TEST_POSTGRES_URL"
+fi
+
 echo "== go test -race (fuzz seed corpora run as tests)"
 go test -race -count=1 -timeout 20m ./...
 
