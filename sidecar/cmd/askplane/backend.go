@@ -13,9 +13,9 @@ import (
 // the built site's own corpus for lang, served at / too, with metrics, a
 // fresh random cookie secret, and the same embedded defaults as askplane
 // serve (deterministic evidence engine, extractive generator, no keys, no
-// network, in-memory sessions). The site record is the server's own view
+// network; sessions in the store the DSN names). The site record is the server's own view
 // of the build (its manifest's siteId), never a request's.
-func devConfig(public fs.FS, lang string, origins []string) (*Config, error) {
+func devConfig(public fs.FS, lang string, origins []string, sessions string) (*Config, error) {
 	c, err := corpus.LoadDir(public, lang)
 	if err != nil {
 		return nil, fmt.Errorf("loading the %s corpus: %w", lang, err)
@@ -25,8 +25,9 @@ func devConfig(public fs.FS, lang string, origins []string) (*Config, error) {
 		return nil, err
 	}
 	cfg := &Config{
-		Addr:    defaultAddr,
-		Metrics: true,
+		Addr:     defaultAddr,
+		Metrics:  true,
+		Sessions: sessions,
 		Sites: []SiteConfig{{
 			Language: lang,
 			Origins:  origins,

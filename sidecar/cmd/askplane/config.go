@@ -24,50 +24,90 @@ import (
 //	{
 //	  "addr": "127.0.0.1:8080",        // listen address; --addr overrides it; default 127.0.0.1:8080
 //	  "metrics": true,                 // serve GET /metrics (Prometheus text, every site's series)
+//	  "sessions": "sqlite:sessions.db",// where conversations persist (see below); default memory:
+//	  "sessionsEnv": "",               // or: NAME of an environment variable holding that value
+//	                                   //   (use it for a postgres:// URL with a password)
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
 //	    "site": {…},                   // the trusted agentskit.chat.backend-site v1 record
 //	                                   //   (siteId, assistant, corpus {id, mode}, limits, persistence),
 //	                                   //   decoded with ask.DecodeSite; its siteId must be the corpus's
 //	    "public": "public",            // the built Hugo site folder (relative to the config file)
+//	    "corpusUrl": "",               // or: the published site's https URL to fetch the corpus from
+//	                                   //   (<url>/askplane/<language>/manifest.json), instead of "public"
 //	    "language": "en",              // which askplane/<language>/ corpus to answer from
+//	    "hosts": ["ask.example.com"],  // Host values the sidecar is reached under (DNS-rebinding
+//	                                   //   guard); omitted or empty allows any
 //	    "origins": ["https://docs.example.com"],
-//	                                   // Origin values allowed to ask (browsers elsewhere get 403)
+//	                                   // Origin values allowed to ask, with CORS for them
+//	                                   //   (browsers elsewhere get 403)
+//	    "anonymous": true,             // let browsers ask with a signed anonymous cookie; false makes
+//	                                   //   a private site where every request needs a bearer token
+//	    "tokens": [{"subject": "ci-bot", "env": "ASKPLANE_TOKEN_CI"}],
+//	                                   // bearer tokens: each asks as "token:<subject>"; env NAMES the
+//	                                   //   environment variable holding the token (32+ bytes)
 //	    "cookieSecretEnv": "ASKPLANE_COOKIE_SECRET",
 //	                                   // NAME of the environment variable holding the cookie
-//	                                   //   signing secret (at least 32 bytes); never the secret itself
+//	                                   //   signing secret (at least 32 bytes); never the secret itself;
+//	                                   //   required when anonymous
 //	    "secureCookie": true,          // mark the subject cookie Secure (set it behind https)
+//	    "crossSiteCookie": false,      // SameSite=None for a widget on another site than the sidecar
+//	                                   //   (needs secureCookie)
 //	    "rateLimit": {"requests": 60, "windowSeconds": 60},
-//	                                   // per browser (subject) and site; omitted means 60 per 60 s
+//	                                   // per subject and site; omitted means 60 per 60 s
 //	    "static": false                // also serve "public" at / (at most one site)
 //	  }]
 //	}
+//
+// sessions is "memory:" (forgotten on restart), "sqlite:PATH" (a file,
+// relative to the config file; the embedded default for one instance) or
+// a postgres:// URL (several instances sharing one database).
 //
 // With one site, POST /v1/ask answers for it. With several, /v1/ask routes
 // by the ?corpus= hint to the site whose site.corpus.id it names; a request
 // without a hint, or naming no configured corpus, gets 403 ASK_FORBIDDEN.
 type Config struct {
-	Addr    string       `json:"addr"`
-	Metrics bool         `json:"metrics"`
-	Sites   []SiteConfig `json:"sites"`
+	Addr        string       `json:"addr"`
+	Metrics     bool         `json:"metrics"`
+	Sessions    string       `json:"sessions"`
+	SessionsEnv string       `json:"sessionsEnv"`
+	Sites       []SiteConfig `json:"sites"`
+
+	sessions string // resolved by Validate: Sessions, or the value SessionsEnv names
 }
 
 // SiteConfig is one site of a Config; see Config for each field.
 type SiteConfig struct {
 	Site            json.RawMessage `json:"site"`
 	Public          string          `json:"public"`
+	CorpusURL       string          `json:"corpusUrl"`
 	Language        string          `json:"language"`
+	Hosts           []string        `json:"hosts"`
 	Origins         []string        `json:"origins"`
+	Anonymous       *bool           `json:"anonymous"`
+	Tokens          []TokenConfig   `json:"tokens"`
 	CookieSecretEnv string          `json:"cookieSecretEnv"`
 	SecureCookie    bool            `json:"secureCookie"`
+	CrossSiteCookie bool            `json:"crossSiteCookie"`
 	RateLimit       *RateLimit      `json:"rateLimit"`
 	Static          bool            `json:"static"`
 
 	// Resolved by Validate (or set directly by askplane dev).
 	site   *ask.Site
-	secret []byte
+	secret []byte      // nil when not anonymous
+	tokens []ask.Token // from the environment
 	fsys   fs.FS          // nil means os.DirFS(Public)
 	corpus *corpus.Corpus // nil means loaded by newServer
 }
+
+// TokenConfig names one bearer token: who it asks as, and the environment
+// variable that holds it (the config never holds a secret).
+type TokenConfig struct {
+	Subject string `json:"subject"`
+	Env     string `json:"env"`
+}
+
+// anonymous reports whether browsers may ask without a token (the default).
+func (s *SiteConfig) anonymous() bool { return s.Anonymous == nil || *s.Anonymous }
 
 // RateLimit allows Requests per WindowSeconds for each subject of a site.
 type RateLimit struct {
@@ -80,6 +120,7 @@ const (
 	maxConfigBytes  = 1 << 20
 	maxConfigSites  = 64
 	maxOrigins      = 64
+	maxHosts        = 64
 	minSecretBytes  = 32
 	defaultAddr     = "127.0.0.1:8080"
 	defaultRequests = 60
@@ -109,10 +150,14 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	dir := filepath.Dir(path)
 	for i := range c.Sites {
-		if !filepath.IsAbs(c.Sites[i].Public) {
-			c.Sites[i].Public = filepath.Join(filepath.Dir(path), c.Sites[i].Public)
+		if p := c.Sites[i].Public; p != "" && !filepath.IsAbs(p) {
+			c.Sites[i].Public = filepath.Join(dir, p)
 		}
+	}
+	if file, ok := strings.CutPrefix(c.sessions, "sqlite:"); ok && file != "" && !filepath.IsAbs(file) {
+		c.sessions = "sqlite:" + filepath.Join(dir, file)
 	}
 	return c, nil
 }
@@ -164,6 +209,9 @@ func (c *Config) Validate() error {
 	} else if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return configErr("addr must be host:port")
 	}
+	if err := c.validateSessions(); err != nil {
+		return err
+	}
 	switch {
 	case len(c.Sites) == 0:
 		return configErr("sites: at least one site is required")
@@ -205,8 +253,16 @@ func (s *SiteConfig) validate() error {
 		}
 		s.site = site
 	}
-	if s.fsys == nil && s.Public == "" {
-		return errors.New("public: the built site folder is required")
+	switch {
+	case s.fsys != nil || s.corpus != nil:
+	case s.Public == "" && s.CorpusURL == "":
+		return errors.New("public: the built site folder (or corpusUrl) is required")
+	case s.Public != "" && s.CorpusURL != "" && !s.Static:
+		return errors.New("corpusUrl: give public or corpusUrl, not both (public is still needed for static)")
+	case s.CorpusURL != "" && !strings.HasPrefix(s.CorpusURL, "https://") && !strings.HasPrefix(s.CorpusURL, "http://"):
+		return errors.New("corpusUrl: must be an https URL (plain http only to a loopback address)")
+	case s.Static && s.Public == "":
+		return errors.New("static: needs the public folder")
 	}
 	if !protocol.ValidIdentifier(s.Language) {
 		return errors.New("language: must be a language code such as \"en\"")
@@ -219,7 +275,24 @@ func (s *SiteConfig) validate() error {
 			return errors.New("origins: each must be scheme://host[:port], without a path")
 		}
 	}
-	if s.secret == nil {
+	if len(s.Hosts) > maxHosts {
+		return fmt.Errorf("hosts: at most %d", maxHosts)
+	}
+	for _, h := range s.Hosts {
+		if h == "" || strings.ContainsAny(h, "/@ ") {
+			return errors.New("hosts: each must be host or host:port")
+		}
+	}
+	if err := s.validateTokens(); err != nil {
+		return err
+	}
+	if !s.anonymous() && len(s.tokens) == 0 {
+		return errors.New("anonymous: false needs at least one token, or nobody could ask")
+	}
+	if s.CrossSiteCookie && !s.SecureCookie {
+		return errors.New("crossSiteCookie: browsers only send a SameSite=None cookie that is Secure; set secureCookie too")
+	}
+	if s.secret == nil && s.anonymous() {
 		if s.CookieSecretEnv == "" {
 			return errors.New("cookieSecretEnv: name the environment variable holding the cookie secret")
 		}
@@ -242,4 +315,71 @@ func (s *SiteConfig) validate() error {
 		return errors.New("rateLimit.windowSeconds: must be 1 to 86400")
 	}
 	return nil
+}
+
+// validateTokens reads each token from the environment variable it names.
+// Errors name the variable, never its value.
+func (s *SiteConfig) validateTokens() error {
+	if len(s.Tokens) > ask.MaxTokens {
+		return fmt.Errorf("tokens: at most %d", ask.MaxTokens)
+	}
+	if s.tokens != nil {
+		return nil
+	}
+	for i, t := range s.Tokens {
+		if t.Env == "" {
+			return fmt.Errorf("tokens[%d].env: name the environment variable holding the token", i)
+		}
+		v, ok := os.LookupEnv(t.Env)
+		switch {
+		case !ok || v == "":
+			return fmt.Errorf("tokens[%d].env: environment variable %s is not set", i, t.Env)
+		case len(v) < ask.MinTokenBytes:
+			return fmt.Errorf("tokens[%d].env: environment variable %s holds fewer than %d bytes", i, t.Env, ask.MinTokenBytes)
+		}
+		s.tokens = append(s.tokens, ask.Token{Subject: t.Subject, Secret: []byte(v)})
+	}
+	a := ask.Access{Tokens: s.tokens, Anonymous: &ask.CookieAuth{Secret: make([]byte, minSecretBytes)}}
+	if err := a.Validate(); err != nil {
+		return fmt.Errorf("tokens: %s", strings.TrimPrefix(err.Error(), "ask: invalid access: "))
+	}
+	return nil
+}
+
+// validateSessions resolves where sessions persist. Errors never quote
+// the value, which may be a database URL with a password.
+func (c *Config) validateSessions() error {
+	switch {
+	case c.Sessions != "" && c.SessionsEnv != "":
+		return configErr("sessions: give sessions or sessionsEnv, not both")
+	case c.SessionsEnv != "":
+		v, ok := os.LookupEnv(c.SessionsEnv)
+		if !ok || v == "" {
+			return configErr("sessionsEnv: environment variable %s is not set", c.SessionsEnv)
+		}
+		c.sessions = v
+	case c.Sessions != "":
+		if strings.HasPrefix(c.Sessions, "postgres") && strings.Contains(c.Sessions, "@") {
+			return configErr("sessions: a database URL with credentials belongs in an environment variable; name it in sessionsEnv")
+		}
+		c.sessions = c.Sessions
+	default:
+		c.sessions = "memory:"
+	}
+	if !validSessionsDSN(c.sessions) {
+		return configErr("sessions: must be memory:, sqlite:PATH or a postgres:// URL")
+	}
+	return nil
+}
+
+func validSessionsDSN(s string) bool {
+	switch {
+	case s == "memory:":
+		return true
+	case strings.HasPrefix(s, "sqlite:"):
+		return len(s) > len("sqlite:")
+	case strings.HasPrefix(s, "postgres://"), strings.HasPrefix(s, "postgresql://"):
+		return true
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,12 +24,30 @@ func testSiteConfig(site, extra string) string {
 func TestDecodeConfig(t *testing.T) {
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	t.Setenv("ASKPLANE_TEST_WEAK", "short-secret")
+	t.Setenv("ASKPLANE_TEST_TOKEN", testSecret+"-token")
+	t.Setenv("ASKPLANE_TEST_DB", "postgres://askplane:hunter2-password@db.internal/askplane")
 	one := testSiteConfig(testSite("docs", "docs-public"), "")
+	private := `{"site":` + testSite("docs", "docs-private") + `,"public":"public","language":"en","anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]}`
 	tests := []struct {
 		name, config, err string
 	}{
 		{"one site", `{"sites":[` + one + `]}`, ""},
 		{"two sites", `{"addr":"127.0.0.1:0","metrics":true,"sites":[` + one + `,` + testSiteConfig(testSite("docs", "docs-private"), `,"static":true,"rateLimit":{"requests":5,"windowSeconds":10}`) + `]}`, ""},
+		{"private site with a token and no cookie secret", `{"sites":[` + private + `]}`, ""},
+		{"hosts, cross-site cookie, sqlite sessions", `{"sessions":"sqlite:data/s.db","sites":[` + testSiteConfig(testSite("docs", "c"), `,"hosts":["ask.example.com"],"secureCookie":true,"crossSiteCookie":true`) + `]}`, ""},
+		{"postgres sessions from the environment", `{"sessionsEnv":"ASKPLANE_TEST_DB","sites":[` + one + `]}`, ""},
+		{"corpus over https", `{"sites":[` + strings.Replace(one, `"public":"public"`, `"corpusUrl":"https://docs.example.com/"`, 1) + `]}`, ""},
+		{"private site without tokens", `{"sites":[` + strings.Replace(private, `"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`, `"tokens":[]`, 1) + `]}`, "config: sites[0].anonymous: false needs at least one token, or nobody could ask"},
+		{"token env unset", `{"sites":[` + strings.Replace(private, "ASKPLANE_TEST_TOKEN", "ASKPLANE_TEST_UNSET", 1) + `]}`, "config: sites[0].tokens[0].env: environment variable ASKPLANE_TEST_UNSET is not set"},
+		{"weak token", `{"sites":[` + strings.Replace(private, "ASKPLANE_TEST_TOKEN", "ASKPLANE_TEST_WEAK", 1) + `]}`, "config: sites[0].tokens[0].env: environment variable ASKPLANE_TEST_WEAK holds fewer than 32 bytes"},
+		{"bad token subject", `{"sites":[` + strings.Replace(private, `"ci-bot"`, `"ci bot"`, 1) + `]}`, "config: sites[0].tokens: tokens[0].subject must match [A-Za-z0-9._:@-]{1,200}"},
+		{"cross-site cookie without secure", `{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"crossSiteCookie":true`) + `]}`, "config: sites[0].crossSiteCookie: browsers only send a SameSite=None cookie that is Secure; set secureCookie too"},
+		{"bad host", `{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"hosts":["https://ask.example.com/"]`) + `]}`, "config: sites[0].hosts: each must be host or host:port"},
+		{"public and corpusUrl", `{"sites":[` + strings.Replace(one, `"public":"public"`, `"public":"public","corpusUrl":"https://docs.example.com/"`, 1) + `]}`, "config: sites[0].corpusUrl: give public or corpusUrl, not both (public is still needed for static)"},
+		{"corpus over ftp", `{"sites":[` + strings.Replace(one, `"public":"public"`, `"corpusUrl":"ftp://docs.example.com/"`, 1) + `]}`, "config: sites[0].corpusUrl: must be an https URL (plain http only to a loopback address)"},
+		{"database password in the file", `{"sessions":"postgres://askplane:hunter2-password@db.internal/askplane","sites":[` + one + `]}`, "config: sessions: a database URL with credentials belongs in an environment variable; name it in sessionsEnv"},
+		{"unknown sessions scheme", `{"sessions":"redis://cache","sites":[` + one + `]}`, "config: sessions: must be memory:, sqlite:PATH or a postgres:// URL"},
+		{"sessions env unset", `{"sessionsEnv":"ASKPLANE_TEST_UNSET","sites":[` + one + `]}`, "config: sessionsEnv: environment variable ASKPLANE_TEST_UNSET is not set"},
 		{"unknown top-level field", `{"sites":[` + one + `],"port":8080}`, `config: not a valid config: unknown field "port"`},
 		{"unknown site field", `{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"cookieSecret":"x"`) + `]}`, `config: not a valid config: unknown field "cookieSecret"`},
 		{"unknown record field", `{"sites":[` + testSiteConfig(strings.Replace(testSite("docs", "c"), `"siteId"`, `"tenant":"x","siteId"`, 1), "") + `]}`, `config: sites[0].site: invalid backend site: json: unknown field "tenant"`},
@@ -41,7 +60,7 @@ func TestDecodeConfig(t *testing.T) {
 		{"two static sites", `{"sites":[` + testSiteConfig(testSite("docs", "a"), `,"static":true`) + `,` + testSiteConfig(testSite("docs", "b"), `,"static":true`) + `]}`, "config: sites[1].static: sites[0] is already served at /; only one site may set static"},
 		{"no sites", `{"sites":[]}`, "config: sites: at least one site is required"},
 		{"bad addr", `{"addr":"8080","sites":[` + one + `]}`, "config: addr must be host:port"},
-		{"no public", `{"sites":[` + strings.Replace(one, `"public":"public",`, "", 1) + `]}`, "config: sites[0].public: the built site folder is required"},
+		{"no public", `{"sites":[` + strings.Replace(one, `"public":"public",`, "", 1) + `]}`, "config: sites[0].public: the built site folder (or corpusUrl) is required"},
 		{"bad language", `{"sites":[` + strings.Replace(one, `"en"`, `"../en"`, 1) + `]}`, `config: sites[0].language: must be a language code such as "en"`},
 		{"origin with path", `{"sites":[` + strings.Replace(one, `"https://docs.example.com"`, `"https://docs.example.com/x"`, 1) + `]}`, "config: sites[0].origins: each must be scheme://host[:port], without a path"},
 		{"bad rate limit", `{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"rateLimit":{"requests":0,"windowSeconds":60}`) + `]}`, "config: sites[0].rateLimit.requests: must be 1 to 1000000"},
@@ -57,7 +76,7 @@ func TestDecodeConfig(t *testing.T) {
 				if err != nil {
 					t.Fatalf("DecodeConfig: %v", err)
 				}
-				if c.Addr == "" || c.Sites[0].site == nil || string(c.Sites[0].secret) != testSecret || c.Sites[0].RateLimit == nil {
+				if c.Addr == "" || c.Sites[0].site == nil || (c.Sites[0].anonymous() && string(c.Sites[0].secret) != testSecret) || c.Sites[0].RateLimit == nil || c.sessions == "" {
 					t.Errorf("config not resolved: %+v", c)
 				}
 				return
@@ -68,7 +87,7 @@ func TestDecodeConfig(t *testing.T) {
 			if err.Error() != tt.err {
 				t.Errorf("error\n got %q\nwant %q", err, tt.err)
 			}
-			if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), "short-secret") {
+			if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), "short-secret") || strings.Contains(err.Error(), "hunter2") {
 				t.Errorf("error echoes a secret: %v", err)
 			}
 		})
@@ -78,11 +97,13 @@ func TestDecodeConfig(t *testing.T) {
 // TestExampleConfig keeps sidecar/config/askplane.example.json valid.
 func TestExampleConfig(t *testing.T) {
 	t.Setenv("ASKPLANE_COOKIE_SECRET", testSecret)
+	t.Setenv("ASKPLANE_TOKEN_CI", testSecret+"-token")
 	c, err := LoadConfig("../../config/askplane.example.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != "127.0.0.1:8080" || len(c.Sites) != 1 || c.Sites[0].site.Corpus.ID != "docs-public" || !c.Metrics {
+	if c.Addr != "127.0.0.1:8080" || len(c.Sites) != 1 || c.Sites[0].site.Corpus.ID != "docs-public" || !c.Metrics ||
+		!strings.HasSuffix(c.sessions, filepath.Join("config", "askplane-data", "sessions.db")) || len(c.Sites[0].tokens) != 1 {
 		t.Errorf("unexpected example config: %+v", c)
 	}
 	if _, err := os.Stat(c.Sites[0].Public); err != nil && !os.IsNotExist(err) {

@@ -52,7 +52,15 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	origins := []string{"http://" + ln.Addr().String(), "http://localhost:" + port, "http://127.0.0.1:" + port}
-	cfg, err := devConfig(os.DirFS(public), "en", origins)
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintln(stderr, "askplane dev:", err)
+		return exitFailed
+	}
+	// Conversations persist in SQLite, the embedded default, in a local
+	// folder that git ignores.
+	sessions := filepath.Join(root, ".askplane", "sessions.db")
+	cfg, err := devConfig(os.DirFS(public), "en", origins, "sqlite:"+sessions)
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
@@ -63,6 +71,7 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	fmt.Fprintf(stdout, "askplane dev: open http://%s/  (Ctrl-C to stop)\n", ln.Addr())
+	defer h.Close()
 	return serveUntilSignal("askplane dev", ln, h, stderr)
 }
 

@@ -30,7 +30,7 @@ func TestDevServesSiteAndGroundedAsk(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Start()
 	defer srv.Close()
-	cfg, err := devConfig(os.DirFS(public), "en", []string{srv.URL})
+	cfg, err := devConfig(os.DirFS(public), "en", []string{srv.URL}, "sqlite:"+filepath.Join(t.TempDir(), "sessions.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

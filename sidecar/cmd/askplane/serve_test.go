@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/askplane/askplane/internal/ask"
 )
 
 // writeCorpus lays out a built site folder holding one page's corpus for
@@ -193,4 +195,90 @@ func TestServeRejectsCorpusOfAnotherSite(t *testing.T) {
 	if _, err := newServer(cfg, nil); err == nil || !strings.Contains(err.Error(), "loading the fr corpus") {
 		t.Errorf("newServer with a missing corpus = %v", err)
 	}
+}
+
+// TestServePrivateSiteWithRemoteCorpusAndSQLite runs askplane serve's
+// handler for a private site whose corpus is fetched from the published
+// site over HTTP: only the bearer token may ask, a browser preflight from
+// the allowed origin passes CORS, and a conversation persists in SQLite
+// across a restart of the server.
+func TestServePrivateSiteWithRemoteCorpusAndSQLite(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_TOKEN", testSecret+"-token")
+	published := httptest.NewServer(http.FileServerFS(os.DirFS(writeCorpus(t, "docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command. It needs Go 1.26."))))
+	defer published.Close()
+	db := filepath.Join(t.TempDir(), "state", "sessions.db")
+	config := `{"sessions":"sqlite:` + db + `","sites":[{"site":` + strings.Replace(testSite("docs", "docs-public"), `"disabled"`, `"required"`, 1) + `,` +
+		`"corpusUrl":"` + published.URL + `/","language":"en","origins":["https://docs.example.com"],` +
+		`"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]}]}`
+
+	start := func() (*httptest.Server, *server) {
+		cfg, err := DecodeConfig([]byte(config))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := newServer(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return httptest.NewServer(h), h
+	}
+	post := func(srv *httptest.Server, token, body string) (*http.Response, string) {
+		req, _ := http.NewRequest("POST", srv.URL+"/v1/ask", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	turn := func(q string) string {
+		return `{"protocol":"agentskit.chat.ask","version":1,"sessionId":"s-1","messages":[{"role":"user","content":"` + q + `"}]}`
+	}
+
+	srv, h := start()
+	if resp, body := post(srv, "", turn("how do I install askplane?")); resp.StatusCode != 401 || !strings.Contains(body, `"code":"ASK_UNAUTHORIZED"`) {
+		t.Fatalf("no token: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := post(srv, strings.Repeat("x", 48), turn("how do I install askplane?")); resp.StatusCode != 401 {
+		t.Fatalf("wrong token: %d %s", resp.StatusCode, body)
+	}
+	resp, body := post(srv, testSecret+"-token", turn("how do I install askplane?"))
+	if resp.StatusCode != 200 || !strings.Contains(body, `"path":"/docs/install/#install"`) || !strings.Contains(resp.Header.Get("Link"), `rel="evidence"`) {
+		t.Fatalf("token: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	pre, _ := http.NewRequest("OPTIONS", srv.URL+"/v1/ask", nil)
+	pre.Header.Set("Origin", "https://docs.example.com")
+	pre.Header.Set("Access-Control-Request-Method", "POST")
+	if r, err := http.DefaultClient.Do(pre); err != nil || r.StatusCode != 204 || r.Header.Get("Access-Control-Allow-Origin") != "https://docs.example.com" {
+		t.Fatalf("preflight: %v %v", r, err)
+	}
+	srv.Close()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A restarted server reads the stored session: the stored history ends
+	// with the assistant's answer, so a second turn is revision 2.
+	srv, h = start()
+	defer h.Close()
+	defer srv.Close()
+	if resp, body := post(srv, testSecret+"-token", turn("does it need Go?")); resp.StatusCode != 200 {
+		t.Fatalf("second turn: %d %s", resp.StatusCode, body)
+	}
+	rec, err := h.sessions.Load(t.Context(), askKey("docs", "token:ci-bot", "s-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Revision != 2 || len(rec.Messages) != 4 || rec.Messages[0].Content != "how do I install askplane?" {
+		t.Fatalf("stored session: revision %d, %d messages", rec.Revision, len(rec.Messages))
+	}
+}
+
+func askKey(site, subject, session string) ask.Key {
+	return ask.Key{SiteID: site, Subject: subject, SessionID: session}
 }

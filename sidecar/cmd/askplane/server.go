@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/store"
 )
 
 // runServe is askplane serve: the sidecar for built sites described by a
@@ -66,6 +68,7 @@ described in sidecar/config/askplane.example.json and the README.
 		return exitFailed
 	}
 	fmt.Fprintf(stdout, "askplane serve: listening on http://%s/ (%d site(s))\n", ln.Addr(), len(cfg.Sites))
+	defer h.Close()
 	return serveUntilSignal("askplane serve", ln, h, stderr)
 }
 
@@ -110,15 +113,45 @@ func serveUntilSignal(name string, ln net.Listener, h http.Handler, stderr io.Wr
 	return exitOK
 }
 
+// server is the http.Handler of askplane serve and askplane dev, with the
+// session store it holds open until Close.
+type server struct {
+	http.Handler
+	sessions store.Backend
+}
+
+// Close releases the session store; call it after the HTTP server stopped.
+func (s *server) Close() error { return s.sessions.Close() }
+
+// corpusFetchTimeout bounds fetching every corpusUrl at start-up.
+const corpusFetchTimeout = 2 * time.Minute
+
 // newServer is the one server constructor of askplane serve and askplane
-// dev: for each site of a validated cfg it loads and verifies the corpus,
+// dev: it opens the session store, then for each site of a validated cfg
+// loads and verifies the corpus (from the public folder or corpusUrl),
 // builds the Ask handler (deterministic evidence engine, extractive
-// generator, in-memory sessions, signed anonymous cookie, window rate
-// limit), then routes /v1/ask, /health, /metrics and the static site.
-func newServer(cfg *Config, logger *slog.Logger) (http.Handler, error) {
+// generator, the shared session store, host/origin/token/cookie access,
+// CORS for the allowed origins, window rate limit), then routes /v1/ask,
+// /health, /metrics and the static site.
+func newServer(cfg *Config, logger *slog.Logger) (*server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), corpusFetchTimeout)
+	defer cancel()
+	sessions, err := store.Open(ctx, cfg.sessions)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	h, err := newHandler(ctx, cfg, sessions, logger)
+	if err != nil {
+		sessions.Close()
+		return nil, err
+	}
+	return &server{Handler: h, sessions: sessions}, nil
+}
+
+func newHandler(ctx context.Context, cfg *Config, sessions ask.SessionStore, logger *slog.Logger) (http.Handler, error) {
 	var metrics *ask.Prometheus
 	if cfg.Metrics {
 		metrics = &ask.Prometheus{}
@@ -128,19 +161,16 @@ func newServer(cfg *Config, logger *slog.Logger) (http.Handler, error) {
 	var only http.Handler
 	for i := range cfg.Sites {
 		s := &cfg.Sites[i]
-		if s.site == nil || s.secret == nil || s.RateLimit == nil {
+		if s.site == nil || (s.secret == nil && s.anonymous()) || s.RateLimit == nil {
 			return nil, fmt.Errorf("sites[%d]: config not validated", i)
 		}
 		fsys := s.fsys
-		if fsys == nil {
+		if fsys == nil && s.Public != "" {
 			fsys = os.DirFS(s.Public)
 		}
-		c := s.corpus
-		if c == nil {
-			var err error
-			if c, err = corpus.LoadDir(fsys, s.Language); err != nil {
-				return nil, fmt.Errorf("sites[%d]: loading the %s corpus: %w", i, s.Language, err)
-			}
+		c, err := s.loadCorpus(ctx, fsys)
+		if err != nil {
+			return nil, fmt.Errorf("sites[%d]: loading the %s corpus: %w", i, s.Language, err)
 		}
 		if c.SiteID != s.site.SiteID {
 			return nil, fmt.Errorf("sites[%d]: site.siteId %q differs from the corpus's siteId %q", i, s.site.SiteID, c.SiteID)
@@ -150,17 +180,20 @@ func newServer(cfg *Config, logger *slog.Logger) (http.Handler, error) {
 			Site:        *s.site,
 			Retriever:   grounded,
 			Generator:   grounded,
-			Auth:        &ask.CookieAuth{Origins: s.Origins, Secret: s.secret, Secure: s.SecureCookie},
-			Sessions:    ask.NewMemoryStore(),
+			Auth:        s.access(),
+			Sessions:    sessions,
 			RateLimiter: &ask.WindowLimiter{Limit: s.RateLimit.Requests, Window: time.Duration(s.RateLimit.WindowSeconds) * time.Second},
 			Logger:      logger,
 		}
 		if metrics != nil {
 			acfg.Metrics = metrics
 		}
-		h, err := ask.New(acfg)
-		if err != nil {
+		var h http.Handler
+		if h, err = ask.New(acfg); err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
+		}
+		if len(s.Origins) > 0 {
+			h = &ask.CORS{Origins: s.Origins, Next: h}
 		}
 		byCorpus[s.site.Corpus.ID] = h
 		only = h
@@ -183,6 +216,31 @@ func newServer(cfg *Config, logger *slog.Logger) (http.Handler, error) {
 		mux.Handle("GET /metrics", metrics)
 	}
 	return mux, nil
+}
+
+// loadCorpus returns the site's corpus: set by askplane dev, fetched from
+// corpusUrl, or read from the public folder.
+func (s *SiteConfig) loadCorpus(ctx context.Context, fsys fs.FS) (*corpus.Corpus, error) {
+	switch {
+	case s.corpus != nil:
+		return s.corpus, nil
+	case s.CorpusURL != "":
+		return corpus.Fetch(ctx, s.CorpusURL, s.Language)
+	}
+	return corpus.LoadDir(fsys, s.Language)
+}
+
+// access is the site's Authenticator.
+func (s *SiteConfig) access() *ask.Access {
+	a := &ask.Access{Hosts: s.Hosts, Origins: s.Origins, Tokens: s.tokens}
+	if s.anonymous() {
+		sameSite := http.SameSiteLaxMode
+		if s.CrossSiteCookie {
+			sameSite = http.SameSiteNoneMode
+		}
+		a.Anonymous = &ask.CookieAuth{Secret: s.secret, Secure: s.SecureCookie, SameSite: sameSite}
+	}
+	return a
 }
 
 // staticHandler serves a built site read-only.
