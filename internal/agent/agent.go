@@ -22,7 +22,7 @@ type Agent[In, Out any] struct {
 // Bind checks, before any request, that reg holds exactly the pinned
 // input and output schemas (same id, version and digest) and that
 // profile can carry the output schema to the model: StructuredOutput
-// must be true and the canonical output schema must fit MaxSchemaBytes
+// must be true and the model-visible schema must fit MaxSchemaBytes
 // (a profile with MaxSchemaBytes 0 accepts nothing, so an unset profile
 // fails closed). Any miss is an error, never a degraded agent.
 func (d *Definition[In, Out]) Bind(reg *Registry, profile provider.Profile) (*Agent[In, Out], error) {
@@ -40,7 +40,7 @@ func (d *Definition[In, Out]) Bind(reg *Registry, profile provider.Profile) (*Ag
 		}
 		got[i] = e
 	}
-	switch n := len(d.output.canonical); {
+	switch n := len(d.visible); {
 	case !profile.StructuredOutput:
 		return nil, &Error{Code: CodeProfileRejected, Message: "the provider profile does not accept a model-visible JSON schema", Schema: d.output.ref.ID}
 	case n > profile.MaxSchemaBytes:
@@ -72,7 +72,9 @@ type Budget struct {
 // PrepareRequest turns a typed input into a provider request: it
 // serialises in (HTML characters left unescaped: the model reads this,
 // not a browser), bounds the JSON with the input limits, validates it
-// against the input schema, and attaches the canonical output schema.
+// against the input schema, and attaches the model-visible output schema
+// (Definition.ModelSchema); the answer is held to the full output schema
+// by Decode.
 // No provider I/O happens here, so every failure is before dispatch.
 func (a *Agent[In, Out]) PrepareRequest(in In, budget Budget) (provider.Request, error) {
 	if budget.MaxOutputTokens < 0 {
@@ -100,7 +102,7 @@ func (a *Agent[In, Out]) PrepareRequest(in In, budget Budget) (provider.Request,
 			Name: a.def.meta.Name,
 			// A copy per request: a provider adapter that rewrites the
 			// schema for its API cannot change the next request's.
-			Schema: json.RawMessage(bytes.Clone(a.out.canonical)),
+			Schema: json.RawMessage(bytes.Clone(a.def.visible)),
 		},
 		MaxOutputTokens: tokens,
 	}, nil

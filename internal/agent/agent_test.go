@@ -39,9 +39,9 @@ func TestBindFailsClosed(t *testing.T) {
 	driftReg, _ := drift.Build()
 
 	small := testProfile
-	small.MaxSchemaBytes = len(d.OutputSchema()) - 1
+	small.MaxSchemaBytes = len(d.ModelSchema()) - 1
 	exact := testProfile
-	exact.MaxSchemaBytes = len(d.OutputSchema())
+	exact.MaxSchemaBytes = len(d.ModelSchema())
 	for _, c := range []struct {
 		name    string
 		reg     *Registry
@@ -86,7 +86,7 @@ func TestPrepareRequest(t *testing.T) {
 	if err := json.Unmarshal([]byte(req.Input), &back); err != nil || back.Question != in.Question || len(back.Records) != 2 {
 		t.Errorf("input %s: %v", req.Input, err)
 	}
-	if req.Output == nil || req.Output.Name != "ask-answer" || string(req.Output.Schema) != string(a.Definition().OutputSchema()) {
+	if req.Output == nil || req.Output.Name != "ask-answer" || string(req.Output.Schema) != string(a.Definition().ModelSchema()) {
 		t.Fatalf("output %+v", req.Output)
 	}
 	// Each request has its own copy of the schema.

@@ -47,13 +47,17 @@ type Definition[In, Out any] struct {
 	limits       Limits
 	input        entry
 	output       entry
+	visible      []byte // model-visible output schema, see modelSchema
 }
 
 // Define freezes a contract. It derives the input schema from In (what
 // encoding/json writes for it) and the output schema from Out (what
 // encoding/json reads into it, which Decode enforces by refusing unknown
 // members), injects the ids, canonicalises both documents with RFC 8785
-// and pins their digests. Both In and Out must be structs.
+// and pins their digests. Both In and Out must be structs, and Out must
+// be portable to strict structured-output modes: closed structs whose
+// members are all required (no omitempty) and no maps. From the output
+// schema it derives the model-visible schema (see modelSchema).
 func Define[In, Out any](meta Metadata, model ModelDescriptor, instructions Instructions, limits Limits) (*Definition[In, Out], error) {
 	switch {
 	case !namePattern.MatchString(meta.Name):
@@ -94,6 +98,11 @@ func Define[In, Out any](meta Metadata, model ModelDescriptor, instructions Inst
 		}
 		*s.e = entry{ref: SchemaRef{ID: s.id, Version: meta.Version, Digest: digestOf(canonical)}, canonical: canonical}
 	}
+	visible, err := modelSchema(d.output.canonical, outID)
+	if err != nil {
+		return nil, err
+	}
+	d.visible = visible
 	return d, nil
 }
 
@@ -113,6 +122,10 @@ func (d *Definition[In, Out]) OutputRef() SchemaRef { return d.output.ref }
 // InputSchema and OutputSchema return copies of the canonical documents.
 func (d *Definition[In, Out]) InputSchema() []byte  { return bytes.Clone(d.input.canonical) }
 func (d *Definition[In, Out]) OutputSchema() []byte { return bytes.Clone(d.output.canonical) }
+
+// ModelSchema returns a copy of the canonical model-visible output
+// schema: what PrepareRequest sends as provider.OutputSchema.
+func (d *Definition[In, Out]) ModelSchema() []byte { return bytes.Clone(d.visible) }
 
 // Register installs both schemas in b, or neither: a caller never sees a
 // builder holding half of a contract. Registering a definition twice is

@@ -64,3 +64,5 @@ func askIn() AskInput {
 		},
 	}
 }
+
+func providerText(s string) provider.Response { return provider.Response{Text: s} }
