@@ -30,14 +30,16 @@ type site struct {
 
 	rewriteHTML     func([]byte) []byte // every .html page
 	rewriteArtifact func([]byte) []byte // askplane/<lang>/knowledge.*.json
+	rewriteCore     func([]byte) []byte // askplane/js/core.*.js, the module imported on intent
 	askStatus       int                 // non-zero: answer the Ask endpoint with this status
 	deltas          []string            // the streamed text
 	delay           time.Duration       // between two streamed events
 
-	asks     atomic.Int32
-	mu       sync.Mutex
-	lastBody []byte
-	lastType string
+	asks        atomic.Int32
+	coreFetches atomic.Int32 // requests for askplane/js/core.*.js
+	mu          sync.Mutex
+	lastBody    []byte
+	lastType    string
 }
 
 // finalDelta ends every default stream: seeing it means the stream ran
@@ -83,6 +85,12 @@ func (s *site) file(w http.ResponseWriter, r *http.Request) {
 		data = s.rewriteHTML(data)
 	case strings.HasPrefix(path.Base(p), "knowledge.") && ext == ".json" && s.rewriteArtifact != nil:
 		data = s.rewriteArtifact(data)
+	}
+	if path.Dir(p) == "/askplane/js" && strings.HasPrefix(path.Base(p), "core.") {
+		s.coreFetches.Add(1)
+		if s.rewriteCore != nil {
+			data = s.rewriteCore(data)
+		}
 	}
 	w.Header().Set("Content-Type", mime.TypeByExtension(ext))
 	w.Write(data)

@@ -100,6 +100,49 @@ func TestWidget(t *testing.T) {
 		tb.shot("02-answer")
 	})
 
+	t.Run("CoreOnIntent", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		if n := s.coreFetches.Load(); n != 0 {
+			t.Errorf("the core module was fetched %d times before any intent; want 0", n)
+		}
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-answer]').length === 2`)
+		// Once: the import finds the module the integrity-checked
+		// modulepreload fetched.
+		if n := s.coreFetches.Load(); n != 1 {
+			t.Errorf("the core module was fetched %d times; want 1", n)
+		}
+	})
+
+	t.Run("TamperedCore", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.rewriteCore = func(b []byte) []byte { return append([]byte("window.__tampered = 1;\n"), b...) }
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); got != "network error" {
+			t.Errorf("error detail %q; want network error", got)
+		}
+		if got := tb.eval(`String(window.__tampered)`); got != "undefined" {
+			t.Errorf("a core module that fails its integrity check ran")
+		}
+		if n := tb.count("[data-askplane-answer]"); n != 0 {
+			t.Errorf("%d answers from a tampered core", n)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got == "" {
+			t.Errorf("no announcement of the failure")
+		}
+		tb.shot("14-tampered-core")
+		// Chromium reports the blocked resource; nothing else may show.
+		tb.allow(`integrity`)
+	})
+
 	t.Run("ChoicesMouse", func(t *testing.T) {
 		s := newSite(t, public, nil)
 		tb := openTab(t, browser, s, "/")
