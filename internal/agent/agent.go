@@ -108,14 +108,19 @@ func (a *Agent[In, Out]) PrepareRequest(in In, budget Budget) (provider.Request,
 	}, nil
 }
 
-// Decode turns a provider response into Out. The text is bounded and
-// scanned first, then validated against the output schema, and only a
-// valid document is decoded, strictly (unknown members refused), so
-// json's lenient habits (case-insensitive names, null into a string) can
-// never accept what the schema refused. Errors say which keyword failed,
-// never what the model wrote.
+// Decode turns a provider response into Out. A response the provider
+// reports as cut short is refused whatever its text. Otherwise the text
+// is bounded and scanned, then validated against the full output schema
+// (bounds included, whatever the model was shown), and only a valid
+// document is decoded, strictly (unknown members refused), so json's
+// lenient habits (case-insensitive names, null into a string) can never
+// accept what the schema refused. Errors say which keyword failed, never
+// what the model wrote.
 func (a *Agent[In, Out]) Decode(resp provider.Response) (Out, error) {
 	var out Out
+	if resp.Stop == provider.StopMaxTokens || resp.Stop == provider.StopContextWindow {
+		return out, &Error{Code: CodeOutputTruncated, Message: "the provider cut the output short", Schema: a.out.ref.ID}
+	}
 	b := []byte(resp.Text)
 	if strings.TrimSpace(resp.Text) == "" {
 		return out, &Error{Code: CodeOutputMalformed, Message: "the model returned no text", Schema: a.out.ref.ID}

@@ -174,6 +174,14 @@ func TestDecode(t *testing.T) {
 	if out.Answer != "Run *verify*." || len(out.Cites) != 2 || out.Cites[1] != "r2" {
 		t.Errorf("decoded %+v", out)
 	}
+	// A cut answer is refused even when its text happens to be valid.
+	for _, stop := range []string{provider.StopMaxTokens, provider.StopContextWindow} {
+		_, err := a.Decode(provider.Response{Text: `{"answer":"Run","cites":["r1"]}`, Stop: stop})
+		wantCode(t, err, CodeOutputTruncated)
+	}
+	if _, err := a.Decode(provider.Response{Text: `{"answer":"Run","cites":["r1"]}`, Stop: provider.StopEnd}); err != nil {
+		t.Error(err)
+	}
 	// Surrounding whitespace is fine JSON.
 	if _, err := a.Decode(provider.Response{Text: " \n{\"cites\":[\"r1\"],\"answer\":\"x\"}\n"}); err != nil {
 		t.Error(err)

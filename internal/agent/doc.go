@@ -17,9 +17,10 @@
 //     model-visible output schema, and returns an Agent.
 //
 // Per request, Agent.PrepareRequest bounds and validates the typed input
-// and builds a provider.Request; Agent.Decode bounds the model's text,
-// validates it against the output schema and only then decodes it,
-// strictly, into Out. Errors are *Error values with a stable Code; no
+// and builds a provider.Request carrying the model-visible output schema
+// (the output schema minus the bounds providers' constrained decoders
+// refuse); Agent.Decode bounds the model's text, validates it against the
+// full output schema and only then decodes it, strictly, into Out. Errors are *Error values with a stable Code; no
 // message ever contains input or output text.
 //
 // The package is provider-neutral: it knows provider.Request, Response

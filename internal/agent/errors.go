@@ -43,6 +43,10 @@ const (
 	CodeBudgetInvalid Code = "AGENT_BUDGET_INVALID"
 	// CodeOutputTooLarge: the model's text is over a JSON limit.
 	CodeOutputTooLarge Code = "AGENT_OUTPUT_TOO_LARGE"
+	// CodeOutputTruncated: the provider reports the output was cut (at
+	// the token cap or the context window), so it cannot be a complete
+	// answer; raising ModelDescriptor.MaxOutputTokens is the usual fix.
+	CodeOutputTruncated Code = "AGENT_OUTPUT_TRUNCATED"
 	// CodeOutputMalformed: the model's text is not one JSON value
 	// (syntax, invalid UTF-8, duplicate member, trailing data).
 	CodeOutputMalformed Code = "AGENT_OUTPUT_MALFORMED"
