@@ -57,7 +57,10 @@ type Definition[In, Out any] struct {
 // and pins their digests. Both In and Out must be structs, and Out must
 // be portable to strict structured-output modes: closed structs whose
 // members are all required (no omitempty) and no maps. From the output
-// schema it derives the model-visible schema (see modelSchema).
+// schema it derives the model-visible schema (see modelSchema). A type
+// with its own MarshalJSON or UnmarshalJSON must describe itself with
+// invopop's JSONSchema method; otherwise its values fail validation,
+// closed.
 func Define[In, Out any](meta Metadata, model ModelDescriptor, instructions Instructions, limits Limits) (*Definition[In, Out], error) {
 	switch {
 	case !namePattern.MatchString(meta.Name):
@@ -115,12 +118,17 @@ func (d *Definition[In, Out]) Model() ModelDescriptor { return d.model }
 // Limits returns the normalised limits (defaults filled in).
 func (d *Definition[In, Out]) Limits() Limits { return d.limits }
 
-// InputRef and OutputRef are the pinned schema references.
-func (d *Definition[In, Out]) InputRef() SchemaRef  { return d.input.ref }
+// InputRef is the pinned reference of the input schema.
+func (d *Definition[In, Out]) InputRef() SchemaRef { return d.input.ref }
+
+// OutputRef is the pinned reference of the output schema.
 func (d *Definition[In, Out]) OutputRef() SchemaRef { return d.output.ref }
 
-// InputSchema and OutputSchema return copies of the canonical documents.
-func (d *Definition[In, Out]) InputSchema() []byte  { return bytes.Clone(d.input.canonical) }
+// InputSchema returns a copy of the canonical input schema.
+func (d *Definition[In, Out]) InputSchema() []byte { return bytes.Clone(d.input.canonical) }
+
+// OutputSchema returns a copy of the canonical output schema, the one
+// Decode validates against.
 func (d *Definition[In, Out]) OutputSchema() []byte { return bytes.Clone(d.output.canonical) }
 
 // ModelSchema returns a copy of the canonical model-visible output
