@@ -5,7 +5,10 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/askplane/askplane/internal/provider"
 )
 
 // Metadata names a contract. Name and Version make the schema ids:
@@ -21,12 +24,14 @@ type Metadata struct {
 
 // ModelDescriptor is the model a contract is bound to run on.
 type ModelDescriptor struct {
-	Model           string // provider model id, 1–256 bytes
+	Model           string // provider model id, 1–256 printable ASCII bytes
 	MaxOutputTokens int    // the call's output token cap, 1–HardMaxOutputTokens
 }
 
-// HardMaxOutputTokens bounds ModelDescriptor.MaxOutputTokens.
-const HardMaxOutputTokens = 1 << 17
+// HardMaxOutputTokens bounds ModelDescriptor.MaxOutputTokens: the
+// provider layer's own limit, so a definition never binds to a call every
+// adapter would refuse.
+const HardMaxOutputTokens = provider.MaxOutputTokensLimit
 
 // Instructions are the trusted system text sent with every call. They
 // come from code or operator configuration, never from a user.
@@ -69,8 +74,8 @@ func Define[In, Out any](meta Metadata, model ModelDescriptor, instructions Inst
 		return nil, newError(CodeDefinitionInvalid, "the metadata version is not positive")
 	case len(meta.Description) > 1024 || !utf8.ValidString(meta.Description):
 		return nil, newError(CodeDefinitionInvalid, "the metadata description is over 1024 bytes or not UTF-8")
-	case model.Model == "" || len(model.Model) > 256 || !utf8.ValidString(model.Model):
-		return nil, newError(CodeDefinitionInvalid, "the model id is empty, over 256 bytes or not UTF-8")
+	case model.Model == "" || len(model.Model) > 256 || strings.IndexFunc(model.Model, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0:
+		return nil, newError(CodeDefinitionInvalid, "the model id is not 1-256 printable ASCII bytes")
 	case model.MaxOutputTokens < 1 || model.MaxOutputTokens > HardMaxOutputTokens:
 		return nil, &Error{Code: CodeDefinitionInvalid, Message: "the model's MaxOutputTokens is out of range", Limit: HardMaxOutputTokens}
 	case len(instructions) == 0 || len(instructions) > MaxInstructionsBytes || !utf8.ValidString(string(instructions)):

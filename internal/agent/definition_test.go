@@ -88,6 +88,10 @@ func TestDefineRejectsBadContracts(t *testing.T) {
 			_, err := Define[closedIn, closedOut](meta, ModelDescriptor{MaxOutputTokens: 1}, "x", Limits{})
 			return err
 		},
+		"model not ascii": func() error {
+			_, err := Define[closedIn, closedOut](meta, ModelDescriptor{Model: "modèle", MaxOutputTokens: 1}, "x", Limits{})
+			return err
+		},
 		"tokens": func() error {
 			_, err := Define[closedIn, closedOut](meta, ModelDescriptor{Model: "m", MaxOutputTokens: HardMaxOutputTokens + 1}, "x", Limits{})
 			return err
