@@ -19,7 +19,7 @@ import (
 // the widget shrinks.
 const (
 	widgetInitialBudget = 6 * 1024
-	widgetTotalBudget   = 14*1024 + 512
+	widgetTotalBudget   = 14 * 1024
 )
 
 // widgetFiles are the published files, by glob, and whether each is part

@@ -118,7 +118,7 @@ export class Widget {
 
   open() {
     const { launcher, panel, input } = this.#el;
-    this.load();
+    this.load().catch(() => {}); // a failure shows on the first question
     panel.hidden = false;
     launcher.setAttribute('aria-expanded', 'true');
     input.focus();
