@@ -142,6 +142,10 @@ func TestModelAnswerCitesPackageRecords(t *testing.T) {
 	if req.Model != "fake-model-1" || req.MaxOutputTokens != 500 || req.Output == nil || req.Output.Name != "ask-answer" {
 		t.Errorf("request %+v", req)
 	}
+	// The provider layer's own pre-I/O check accepts it.
+	if _, err := provider.Prepare(req, provider.Config{}, structured); err != nil {
+		t.Errorf("provider.Prepare: %v", err)
+	}
 }
 
 // Answers that cannot be tied to the evidence, or do not meet the
