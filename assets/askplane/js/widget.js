@@ -138,8 +138,10 @@ export class Widget {
   // load imports the core and then fetches and verifies the artifact, once
   // (on first intent). A failed load or a bad artifact is a Resolver that
   // escalates every question as corrupt; load rejects only when the core
-  // itself cannot be imported. A failed import or fetch is tried again on
-  // the next question.
+  // itself cannot be imported. A failed fetch is tried again on the next
+  // question, and so is a failed import, though browsers keep a module
+  // that failed to load (a tampered one included) failed until the page
+  // is reloaded.
   load() {
     if (this.#resolver === null) {
       this.#resolver = this.#importCore().then(
