@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -42,4 +43,18 @@ func TestScan(t *testing.T) {
 			t.Errorf("%s: %v, want %s", c.doc, err, c.code)
 		}
 	}
+}
+
+// Whatever scan accepts is one valid JSON document.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":[1,{"b":"c"}]}`, `{"a":1,"a":2}`, `[1,]`, `"\ud800"`, "\"\xff\"", `1 2`, `{"a":{"b":[[]]}}`} {
+		f.Add(s)
+	}
+	l := JSONLimits{MaxBytes: 4096, MaxDepth: 8, MaxStringBytes: 256, MaxItems: 64}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := scan([]byte(s), l, outputCodes)
+		if err == nil && !json.Valid([]byte(s)) {
+			t.Fatalf("scan accepted invalid JSON %q", s)
+		}
+	})
 }
