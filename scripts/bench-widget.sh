@@ -14,11 +14,14 @@ public=$(mktemp -d)
 trap 'rm -rf "$public"' EXIT
 HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $PWD" \
 	go tool hugo --source exampleSite --destination "$public/public" --cacheDir "$public/cache" --logLevel warn >/dev/null
-total=0
-for f in "$public"/public/askplane/js/main.*.js "$public"/public/askplane/widget.min.*.css; do
+# The initial load is what every page fetches (main + CSS); core is the
+# protocol core, fetched on the reader's first intent.
+initial=0 total=0
+for f in "$public"/public/askplane/js/main.*.js "$public"/public/askplane/widget.min.*.css "$public"/public/askplane/js/core.*.js; do
 	raw=$(wc -c <"$f")
 	gz=$(gzip -9c "$f" | wc -c)
 	total=$((total + gz))
+	case "$(basename "$f")" in core.*) ;; *) initial=$((initial + gz)) ;; esac
 	printf '%-10s %6d B raw  %6d B gzip -9\n' "$(basename "$f" | cut -d. -f1)" "$raw" "$gz"
 done
-awk -v t="$total" 'BEGIN { printf "JS + CSS   %.2f KiB gzip -9\n", t / 1024 }'
+awk -v i="$initial" -v t="$total" 'BEGIN { printf "initial    %.2f KiB gzip -9 (every page)\ntotal      %.2f KiB gzip -9 (after first intent)\n", i / 1024, t / 1024 }'
