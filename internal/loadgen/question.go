@@ -46,7 +46,12 @@ func FromCorpus(c *corpus.Corpus, n int) []Question {
 	step := max(len(c.Records)/n, 1)
 	seen := make(map[string]bool, n)
 	out := make([]Question, 0, n)
-	for i := 0; i < len(c.Records) && len(out) < n; i += step {
+	for k := 0; k < n && k*step < len(c.Records); k++ {
+		// The k-th question comes from the k-th slice of step records, at
+		// offset k mod step inside it: a plain stride would keep hitting
+		// the same chunk position of regularly shaped pages (every
+		// introduction, say) and never ask about their sections.
+		i := min(k*step+k%step, len(c.Records)-1)
 		q := headingQuestion(&c.Records[i])
 		if q == "" || seen[q] {
 			continue

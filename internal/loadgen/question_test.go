@@ -9,16 +9,25 @@ import (
 
 func TestFromCorpusSpreadsHeadingQuestionsOverTheCorpus(t *testing.T) {
 	c := loadCorpus(t, 100) // 400 records
-	qs := FromCorpus(c, 30) // every 13th record
-	if len(qs) != 30 {
-		t.Fatalf("%d questions, want 30", len(qs))
+	qs := FromCorpus(c, 40) // record k·10 + k mod 10 (4 records a page)
+	if len(qs) != 40 {
+		t.Fatalf("%d questions, want 40", len(qs))
 	}
 	if qs[0].Text != c.Records[0].Title {
 		t.Errorf("first question %q, want the first page's title %q", qs[0].Text, c.Records[0].Title)
 	}
-	r := c.Records[29*13]
-	if want := r.Title + " " + r.Headings[1]; qs[29].Text != want {
-		t.Errorf("last question %q, want %q (spread over every record)", qs[29].Text, want)
+	r := c.Records[39*10+9]
+	if want := r.Title + " " + r.Headings[1]; qs[39].Text != want {
+		t.Errorf("last question %q, want %q (spread over every record)", qs[39].Text, want)
+	}
+	sections := 0
+	for _, q := range qs {
+		if strings.Count(q.Text, " ") > 3 { // a title has 4 words, a section question 6
+			sections++
+		}
+	}
+	if sections < 25 {
+		t.Errorf("%d of 40 questions ask about a section; the spread keeps hitting introductions", sections)
 	}
 	for _, q := range qs {
 		if q.Unanswerable || q.Text == "" {
