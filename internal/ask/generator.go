@@ -1,6 +1,16 @@
 package ask
 
-import "context"
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotGrounded is what a Generator returns (or wraps) when the answer it
+// produced cannot be tied to the sources: it cites none, or cites one it
+// was not given. The handler ends such a request with
+// ASK_NO_GROUNDED_SOURCES, not as a generation failure, and sends none of
+// its text.
+var ErrNotGrounded = errors.New("ask: answer not grounded in the sources")
 
 // Generator writes an answer from the sources. It calls emit with each
 // piece of text as it is produced (emit returns an error once the request

@@ -2,6 +2,8 @@ package ask
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/generate"
@@ -76,6 +78,10 @@ func (g *Grounded) Generate(ctx context.Context, q Query, sources []Source, emit
 		return emit(ev.Delta)
 	})
 	if err != nil {
+		var ge *generate.Error
+		if errors.As(err, &ge) && ge.Code == generate.CodeUngrounded {
+			return Result{}, fmt.Errorf("%w: %w", ErrNotGrounded, err)
+		}
 		return Result{}, err
 	}
 	out := Result{Used: res.Used}

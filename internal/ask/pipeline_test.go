@@ -2,6 +2,7 @@ package ask_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -165,6 +166,10 @@ func TestStreamFailures(t *testing.T) {
 		{"generator error", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
 			return ask.Result{}, context.DeadlineExceeded // not ours: a provider's own timeout
 		}, `{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
+`},
+		{"model answer not grounded", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
+			return ask.Result{}, fmt.Errorf("%w: cites record x9", ask.ErrNotGrounded)
+		}, `{"type":"error","message":"The answer cited no grounded source.","code":"ASK_NO_GROUNDED_SOURCES","retryable":false}
 `},
 		{"generator panic", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
 			panic("api key sk-123")

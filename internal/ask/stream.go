@@ -110,6 +110,10 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 				if ctx.Err() != nil {
 					return Result{}, "", x.ctxFailure(ctx)
 				}
+				if errors.Is(o.err, ErrNotGrounded) {
+					x.h.log.Warn("ask: answer not grounded", "requestId", x.id, "err", o.err)
+					return Result{}, "", &streamFailure{protocol.CodeAskNoGroundedSources, msgNotCited, false}
+				}
 				x.h.log.Error("ask: generation failed", "requestId", x.id, "err", o.err)
 				return Result{}, "", &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
 			}
