@@ -19,6 +19,9 @@
 #   DURATION=10s WARMUP=2s measured window and unmeasured warm-up per run
 #   EXAMPLE_PUBLIC=DIR     reuse a built exampleSite public folder
 #   BIG_PUBLIC=DIR         reuse a built generated-site public folder
+#   RATE_LIMIT=N           allow each subject (worker) N requests per minute,
+#                          to see designed 429s (default: a limit no run
+#                          reaches)
 #   SERVER_CPUS=0 CLIENT_CPUS=1
 #                          pin server and load generator with taskset
 #                          (default: both share every CPU)
@@ -138,7 +141,9 @@ fi
 secret=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 
 # write_config PUBLIC FILE: one site answering from PUBLIC's English corpus,
-# with a rate limit no run reaches (429s appear only when asked for).
+# with a rate limit no run reaches unless RATE_LIMIT asks for 429s.
+rate_limit='{"requests": 1000000, "windowSeconds": 1}'
+if [ -n "${RATE_LIMIT:-}" ]; then rate_limit="{\"requests\": $((RATE_LIMIT)), \"windowSeconds\": 60}"; fi
 write_config() {
 	local public=$1 file=$2 site_id
 	site_id=$(jq -r .siteId "$public/askplane/en/manifest.json")
@@ -161,7 +166,7 @@ write_config() {
     "origins": ["http://127.0.0.1"],
     "cookieSecretEnv": "ASKPLANE_BENCH_COOKIE_SECRET",
     "secureCookie": false,
-    "rateLimit": {"requests": 1000000, "windowSeconds": 1}
+    "rateLimit": $rate_limit
   }]
 }
 JSON

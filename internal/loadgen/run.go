@@ -145,7 +145,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 					return
 				}
 				s := w.ask(ctx, question(), at)
-				if !at.Before(measureFrom) && time.Now().Before(end) {
+				// Count what started and ended inside the window, and
+				// nothing cut short by the caller cancelling the run.
+				if !at.Before(measureFrom) && time.Now().Before(end) && ctx.Err() == nil {
 					t.add(&s)
 				}
 			}
