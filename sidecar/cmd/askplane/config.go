@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -54,7 +56,9 @@ import (
 //	                                   //   (needs secureCookie)
 //	    "rateLimit": {"requests": 60, "windowSeconds": 60},
 //	                                   // per subject and site; omitted means 60 per 60 s
-//	    "static": false                // also serve "public" at / (at most one site)
+//	    "static": false,               // also serve "public" at / (at most one site)
+//	    "generator": {…}               // how answers are written; omitted: extractive
+//	                                   //   (see GeneratorConfig)
 //	  }]
 //	}
 //
@@ -77,26 +81,29 @@ type Config struct {
 
 // SiteConfig is one site of a Config; see Config for each field.
 type SiteConfig struct {
-	Site            json.RawMessage `json:"site"`
-	Public          string          `json:"public"`
-	CorpusURL       string          `json:"corpusUrl"`
-	Language        string          `json:"language"`
-	Hosts           []string        `json:"hosts"`
-	Origins         []string        `json:"origins"`
-	Anonymous       *bool           `json:"anonymous"`
-	Tokens          []TokenConfig   `json:"tokens"`
-	CookieSecretEnv string          `json:"cookieSecretEnv"`
-	SecureCookie    bool            `json:"secureCookie"`
-	CrossSiteCookie bool            `json:"crossSiteCookie"`
-	RateLimit       *RateLimit      `json:"rateLimit"`
-	Static          bool            `json:"static"`
+	Site            json.RawMessage  `json:"site"`
+	Public          string           `json:"public"`
+	CorpusURL       string           `json:"corpusUrl"`
+	Language        string           `json:"language"`
+	Hosts           []string         `json:"hosts"`
+	Origins         []string         `json:"origins"`
+	Anonymous       *bool            `json:"anonymous"`
+	Tokens          []TokenConfig    `json:"tokens"`
+	CookieSecretEnv string           `json:"cookieSecretEnv"`
+	SecureCookie    bool             `json:"secureCookie"`
+	CrossSiteCookie bool             `json:"crossSiteCookie"`
+	RateLimit       *RateLimit       `json:"rateLimit"`
+	Static          bool             `json:"static"`
+	Generator       *GeneratorConfig `json:"generator"`
 
 	// Resolved by Validate (or set directly by askplane dev).
 	site   *ask.Site
-	secret []byte      // nil when not anonymous
-	tokens []ask.Token // from the environment
-	fsys   fs.FS          // nil means os.DirFS(Public)
-	corpus *corpus.Corpus // nil means loaded by newServer
+	secret []byte             // nil when not anonymous
+	tokens []ask.Token        // from the environment
+	gen    generate.Generator // nil: the extractive default
+	genSet bool               // gen resolved
+	fsys   fs.FS              // nil means os.DirFS(Public)
+	corpus *corpus.Corpus     // nil means loaded by newServer
 }
 
 // TokenConfig names one bearer token: who it asks as, and the environment
@@ -304,6 +311,13 @@ func (s *SiteConfig) validate() error {
 			return fmt.Errorf("cookieSecretEnv: environment variable %s holds fewer than %d bytes", s.CookieSecretEnv, minSecretBytes)
 		}
 		s.secret = []byte(v)
+	}
+	if !s.genSet {
+		gen, err := s.Generator.build(slog.Default())
+		if err != nil {
+			return fmt.Errorf("generator: %s", strings.TrimPrefix(err.Error(), "provider: "))
+		}
+		s.gen, s.genSet = gen, true
 	}
 	if s.RateLimit == nil {
 		s.RateLimit = &RateLimit{Requests: defaultRequests, WindowSeconds: defaultWindow}

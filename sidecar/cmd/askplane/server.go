@@ -175,7 +175,7 @@ func newHandler(ctx context.Context, cfg *Config, sessions ask.SessionStore, log
 		if c.SiteID != s.site.SiteID {
 			return nil, fmt.Errorf("sites[%d]: site.siteId %q differs from the corpus's siteId %q", i, s.site.SiteID, c.SiteID)
 		}
-		grounded := &ask.Grounded{Engine: evidence.NewIndex(c)}
+		grounded := &ask.Grounded{Engine: evidence.NewIndex(c), Generator: s.gen}
 		acfg := ask.Config{
 			Site:        *s.site,
 			Retriever:   grounded,

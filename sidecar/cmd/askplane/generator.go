@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/provider"
+	"github.com/askplane/askplane/internal/provider/providers"
+)
+
+// GeneratorConfig says how a site's answers are written. Omitted, or with
+// provider "extractive", answers are passages of the evidence (no model,
+// no key, no network). Any other provider writes them with a model
+// through the typed Ask answer contract: the model's whole answer is
+// validated against the contract's output schema, and every citation
+// checked against the evidence, before a word reaches the reader.
+//
+//	"generator": {
+//	  "provider": "anthropic",          // extractive | openai | anthropic | deepseek | openai-compatible
+//	  "model": "claude-sonnet-4-5",     // the provider's model id
+//	  "apiKeyEnv": "ANTHROPIC_API_KEY", // NAME of the environment variable holding the key
+//	  "baseUrl": "",                    // another endpoint: required for openai-compatible
+//	                                    //   (e.g. http://127.0.0.1:11434/v1 for Ollama); https
+//	                                    //   unless it is a literal loopback address
+//	  "maxOutputTokens": 1024,          // default 1024
+//	  "timeout": "60s"                  // one call's deadline, at most 10m; default 60s
+//	}
+type GeneratorConfig struct {
+	Provider        string `json:"provider"`
+	Model           string `json:"model"`
+	APIKeyEnv       string `json:"apiKeyEnv"`
+	BaseURL         string `json:"baseUrl"`
+	MaxOutputTokens int    `json:"maxOutputTokens"`
+	Timeout         string `json:"timeout"`
+}
+
+// extractive names the embedded default generator.
+const extractive = "extractive"
+
+// build returns the site's generator: nil for the extractive default,
+// else a model generator bound (fail closed) to the provider's profile.
+// It reads the API key from the environment now, so a missing key stops
+// the sidecar before it listens. Errors never contain the key.
+func (g *GeneratorConfig) build(logger *slog.Logger) (generate.Generator, error) {
+	if g == nil || g.Provider == "" || g.Provider == extractive {
+		if g != nil && (g.Model != "" || g.APIKeyEnv != "" || g.BaseURL != "") {
+			return nil, errors.New("the extractive generator takes no model, apiKeyEnv or baseUrl")
+		}
+		return nil, nil
+	}
+	cfg := provider.Config{
+		Provider: g.Provider, Model: g.Model, BaseURL: g.BaseURL, APIKeyEnv: g.APIKeyEnv,
+		MaxOutputTokens: g.MaxOutputTokens, Logger: logger,
+	}
+	if cfg.MaxOutputTokens == 0 {
+		cfg.MaxOutputTokens = provider.DefaultMaxOutputTokens
+	}
+	if g.Timeout != "" {
+		d, err := time.ParseDuration(g.Timeout)
+		if err != nil || d <= 0 {
+			return nil, errors.New("timeout must be a duration such as \"60s\"")
+		}
+		cfg.Timeout = d
+	}
+	if g.APIKeyEnv != "" {
+		if v, ok := os.LookupEnv(g.APIKeyEnv); !ok || v == "" {
+			return nil, fmt.Errorf("apiKeyEnv: environment variable %s is not set", g.APIKeyEnv)
+		}
+	}
+	client, err := providers.Open(cfg, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	def, err := agent.DefineAskAnswer(agent.ModelDescriptor{Model: cfg.Model, MaxOutputTokens: cfg.MaxOutputTokens})
+	if err != nil {
+		return nil, err
+	}
+	b, err := agent.NewRegistryBuilder(agent.RegistryLimits{})
+	if err != nil {
+		return nil, err
+	}
+	if err := def.Register(b); err != nil {
+		return nil, err
+	}
+	reg, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	return generate.NewModel(def, reg, client, agent.Budget{})
+}
