@@ -3,11 +3,14 @@ package store
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -46,8 +49,14 @@ var postgresMigrations = []string{
 // migrating at once ("askplane" in ASCII).
 const postgresMigrationLock int64 = 0x61736b706c616e65
 
-// postgresConnectTimeout applies when the DSN sets no connect_timeout.
-const postgresConnectTimeout = 10 * time.Second
+const (
+	// postgresConnectTimeout applies when the DSN sets no connect_timeout.
+	postgresConnectTimeout = 10 * time.Second
+	// postgresCancelGrace is how long a cancelled statement may take to
+	// return the server's answer to the cancel request before the socket
+	// is closed.
+	postgresCancelGrace = 2 * time.Second
+)
 
 // OpenPostgres connects a pool to the database url names (pgx syntax,
 // including pool_max_conns and search_path parameters), checks that it
@@ -68,8 +77,23 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = postgresConnectTimeout
 	}
-	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
-		cfg.ConnConfig.RuntimeParams["application_name"] = "askplane"
+	// Server-side bounds, unless the DSN sets its own: a statement or a
+	// lock wait outlives no operation, even when the client is gone.
+	for name, value := range map[string]string{
+		"application_name":  "askplane",
+		"statement_timeout": strconv.FormatInt(OpTimeout.Milliseconds(), 10),
+		"lock_timeout":      strconv.FormatInt(OpTimeout.Milliseconds(), 10),
+	} {
+		if _, ok := cfg.ConnConfig.RuntimeParams[name]; !ok {
+			cfg.ConnConfig.RuntimeParams[name] = value
+		}
+	}
+	// A done context sends PostgreSQL a cancel request, so a Save that
+	// returned a deadline error is not left waiting on a row lock, to
+	// commit later. pgx's default only closes the socket, which a server
+	// blocked on a lock does not notice.
+	cfg.ConnConfig.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: postgresCancelGrace}
 	}
 	ctx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
@@ -79,7 +103,7 @@ func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
 	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return fail("PostgreSQL is unreachable", err)
+		return fail("PostgreSQL did not accept a connection", err)
 	}
 	if err := postgresMigrate(ctx, pool); err != nil {
 		pool.Close()

@@ -55,7 +55,7 @@ func TestSQLiteConformance(t *testing.T) {
 // postgresSchema creates a schema of its own for one test in the test
 // database, dropped at cleanup, and returns a URL whose search_path points
 // at it: every test starts from an empty database, migrations included.
-func postgresSchema(t *testing.T) string {
+func postgresSchema(t testing.TB) string {
 	base := storetest.PostgresURL(t)
 	admin, err := pgx.Connect(t.Context(), base)
 	if err != nil {

@@ -1,0 +1,67 @@
+package store_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/store"
+	"github.com/askplane/askplane/internal/store/storetest"
+)
+
+// BenchmarkSaveLoad measures one turn of the sidecar's persistence, a Save
+// at the next revision then a Load, with a 20-message history of about
+// 600 bytes a message (12 KB of JSON), on each backend. PostgreSQL runs
+// when ASKPLANE_TEST_POSTGRES_URL is set (scripts/postgres.sh).
+func BenchmarkSaveLoad(b *testing.B) {
+	msgs := make([]protocol.AskMessage, 20)
+	for i := range msgs {
+		msgs[i] = storetest.Messages(fmt.Sprintf("%0600d", i), 1)[0]
+	}
+	b.Run("memory", func(b *testing.B) {
+		s, err := store.Open(b.Context(), "memory:")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSaveLoad(b, s, msgs)
+	})
+	b.Run("sqlite", func(b *testing.B) {
+		s, err := store.OpenSQLite(b.Context(), filepath.Join(b.TempDir(), "bench.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		benchSaveLoad(b, s, msgs)
+	})
+	b.Run("postgres", func(b *testing.B) {
+		if os.Getenv(storetest.PostgresEnv) == "" {
+			b.Skipf("%s is unset", storetest.PostgresEnv)
+		}
+		s, err := store.OpenPostgres(b.Context(), postgresSchema(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		benchSaveLoad(b, s, msgs)
+	})
+}
+
+func benchSaveLoad(b *testing.B, s ask.SessionStore, msgs []protocol.AskMessage) {
+	k := ask.Key{SiteID: "site-a", Subject: "anon:bench", SessionID: "bench"}
+	b.ReportAllocs()
+	rev := 0
+	for b.Loop() {
+		ok, err := s.Save(b.Context(), k, ask.Record{Revision: rev + 1, Messages: msgs}, rev)
+		if err != nil || !ok {
+			b.Fatalf("Save = %v, %v", ok, err)
+		}
+		rev++
+		r, err := s.Load(b.Context(), k)
+		if err != nil || r.Revision != rev {
+			b.Fatalf("Load = revision %d, %v", r.Revision, err)
+		}
+	}
+}
