@@ -102,7 +102,7 @@ func TestExampleConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != "127.0.0.1:8080" || len(c.Sites) != 1 || c.Sites[0].site.Corpus.ID != "docs-public" || !c.Metrics ||
+	if c.Addr != "127.0.0.1:8080" || len(c.Sites) != 1 || c.Sites[0].site.Corpus.ID != "docs-en" || !c.Metrics ||
 		!strings.HasSuffix(c.sessions, filepath.Join("config", "askplane-data", "sessions.db")) || len(c.Sites[0].tokens) != 1 {
 		t.Errorf("unexpected example config: %+v", c)
 	}

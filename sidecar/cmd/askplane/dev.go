@@ -60,7 +60,7 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 	// Conversations persist in SQLite, the embedded default, in a local
 	// folder that git ignores.
 	sessions := filepath.Join(root, ".askplane", "sessions.db")
-	cfg, err := devConfig(os.DirFS(public), "en", origins, "sqlite:"+sessions)
+	cfg, err := devConfig(os.DirFS(public), origins, "sqlite:"+sessions)
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed

@@ -16,6 +16,7 @@ import (
 func writePublic(t *testing.T) string {
 	t.Helper()
 	public := writeCorpus(t, "dev-docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command. It needs Go 1.26.")
+	addCorpus(t, public, "fr", "dev-docs-fr", "/fr/docs/installer/", "Installer", "installer", "Lancez go install pour obtenir la commande askplane.")
 	if err := os.WriteFile(filepath.Join(public, "index.html"), []byte("<h1>home</h1>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestDevServesSiteAndGroundedAsk(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Start()
 	defer srv.Close()
-	cfg, err := devConfig(os.DirFS(public), "en", []string{srv.URL}, "sqlite:"+filepath.Join(t.TempDir(), "sessions.db"))
+	cfg, err := devConfig(os.DirFS(public), []string{srv.URL}, "sqlite:"+filepath.Join(t.TempDir(), "sessions.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,18 @@ func TestDevServesSiteAndGroundedAsk(t *testing.T) {
 		t.Errorf("GET /health = %d %q", code, body)
 	}
 
-	req, _ := http.NewRequest("POST", srv.URL+"/v1/ask", strings.NewReader(`{"protocol":"agentskit.chat.ask","version":1,"messages":[{"role":"user","content":"how do I install the askplane command?"}]}`))
+	// Each language answers from its own corpus, named by the hint its
+	// pages' endpoint carries; without a hint no site can be chosen.
+	if resp, err := http.Post(srv.URL+"/v1/ask", "application/json", strings.NewReader(`{}`)); err != nil || resp.StatusCode != 403 {
+		t.Errorf("POST /v1/ask without a corpus hint: %v %v", resp, err)
+	}
+	frReq, _ := http.NewRequest("POST", srv.URL+"/v1/ask?corpus=docs-fr", strings.NewReader(`{"protocol":"agentskit.chat.ask","version":1,"messages":[{"role":"user","content":"comment obtenir la commande askplane ?"}]}`))
+	frReq.Header.Set("Content-Type", "application/json")
+	if resp, body := do(t, frReq); resp.StatusCode != 200 || !strings.Contains(body, `"path":"/fr/docs/installer/#installer"`) {
+		t.Errorf("French question: %d %s", resp.StatusCode, body)
+	}
+
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/ask?corpus=docs-en", strings.NewReader(`{"protocol":"agentskit.chat.ask","version":1,"messages":[{"role":"user","content":"how do I install the askplane command?"}]}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Origin", srv.URL)
 	resp, err := http.DefaultClient.Do(req)
@@ -85,4 +97,15 @@ func TestDevServesSiteAndGroundedAsk(t *testing.T) {
 	if resp, _ := http.Post(srv.URL+"/", "text/plain", nil); resp == nil || resp.StatusCode != 405 {
 		t.Errorf("POST / must be 405")
 	}
+}
+
+func do(t *testing.T, req *http.Request) (*http.Response, string) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
 }

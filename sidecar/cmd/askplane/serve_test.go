@@ -19,15 +19,23 @@ import (
 func writeCorpus(t *testing.T, siteID, url, title, anchor, text string) string {
 	t.Helper()
 	public := t.TempDir()
-	corpus := `{"language":"en","pages":[{"chunks":[{"anchor":"` + anchor + `","headings":["` + title + `"],"text":"` + text + `"}],"title":"` + title + `","url":"` + url + `"}],"protocol":"askplane.corpus","siteId":"` + siteID + `","version":1}`
+	addCorpus(t, public, "en", siteID, url, title, anchor, text)
+	return public
+}
+
+// addCorpus adds one page's corpus in lang to a built site folder.
+func addCorpus(t *testing.T, public, lang, siteID, url, title, anchor, text string) {
+	t.Helper()
+	corpus := `{"language":"` + lang + `","pages":[{"chunks":[{"anchor":"` + anchor + `","headings":["` + title + `"],"text":"` + text + `"}],"title":"` + title + `","url":"` + url + `"}],"protocol":"askplane.corpus","siteId":"` + siteID + `","version":1}`
 	sum := sha256.Sum256([]byte(corpus))
 	hash := hex.EncodeToString(sum[:])
-	manifest := `{"protocol":"askplane.manifest","version":1,"siteId":"` + siteID + `","language":"en","site":"/askplane/en/site.json",` +
-		`"artifact":{"href":"/askplane/en/knowledge.000000000000.json","contentHash":"sha256:` + strings.Repeat("0", 64) + `"},` +
-		`"corpus":{"href":"/askplane/en/corpus.` + hash[:12] + `.json","contentHash":"sha256:` + hash + `"},"sources":{}}`
+	dir := "askplane/" + lang
+	manifest := `{"protocol":"askplane.manifest","version":1,"siteId":"` + siteID + `","language":"` + lang + `","site":"/` + dir + `/site.json",` +
+		`"artifact":{"href":"/` + dir + `/knowledge.000000000000.json","contentHash":"sha256:` + strings.Repeat("0", 64) + `"},` +
+		`"corpus":{"href":"/` + dir + `/corpus.` + hash[:12] + `.json","contentHash":"sha256:` + hash + `"},"sources":{}}`
 	for name, data := range map[string]string{
-		"askplane/en/manifest.json":                 manifest,
-		"askplane/en/corpus." + hash[:12] + ".json": corpus,
+		dir + "/manifest.json":                 manifest,
+		dir + "/corpus." + hash[:12] + ".json": corpus,
 	} {
 		path := filepath.Join(public, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(path), 0o755)
@@ -35,7 +43,6 @@ func writeCorpus(t *testing.T, siteID, url, title, anchor, text string) string {
 			t.Fatal(err)
 		}
 	}
-	return public
 }
 
 // forbiddenBody is the protocol's ASK_FORBIDDEN error, byte for byte.
