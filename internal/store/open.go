@@ -10,8 +10,9 @@ import (
 )
 
 // Backend is a SessionStore that holds resources (a file, a pool) until
-// Close. Close waits for operations in flight to finish or fail; Load and
-// Save after Close fail with CodeUnavailable.
+// Close. Close waits for operations in flight to finish or fail; on SQLite
+// and PostgreSQL, Load and Save after Close fail with CodeUnavailable (the
+// memory backend has nothing to release and keeps working).
 type Backend interface {
 	ask.SessionStore
 	io.Closer

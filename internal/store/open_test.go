@@ -23,6 +23,7 @@ func TestOpenPicksTheBackendFromTheDSN(t *testing.T) {
 		{"memory:", "memory"},
 		{"sqlite:" + filepath.Join(dir, "a", "s.db"), "*store.SQLite"},
 		{filepath.Join(dir, "plain.db"), "*store.SQLite"},
+		{"sqlite:" + filepath.Join(dir, "with space #1 %20", "s.db"), "*store.SQLite"},
 		{"relative-" + filepath.Base(dir) + ".db", "*store.SQLite"},
 	}
 	t.Chdir(dir)
@@ -47,8 +48,10 @@ func TestOpenPicksTheBackendFromTheDSN(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "a", "s.db")); err != nil {
-		t.Fatalf("sqlite: DSN did not create its file: %v", err)
+	for _, p := range []string{filepath.Join(dir, "a", "s.db"), filepath.Join(dir, "with space #1 %20", "s.db")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("sqlite: DSN did not create its file: %v", err)
+		}
 	}
 }
 

@@ -43,6 +43,7 @@ var postgresMigrations = []string{
 		updated_at timestamptz NOT NULL DEFAULT now(),
 		PRIMARY KEY (site_id, subject, session_id)
 	)`,
+	`CREATE INDEX sessions_updated_at ON sessions (updated_at)`,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances
@@ -213,10 +214,39 @@ func (p *Postgres) unavailable(ctx context.Context, op string, err error) error 
 	return unavailable(ctx, op, err)
 }
 
+// Prune implements Pruner, deleting in batches so no statement holds
+// many row locks for long.
+func (p *Postgres) Prune(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		n, err := p.pruneBatch(ctx, before)
+		total += n
+		if err != nil || n < pruneBatch {
+			return total, err
+		}
+	}
+}
+
+func (p *Postgres) pruneBatch(ctx context.Context, before time.Time) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	tag, err := p.pool.Exec(ctx,
+		`DELETE FROM sessions WHERE (site_id, subject, session_id) IN
+		 (SELECT site_id, subject, session_id FROM sessions WHERE updated_at < $1 LIMIT $2)`,
+		before, pruneBatch)
+	if err != nil {
+		return 0, p.unavailable(ctx, "prune", err)
+	}
+	return tag.RowsAffected(), nil
+}
+
 // Close closes the pool, waiting for acquired connections to be released.
 func (p *Postgres) Close() error {
 	p.pool.Close()
 	return nil
 }
 
-var _ Backend = (*Postgres)(nil)
+var (
+	_ Backend = (*Postgres)(nil)
+	_ Pruner  = (*Postgres)(nil)
+)

@@ -48,6 +48,7 @@ var sqliteMigrations = []string{
 		updated_at INTEGER NOT NULL, -- Unix milliseconds
 		PRIMARY KEY (site_id, subject, session_id)
 	) STRICT, WITHOUT ROWID`,
+	`CREATE INDEX sessions_updated_at ON sessions (updated_at)`,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
@@ -186,7 +187,40 @@ func (s *SQLite) Save(ctx context.Context, k ask.Key, r ask.Record, expectedRevi
 	return n == 1, nil
 }
 
+// Prune implements Pruner, deleting in batches so the write lock is never
+// held for long.
+func (s *SQLite) Prune(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		n, err := s.pruneBatch(ctx, before.UnixMilli())
+		total += n
+		if err != nil || n < pruneBatch {
+			return total, err
+		}
+	}
+}
+
+func (s *SQLite) pruneBatch(ctx context.Context, beforeMillis int64) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	res, err := s.db.ExecContext(ctx,
+		`DELETE FROM sessions WHERE (site_id, subject, session_id) IN
+		 (SELECT site_id, subject, session_id FROM sessions WHERE updated_at < ? LIMIT ?)`,
+		beforeMillis, pruneBatch)
+	if err != nil {
+		return 0, unavailable(ctx, "prune", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, unavailable(ctx, "prune", err)
+	}
+	return n, nil
+}
+
 // Close closes the database; operations in flight finish first.
 func (s *SQLite) Close() error { return s.db.Close() }
 
-var _ Backend = (*SQLite)(nil)
+var (
+	_ Backend = (*SQLite)(nil)
+	_ Pruner  = (*SQLite)(nil)
+)
