@@ -30,7 +30,12 @@
 // messages, roles user or assistant, content of at most MaxContentLen
 // UTF-16 units in valid UTF-8, and a revision one above the expected one.
 // Key parts are non-empty text of at most MaxKeyLen bytes. Every operation
-// is bounded by the caller's context and by OpTimeout.
+// is bounded by the caller's context and by OpTimeout (PostgreSQL also
+// gets statement and lock timeouts, and a cancel request when a context
+// ends). Sessions stay until Prune deletes those not saved for a while.
+//
+// A Save that returns an error may or may not have been applied (the
+// commit can succeed as the connection fails); the next Load tells.
 //
 // Errors are *Error values with a stable Code; branch on it with errors.As
 // or CodeOf. No error text contains a DSN's password (Redacted gives a DSN

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
 	"github.com/jackc/pgx/v5"
@@ -148,4 +151,35 @@ func withPassword(t *testing.T, dsn, password string) string {
 	}
 	u.User = url.UserPassword(u.User.Username(), password)
 	return u.String()
+}
+
+// Both backends store the very same JSON text for a record: PostgreSQL
+// keeps text byte for byte (jsonb would rewrite it), so a database moved
+// between backends, or read by another program, sees identical bytes.
+func TestStoredTextIsIdenticalAcrossBackends(t *testing.T) {
+	var msgs []protocol.AskMessage
+	for _, c := range storetest.RoundTripContents {
+		msgs = append(msgs, protocol.AskMessage{Role: protocol.RoleUser, Content: c})
+	}
+	rec := ask.Record{Revision: 1, Messages: msgs}
+	k := storetest.Key(t, "s1")
+
+	dsn := postgresSchema(t)
+	storetest.MustSave(t, openPostgres(t, dsn), k, rec, 0, true)
+	var fromPostgres string
+	if err := rawPostgres(t, dsn).QueryRow(t.Context(), `SELECT messages FROM sessions`).Scan(&fromPostgres); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	storetest.MustSave(t, openSQLite(t, path), k, rec, 0, true)
+	var fromSQLite string
+	if err := rawSQLite(t, path).QueryRow(`SELECT messages FROM sessions`).Scan(&fromSQLite); err != nil {
+		t.Fatal(err)
+	}
+	if fromPostgres != fromSQLite {
+		t.Fatalf("stored texts differ: PostgreSQL %d bytes, SQLite %d bytes", len(fromPostgres), len(fromSQLite))
+	}
+	if !strings.Contains(fromSQLite, "line\u2028separator") || !strings.Contains(fromSQLite, `\u0000`) {
+		t.Fatalf("stored text is not JSON.stringify's escaping")
+	}
 }
