@@ -59,18 +59,18 @@ const (
 	postgresCancelGrace = 2 * time.Second
 )
 
-// OpenPostgres connects a pool to the database url names (pgx syntax,
+// OpenPostgres connects a pool to the database dsn names (a pgx URL,
 // including pool_max_conns and search_path parameters), checks that it
 // answers and applies the schema. Failures never contain the password.
-func OpenPostgres(ctx context.Context, url string) (*Postgres, error) {
-	sec := secrets(url)
+func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
+	sec := secrets(dsn)
 	fail := func(reason string, err error) (*Postgres, error) {
 		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason, Err: safeCause(err, sec)}
 	}
-	if len(url) > MaxDSNLen {
+	if len(dsn) > MaxDSNLen {
 		return fail("DSN is too long", nil)
 	}
-	cfg, err := pgxpool.ParseConfig(url)
+	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// The parser's message may quote the DSN; the reason is enough.
 		return fail("PostgreSQL DSN is invalid", nil)
