@@ -231,3 +231,28 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestBurstOfDeltasKeepsEveryDeltaInOrder: a generator that emits faster
+// than the writer and returns at once still has every delta written, in
+// order, before the cite and done events.
+func TestBurstOfDeltasKeepsEveryDeltaInOrder(t *testing.T) {
+	const n = 200
+	f := newFixture(t, func(c *ask.Config) {
+		c.Generator = ask.GeneratorFunc(func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+			for i := 0; i < n; i++ {
+				if err := emit(fmt.Sprintf("d%d ", i)); err != nil {
+					return ask.Result{}, err
+				}
+			}
+			return ask.Result{Used: []string{"local-guide"}}, nil
+		})
+	})
+	resp, body := f.post(t, "", askBody("", "q"))
+	var want strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&want, `{"type":"text","delta":"d%d "}`+"\n", i)
+	}
+	if resp.StatusCode != 200 || !strings.HasPrefix(body, want.String()) || !strings.Contains(body[want.Len():], `"name":"cite"`) {
+		t.Fatalf("%d\n%s", resp.StatusCode, body)
+	}
+}

@@ -67,7 +67,10 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 		res Result
 		err error
 	}
-	deltas := make(chan string)
+	// A small buffer lets the writer see that more text is already
+	// waiting and flush once for the lot: one write syscall per burst of
+	// deltas, not per delta, while a lone delta still goes out at once.
+	deltas := make(chan string, deltaBuffer)
 	done := make(chan outcome, 1)
 	emit := func(d string) error {
 		select {
@@ -91,19 +94,25 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 
 	var answer strings.Builder
 	units := 0
+	send := func(d string) *streamFailure {
+		if d == "" {
+			return nil
+		}
+		if units += protocol.UTF16Len(d); units > MaxAnswerLen {
+			x.h.log.Warn("ask: answer over the length limit", "requestId", x.id)
+			return &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
+		}
+		answer.WriteString(d)
+		if err := x.write(protocol.AskTextEvent{Delta: d}, true, len(deltas) == 0); err != nil {
+			return x.ctxFailure(ctx)
+		}
+		return nil
+	}
 	for {
 		select {
 		case d := <-deltas:
-			if d == "" {
-				continue
-			}
-			if units += protocol.UTF16Len(d); units > MaxAnswerLen {
-				x.h.log.Warn("ask: answer over the length limit", "requestId", x.id)
-				return Result{}, "", &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
-			}
-			answer.WriteString(d)
-			if err := x.write(protocol.AskTextEvent{Delta: d}, true); err != nil {
-				return Result{}, "", x.ctxFailure(ctx)
+			if f := send(d); f != nil {
+				return Result{}, "", f
 			}
 		case o := <-done:
 			if o.err != nil {
@@ -117,12 +126,22 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 				x.h.log.Error("ask: generation failed", "requestId", x.id, "err", o.err)
 				return Result{}, "", &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
 			}
+			// The generator is done, so every delta it emitted is in the
+			// buffer: write them before concluding.
+			for len(deltas) > 0 {
+				if f := send(<-deltas); f != nil {
+					return Result{}, "", f
+				}
+			}
 			return o.res, answer.String(), nil
 		case <-ctx.Done():
 			return Result{}, "", x.ctxFailure(ctx)
 		}
 	}
 }
+
+// deltaBuffer is how many text deltas may wait for the writer.
+const deltaBuffer = 16
 
 // ctxFailure is the failure of a done context: nothing when the client is
 // gone, ASK_TIMEOUT when a deadline fired.
@@ -146,7 +165,7 @@ func (x *exchange) conclude(ctx context.Context, sources []Source, res Result, a
 	if len(cited) == 0 {
 		return &streamFailure{protocol.CodeAskNoGroundedSources, msgNotCited, false}
 	}
-	if err := x.write(protocol.AskToolEvent{ID: "sources-" + x.id, Name: "cite", Args: citeArgs(cited)}, false); err != nil {
+	if err := x.write(protocol.AskToolEvent{ID: "sources-" + x.id, Name: "cite", Args: citeArgs(cited)}, false, false); err != nil {
 		return x.ctxFailure(ctx)
 	}
 	if store := h.cfg.Sessions; store != nil && x.req.SessionID != "" {
@@ -183,7 +202,7 @@ func (x *exchange) conclude(ctx context.Context, sources []Source, res Result, a
 	if model != "" {
 		done.Model = &model
 	}
-	if err := x.write(done, false); err != nil {
+	if err := x.write(done, false, true); err != nil {
 		return x.ctxFailure(ctx)
 	}
 	x.metric(MetricStreamBytes, float64(x.bytes), UnitBytes, OutcomeOK)
@@ -201,16 +220,16 @@ func (x *exchange) streamFail(ctx context.Context, f *streamFailure) {
 		return
 	}
 	retryable := f.retryable
-	x.write(protocol.AskErrorEvent{Message: f.message, Code: string(f.code), Retryable: &retryable}, false)
+	x.write(protocol.AskErrorEvent{Message: f.message, Code: string(f.code), Retryable: &retryable}, false, true)
 	x.finish(MetricError, OutcomeError)
 }
 
 // write sends one NDJSON event and flushes it.
-func (x *exchange) write(ev protocol.AskEvent, token bool) error {
+func (x *exchange) write(ev protocol.AskEvent, token, flush bool) error {
 	x.buf = protocol.AppendNDJSON(x.buf[:0], ev)
 	n, err := x.w.Write(x.buf)
 	x.bytes += n
-	if err == nil {
+	if err == nil && flush {
 		err = x.rc.Flush()
 	}
 	if err != nil {
