@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"container/list"
 	"context"
 	"slices"
 	"sync"
@@ -33,14 +34,28 @@ type SessionStore interface {
 }
 
 // MemoryStore is an in-process SessionStore, safe for concurrent use. It
-// forgets everything on restart.
+// forgets everything on restart, and holds at most MaxMemorySessions:
+// saving one more evicts the session written longest ago, so a long-running
+// process cannot grow without bound.
 type MemoryStore struct {
-	mu   sync.Mutex
-	recs map[Key]Record
+	mu    sync.Mutex
+	recs  map[Key]*list.Element // of *memEntry
+	order *list.List            // least recently written first
+	max   int
 }
 
+type memEntry struct {
+	key Key
+	rec Record
+}
+
+// MaxMemorySessions bounds a MemoryStore.
+const MaxMemorySessions = 10_000
+
 // NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{recs: make(map[Key]Record)} }
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{recs: make(map[Key]*list.Element), order: list.New(), max: MaxMemorySessions}
+}
 
 // Load implements SessionStore.
 func (m *MemoryStore) Load(ctx context.Context, k Key) (Record, error) {
@@ -49,7 +64,11 @@ func (m *MemoryStore) Load(ctx context.Context, k Key) (Record, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r := m.recs[k]
+	e, ok := m.recs[k]
+	if !ok {
+		return Record{}, nil
+	}
+	r := e.Value.(*memEntry).rec
 	r.Messages = slices.Clone(r.Messages)
 	return r, nil
 }
@@ -61,11 +80,26 @@ func (m *MemoryStore) Save(ctx context.Context, k Key, r Record, expectedRevisio
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.recs[k].Revision != expectedRevision {
+	e, ok := m.recs[k]
+	stored := 0
+	if ok {
+		stored = e.Value.(*memEntry).rec.Revision
+	}
+	if stored != expectedRevision {
 		return false, nil
 	}
 	r.Messages = slices.Clone(r.Messages)
-	m.recs[k] = r
+	if ok {
+		e.Value.(*memEntry).rec = r
+		m.order.MoveToBack(e)
+		return true, nil
+	}
+	if m.order.Len() >= m.max {
+		oldest := m.order.Front()
+		delete(m.recs, oldest.Value.(*memEntry).key)
+		m.order.Remove(oldest)
+	}
+	m.recs[k] = m.order.PushBack(&memEntry{key: k, rec: r})
 	return true, nil
 }
 

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -116,5 +117,29 @@ func TestMetricJSON(t *testing.T) {
 	m.Value = -3
 	if b, _ := m.MarshalJSON(); !strings.Contains(string(b), `"value":0,`) {
 		t.Fatalf("negative value not clamped: %s", b)
+	}
+}
+
+// TestMemoryStoreEvictsLeastRecentlyWritten: past MaxMemorySessions the
+// session written longest ago goes; one written again recently stays.
+func TestMemoryStoreEvictsLeastRecentlyWritten(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemoryStore()
+	key := func(i int) Key { return Key{SiteID: "s", Subject: "anon:x", SessionID: fmt.Sprintf("k%d", i)} }
+	rec := func(rev int) Record { return Record{Revision: rev} }
+	for i := 0; i < MaxMemorySessions; i++ {
+		if ok, err := m.Save(ctx, key(i), rec(1), 0); !ok || err != nil {
+			t.Fatal(i, ok, err)
+		}
+	}
+	m.Save(ctx, key(0), rec(2), 1) // k0 is now the most recently written
+	m.Save(ctx, key(MaxMemorySessions), rec(1), 0)
+	if r, _ := m.Load(ctx, key(1)); r.Revision != 0 {
+		t.Errorf("k1 (oldest) not evicted: %+v", r)
+	}
+	for _, i := range []int{0, 2, MaxMemorySessions} {
+		if r, _ := m.Load(ctx, key(i)); r.Revision == 0 {
+			t.Errorf("k%d evicted", i)
+		}
 	}
 }
