@@ -117,11 +117,52 @@ func serveUntilSignal(name string, ln net.Listener, h http.Handler, stderr io.Wr
 // session store it holds open until Close.
 type server struct {
 	http.Handler
-	sessions store.Backend
+	sessions   store.Backend
+	stopPruner context.CancelFunc
+	pruned     chan struct{} // closed when the pruner has stopped
 }
 
-// Close releases the session store; call it after the HTTP server stopped.
-func (s *server) Close() error { return s.sessions.Close() }
+// Close stops pruning and releases the session store; call it after the
+// HTTP server stopped.
+func (s *server) Close() error {
+	s.stopPruner()
+	<-s.pruned
+	return s.sessions.Close()
+}
+
+// Session retention: a persistent store forgets sessions not written for
+// sessionRetention, checked every pruneEvery, so its table stays bounded.
+const (
+	sessionRetention = 30 * 24 * time.Hour
+	pruneEvery       = time.Hour
+)
+
+// prune deletes old sessions from a store that can, until ctx is done.
+func prune(ctx context.Context, b store.Backend, logger *slog.Logger, done chan<- struct{}) {
+	defer close(done)
+	p, ok := b.(store.Pruner)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		pctx, cancel := context.WithTimeout(ctx, time.Minute)
+		n, err := p.Prune(pctx, time.Now().Add(-sessionRetention))
+		cancel()
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Warn("askplane: pruning old sessions failed", "err", err)
+		case n > 0:
+			logger.Info("askplane: pruned old sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
 
 // corpusFetchTimeout bounds fetching every corpusUrl at start-up.
 const corpusFetchTimeout = 2 * time.Minute
@@ -148,7 +189,10 @@ func newServer(cfg *Config, logger *slog.Logger) (*server, error) {
 		sessions.Close()
 		return nil, err
 	}
-	return &server{Handler: h, sessions: sessions}, nil
+	pctx, stop := context.WithCancel(context.Background())
+	srv := &server{Handler: h, sessions: sessions, stopPruner: stop, pruned: make(chan struct{})}
+	go prune(pctx, sessions, logger, srv.pruned)
+	return srv, nil
 }
 
 func newHandler(ctx context.Context, cfg *Config, sessions ask.SessionStore, logger *slog.Logger) (http.Handler, error) {
