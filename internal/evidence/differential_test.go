@@ -42,10 +42,14 @@ type corpusShape struct {
 	dupRate   float64 // chance a record repeats an earlier one (score ties)
 	odd       bool    // sprinkle oddStrings into every field
 	longTexts bool    // texts over MaxExcerptBytes
+	rare      int     // a quarter of words are drawn from this many rare words ("rw0"…)
 }
 
 func genRecords(rng *rand.Rand, sh corpusShape) []corpus.Record {
 	word := func() string {
+		if sh.rare > 0 && rng.IntN(4) == 0 {
+			return "rw" + strconv.Itoa(rng.IntN(sh.rare))
+		}
 		u := rng.Float64()
 		return genWords[int(u*u*float64(sh.vocab))]
 	}
@@ -109,7 +113,7 @@ func genRecords(rng *rand.Rand, sh corpusShape) []corpus.Record {
 	return recs
 }
 
-func genQuestion(rng *rand.Rand, common string) string {
+func genQuestion(rng *rand.Rand, sh corpusShape) string {
 	n := rng.IntN(12)
 	if rng.IntN(20) == 0 {
 		n = 40 + rng.IntN(30) // more than maxQueryTerms distinct terms
@@ -122,13 +126,19 @@ func genQuestion(rng *rand.Rand, common string) string {
 		case 1:
 			parts = append(parts, "zz"+strconv.Itoa(rng.IntN(1000))) // unknown
 		case 2:
-			if common != "" {
-				parts = append(parts, strings.ToUpper(common))
+			if sh.common != "" {
+				parts = append(parts, strings.ToUpper(sh.common))
 				continue
 			}
 			fallthrough
 		case 3:
 			parts = append(parts, oddStrings[rng.IntN(len(oddStrings))])
+		case 4, 5:
+			if sh.rare > 0 {
+				parts = append(parts, "rw"+strconv.Itoa(rng.IntN(sh.rare)))
+				continue
+			}
+			fallthrough
 		default:
 			parts = append(parts, genWords[rng.IntN(len(genWords))])
 		}
@@ -166,6 +176,8 @@ func TestSearchMatchesReference(t *testing.T) {
 		{records: 600, vocab: 26, common: "handbook"},
 		{records: 1500, vocab: len(genWords), common: "guide", longTexts: true},
 		{records: 2500, vocab: len(genWords), dupRate: 0.05},
+		{records: 3000, vocab: 12, common: "guide", rare: 3000, dupRate: 0.02},
+		{records: 800, vocab: len(genWords), common: "guide", rare: 400, odd: true},
 	}
 	questions := 600
 	if testing.Short() {
@@ -176,7 +188,7 @@ func TestSearchMatchesReference(t *testing.T) {
 		c := &corpus.Corpus{Version: "sha256:" + strings.Repeat(strconv.Itoa(si%10), 64), Records: genRecords(rng, sh)}
 		ix, ref := NewIndex(c), refNewIndex(c)
 		for i := 0; i < questions; i++ {
-			assertSameSearch(t, ix, ref, genQuestion(rng, sh.common), genBudgets[rng.IntN(len(genBudgets))])
+			assertSameSearch(t, ix, ref, genQuestion(rng, sh), genBudgets[rng.IntN(len(genBudgets))])
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"math"
 	"sort"
 
 	"github.com/askplane/askplane/internal/corpus"
@@ -12,16 +13,23 @@ import (
 type Index struct {
 	version string
 	records []corpus.Record
-	terms   map[string]int32 // term → index into postings
-	posts   [][]posting      // per term, in record order
-	norm    []float64        // per record: k1·(1 − b + b·len/avgLen)
+	terms   map[string]int32 // term → index into posts
+	posts   []postings       // per term
 }
 
-// posting is one record containing a term, with the field-weighted term
-// frequency (in halves, so exact).
-type posting struct {
-	rec int32
-	tf2 int32
+// postings lists the records containing one term, in record order, with
+// the term's BM25 contribution to each record's score. A contribution
+// depends only on the corpus (the term's idf, its field-weighted
+// frequency in the record, the record's length), never on the question,
+// so it is computed once here rather than on every search; the
+// expression is the one the engine has always used, so every value, and
+// every sum of them, is bit for bit what it was.
+type postings struct {
+	recs  []int32
+	score []float64
+	// max is the largest contribution: no record gets more from this
+	// term, which lets rank skip records only common terms could score.
+	max float64
 }
 
 var _ Engine = (*Index)(nil)
@@ -31,6 +39,7 @@ var _ Engine = (*Index)(nil)
 // float computed from them are the same on every run.
 func NewIndex(c *corpus.Corpus) *Index {
 	ix := &Index{version: c.Version, records: c.Records, terms: map[string]int32{}}
+	var tf2s [][]int32 // per term, parallel to posts[id].recs: weighted tf in halves (exact)
 	lens := make([]int64, len(c.Records))
 	var total int64
 	counts := map[string]int32{}
@@ -62,22 +71,43 @@ func NewIndex(c *corpus.Corpus) *Index {
 			if !ok {
 				id = int32(len(ix.posts))
 				ix.terms[t] = id
-				ix.posts = append(ix.posts, nil)
+				ix.posts = append(ix.posts, postings{})
+				tf2s = append(tf2s, nil)
 			}
-			ix.posts[id] = append(ix.posts[id], posting{rec: int32(i), tf2: counts[t]})
+			ix.posts[id].recs = append(ix.posts[id].recs, int32(i))
+			tf2s[id] = append(tf2s[id], counts[t])
 		}
 		lens[i] = n
 		total += n
 	}
-	ix.norm = make([]float64, len(lens))
+	norm := make([]float64, len(lens)) // per record: k1·(1 − b + b·len/avgLen)
 	avg := 1.0
 	if len(lens) > 0 && total > 0 {
 		avg = float64(total) / float64(len(lens))
 	}
 	for i, n := range lens {
-		ix.norm[i] = k1 * float64((1-b)+float64(b*float64(n))/avg)
+		norm[i] = k1 * float64((1-b)+float64(b*float64(n))/avg)
+	}
+	n := float64(len(ix.records))
+	for id := range ix.posts {
+		ps := &ix.posts[id]
+		df := float64(len(ps.recs))
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		ps.score = make([]float64, len(ps.recs))
+		for j, rec := range ps.recs {
+			ps.score[j] = contribution(idf, tf2s[id][j], norm[rec])
+			ps.max = max(ps.max, ps.score[j])
+		}
 	}
 	return ix
+}
+
+// contribution is a term's BM25 score in one record. The products are
+// explicitly rounded (float64(...)) so the compiler cannot fuse them into
+// FMA instructions on some architectures and not others.
+func contribution(idf float64, tf2 int32, norm float64) float64 {
+	tf := float64(tf2) / 2
+	return float64(idf*float64(tf*(k1+1))) / float64(tf+norm)
 }
 
 // ID is the engine id recorded in packages.

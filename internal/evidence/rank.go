@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -16,7 +17,8 @@ type hit struct {
 
 // scratch holds per-record accumulators for one search. Dense arrays
 // (reused through a pool) beat a map when common terms touch most of a
-// large corpus; only touched entries are reset afterwards.
+// large corpus; only touched entries are reset afterwards. A record is
+// touched (a candidate) exactly when its mask is not zero.
 type scratch struct {
 	score   []float64
 	mask    []uint64
@@ -41,42 +43,123 @@ func (s *scratch) release() {
 	scratchPool.Put(s)
 }
 
-// rank scores every record that contains a query term. terms is sorted,
-// so each record's score is summed in the same order on every run; the
-// products are explicitly rounded (float64(...)) so the compiler cannot
-// fuse them into FMA instructions on some architectures and not others.
-// It returns the k best, ordered by score, then by record order.
+// rank scores the records that can qualify for the question. terms is
+// sorted, and each record's score is the sum of its terms'
+// contributions in that order, so it is the same float on every run.
+// It returns the k best scoring at least minScore, ordered by score, then
+// by record order.
+//
+// Common terms (see commonTerms) cannot lift a record to minScore on
+// their own, so only the other ("rare") terms make a record a candidate;
+// a common term then adds its contribution to candidates only, which
+// spares walking a posting list that may span the whole corpus. Every
+// candidate still gets every term's contribution, in term order, so its
+// score and mask are exactly those of scoring all records, and the
+// records left out are exactly records that would have scored under
+// minScore.
 func (ix *Index) rank(terms []string, k int) []hit {
-	sc := getScratch(len(ix.records))
-	defer sc.release()
-	n := float64(len(ix.records))
+	var lists [64]*postings
 	for i, t := range terms {
-		id, ok := ix.terms[t]
-		if !ok {
-			continue
-		}
-		posts := ix.posts[id]
-		df := float64(len(posts))
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		for _, p := range posts {
-			tf := float64(p.tf2) / 2
-			s := float64(idf*float64(tf*(k1+1))) / float64(tf+ix.norm[p.rec])
-			if sc.mask[p.rec] == 0 {
-				sc.touched = append(sc.touched, p.rec)
-			}
-			sc.score[p.rec] += s
-			sc.mask[p.rec] |= 1 << uint(i)
+		if id, ok := ix.terms[t]; ok {
+			lists[i] = &ix.posts[id]
 		}
 	}
-	// Keep the k best by (score desc, record asc): a total order, so the
-	// result does not depend on the order records were touched in.
-	hits := make([]hit, 0, k+1)
-	for _, r := range sc.touched {
-		micro := int64(math.Round(sc.score[r] * scoreScale))
-		if micro < minScore {
+	common := commonTerms(lists[:len(terms)])
+	// Rare terms before the first common one add as they mark; those after
+	// it must wait until every candidate is known.
+	firstCommon := len(terms)
+	if common != 0 {
+		firstCommon = bits.TrailingZeros64(common)
+	}
+	sc := getScratch(len(ix.records))
+	defer sc.release()
+	for i, ps := range lists[:len(terms)] {
+		if ps == nil || common&(1<<uint(i)) != 0 {
 			continue
 		}
-		h := hit{rec: r, score: micro, mask: sc.mask[r]}
+		bit := uint64(1) << uint(i)
+		if i < firstCommon {
+			for j, r := range ps.recs {
+				if sc.mask[r] == 0 {
+					sc.touched = append(sc.touched, r)
+				}
+				sc.score[r] += ps.score[j]
+				sc.mask[r] |= bit
+			}
+			continue
+		}
+		for _, r := range ps.recs {
+			if sc.mask[r] == 0 {
+				sc.touched = append(sc.touched, r)
+			}
+			sc.mask[r] |= bit
+		}
+	}
+	if len(sc.touched) == 0 {
+		return nil
+	}
+	sorted := false
+	for i := firstCommon; i < len(terms); i++ {
+		ps := lists[i]
+		if ps == nil {
+			continue
+		}
+		if common&(1<<uint(i)) == 0 {
+			for j, r := range ps.recs {
+				sc.score[r] += ps.score[j]
+			}
+			continue
+		}
+		bit := uint64(1) << uint(i)
+		if len(sc.touched)*bits.Len(uint(len(ps.recs))) >= len(ps.recs) {
+			// Few postings per candidate: walk the list.
+			for j, r := range ps.recs {
+				if sc.mask[r] != 0 {
+					sc.score[r] += ps.score[j]
+					sc.mask[r] |= bit
+				}
+			}
+			continue
+		}
+		// Few candidates: look each up, in record order, in the rest of
+		// the list.
+		if !sorted {
+			slices.Sort(sc.touched)
+			sorted = true
+		}
+		rest := ps.recs
+		off := 0
+		for _, r := range sc.touched {
+			j, found := slices.BinarySearch(rest, r)
+			rest, off = rest[j:], off+j
+			if found {
+				sc.score[r] += ps.score[off]
+				sc.mask[r] |= bit
+			}
+			if len(rest) == 0 {
+				break
+			}
+		}
+	}
+	return sc.best(k)
+}
+
+// best keeps the k best candidates by (score desc, record asc) among
+// those scoring at least minScore: a total order, so the result does not
+// depend on the order records were touched in.
+func (sc *scratch) best(k int) []hit {
+	hits := make([]hit, 0, k+1)
+	// floor is the least micro score that can still enter hits; a score
+	// y rounds to at least floor exactly when y ≥ floor − 0.5 (math.Round
+	// rounds halves up for positive y), so the comparison below skips the
+	// rounding for most records without changing which ones qualify.
+	floor := int64(minScore)
+	for _, r := range sc.touched {
+		y := sc.score[r] * scoreScale
+		if y < float64(floor)-0.5 {
+			continue
+		}
+		h := hit{rec: r, score: int64(math.Round(y)), mask: sc.mask[r]}
 		if len(hits) == k && !better(h, hits[k-1]) {
 			continue
 		}
@@ -89,6 +172,9 @@ func (ix *Index) rank(terms []string, k int) []hit {
 		hits = slices.Insert(hits, j, h)
 		if len(hits) > k {
 			hits = hits[:k]
+		}
+		if len(hits) == k {
+			floor = hits[k-1].score
 		}
 	}
 	return hits
