@@ -121,7 +121,7 @@ func TestGeneratorConfigRefuses(t *testing.T) {
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
 	for gen, want := range map[string]string{
-		`{"provider":"openai","model":"m","apiKeyEnv":"ASKPLANE_TEST_UNSET"}`:                                      "config: sites[0].generator: apiKeyEnv: environment variable ASKPLANE_TEST_UNSET is not set",
+		`{"provider":"openai","model":"m","apiKeyEnv":"ASKPLANE_TEST_UNSET"}`:                                       "config: sites[0].generator: apiKeyEnv: environment variable ASKPLANE_TEST_UNSET is not set",
 		`{"provider":"openai","model":"m","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","baseUrl":"http://example.com/v1"}`: "config: sites[0].generator:",
 		`{"provider":"gemini","model":"m","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"}`:                                   "config: sites[0].generator:",
 		`{"provider":"openai","model":"m","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"soon"}`:                  `config: sites[0].generator: timeout must be a duration such as "60s"`,
