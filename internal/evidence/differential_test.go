@@ -273,6 +273,11 @@ func TestWritersMatchEncodingJSONAndJCS(t *testing.T) {
 		if got, want := p.JSON(), refJSON(&p); !bytes.Equal(got, want) {
 			t.Fatalf("JSON:\n got %s\nwant %s", got, want)
 		}
+		for _, withIDs := range []bool{false, true} {
+			if got, want := p.appendCanonical(nil, withIDs), refCanonical(&p, !withIDs); !bytes.Equal(got, want) {
+				t.Fatalf("canonical (ids %v):\n got %s\nwant %s", withIDs, got, want)
+			}
+		}
 		q, r := p, p
 		q.seal()
 		refSeal(&r)

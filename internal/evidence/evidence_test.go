@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -217,31 +218,44 @@ func TestPackageJSONShape(t *testing.T) {
 	}
 }
 
-// The hashing view must name every Package field but digest, and every
-// Budget field; a field added to one and not the other would silently
-// fall out of the identities.
-func TestIdentityViewMatchesPackage(t *testing.T) {
+// The canonical form must name every Package field but digest, every
+// Budget field and every Selected field, and the wire JSON every field of
+// each: both are written by hand, so a field added to a type and not to
+// its writers would silently fall out of the bytes and the identities.
+func TestWritersNameEveryField(t *testing.T) {
 	p := NewIndex(tiny(t)).Search("install", Budget{})
-	var full, view map[string]json.RawMessage
-	json.Unmarshal(p.JSON(), &full)
-	ctx := p.ContextID
-	used := p.Budget.UsedBytes
-	raw, _ := json.Marshal(idView{Budget: idBudget{UsedBytes: &used}, ContextID: &ctx})
-	json.Unmarshal(raw, &view)
-	delete(full, "digest")
-	if len(full) != len(view) {
-		t.Fatalf("package keys %d, view keys %d", len(full), len(view))
+	var full, canon map[string]json.RawMessage
+	if err := json.Unmarshal(p.JSON(), &full); err != nil {
+		t.Fatal(err)
 	}
+	if err := json.Unmarshal(p.appendCanonical(nil, true), &canon); err != nil {
+		t.Fatal(err)
+	}
+	if n := reflect.TypeFor[Package]().NumField(); len(full) != n || len(canon) != n-1 {
+		t.Fatalf("Package has %d fields; JSON has %d keys, canonical %d", n, len(full), len(canon))
+	}
+	delete(full, "digest")
 	for k := range full {
-		if _, ok := view[k]; !ok {
-			t.Errorf("view lacks %s", k)
+		if _, ok := canon[k]; !ok {
+			t.Errorf("canonical form lacks %s", k)
 		}
 	}
-	var fb, vb map[string]any
-	json.Unmarshal(full["budget"], &fb)
-	json.Unmarshal(view["budget"], &vb)
-	if len(fb) != len(vb) {
-		t.Errorf("budget keys differ: %v %v", fb, vb)
+	for _, pair := range []struct {
+		typ       reflect.Type
+		wire, jcs json.RawMessage
+	}{
+		{reflect.TypeFor[Budget](), full["budget"], canon["budget"]},
+		{reflect.TypeFor[Selected](), p.Records[0].appendJSON(nil), p.Records[0].appendCanonical(nil)},
+	} {
+		var w, c map[string]any
+		json.Unmarshal(pair.wire, &w)
+		json.Unmarshal(pair.jcs, &c)
+		if n := pair.typ.NumField(); len(w) != n || len(c) != n {
+			t.Errorf("%s has %d fields; JSON has %d keys, canonical %d", pair.typ, n, len(w), len(c))
+		}
+	}
+	if strings.Contains(string(p.appendCanonical(nil, false)), "used_bytes") || strings.Contains(string(p.appendCanonical(nil, false)), "context_id") {
+		t.Error("context form holds used_bytes or context_id")
 	}
 }
 

@@ -3,11 +3,8 @@ package evidence
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"strconv"
-
-	"github.com/gowebpki/jcs"
 )
 
 // hashPrefix spells both identities like corpus and artifact hashes.
@@ -21,68 +18,45 @@ var placeholder = hashPrefix + "000000000000000000000000000000000000000000000000
 // each over the fields the previous step has fixed.
 func (p *Package) seal() {
 	p.ContextID, p.Digest, p.Budget.UsedBytes = "", "", 0
-	p.ContextID = p.identity(true)
-	// used_bytes counts its own digits: iterate to the fixpoint (two
-	// rounds at most, since the length changes by a digit or two).
+	buf := getBuf()
+	defer putBuf(buf)
+	b := p.appendCanonical((*buf)[:0], false)
+	p.ContextID = hashID(b)
+	// used_bytes counts its own digits. Measure the JSON once, with a
+	// one-digit used_bytes and a digest of the final length, then find
+	// the fixpoint by arithmetic: the rounds are the ones re-encoding
+	// the package each time used to take (two at most, since the length
+	// changes by a digit or two), so the result is the same number.
 	p.Digest = placeholder
+	b = p.appendJSON(b[:0])
+	rest := len(b) - intLen(p.Budget.UsedBytes)
 	for i := 0; i < 4; i++ {
-		n := len(p.JSON())
+		n := rest + intLen(p.Budget.UsedBytes)
 		if n == p.Budget.UsedBytes {
 			break
 		}
 		p.Budget.UsedBytes = n
 	}
 	p.Digest = ""
-	p.Digest = p.identity(false)
+	b = p.appendCanonical(b[:0], true)
+	p.Digest = hashID(b)
+	*buf = b
 }
 
 // identity hashes the RFC 8785 (JCS) form of the package without digest
-// and, for the context id, also without context_id and budget.used_bytes.
-// Those keys are left out, not emptied, as OKF evidence packages do. The
-// view below is the package minus digest, with the other two omissible;
-// JCS then fixes key order, number and string spelling.
+// and, for the context id, also without context_id and budget.used_bytes
+// (see appendCanonical).
 func (p *Package) identity(context bool) string {
-	v := idView{
-		Protocol: p.Protocol, Version: p.Version, SourceVersion: p.SourceVersion,
-		Engine: p.Engine, Question: p.Question,
-		Budget:  idBudget{MaxRecords: p.Budget.MaxRecords, MaxBytes: p.Budget.MaxBytes},
-		Records: p.Records, Status: p.Status,
-	}
-	if !context {
-		used := p.Budget.UsedBytes
-		v.Budget.UsedBytes = &used
-		v.ContextID = &p.ContextID
-	}
-	raw, err := json.Marshal(&v)
-	if err != nil {
-		panic("evidence: encoding a package: " + err.Error())
-	}
-	canon, err := jcs.Transform(raw)
-	if err != nil {
-		panic("evidence: canonicalizing a package: " + err.Error())
-	}
+	return hashID(p.appendCanonical(nil, !context))
+}
+
+// hashID spells the SHA-256 of canon as an identity.
+func hashID(canon []byte) string {
 	sum := sha256.Sum256(canon)
-	return hashPrefix + hex.EncodeToString(sum[:])
-}
-
-// idView and idBudget mirror Package and Budget for hashing; a test
-// checks they stay in step with the real types.
-type idView struct {
-	Protocol      string     `json:"protocol"`
-	Version       int        `json:"version"`
-	SourceVersion string     `json:"source_version"`
-	Engine        string     `json:"engine"`
-	Question      string     `json:"question"`
-	Budget        idBudget   `json:"budget"`
-	Records       []Selected `json:"records"`
-	Status        Status     `json:"status"`
-	ContextID     *string    `json:"context_id,omitempty"`
-}
-
-type idBudget struct {
-	MaxRecords int  `json:"max_records"`
-	MaxBytes   int  `json:"max_bytes"`
-	UsedBytes  *int `json:"used_bytes,omitempty"`
+	var out [len(hashPrefix) + 2*sha256.Size]byte
+	copy(out[:], hashPrefix)
+	hex.Encode(out[len(hashPrefix):], sum[:])
+	return string(out[:])
 }
 
 // ErrIdentity is returned by Check for a package whose context_id,

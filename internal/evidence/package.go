@@ -1,10 +1,5 @@
 package evidence
 
-import (
-	"bytes"
-	"encoding/json"
-)
-
 // Protocol name and version of the evidence package.
 const (
 	Protocol = "askplane.evidence"
@@ -65,15 +60,18 @@ func (s *Selected) Href() string {
 }
 
 // JSON returns the package's wire bytes: compact, fields in declaration
-// order, with <, > and & left as they are (it is data, not HTML).
+// order, with <, > and & left as they are (it is data, not HTML): what
+// encoding/json with SetEscapeHTML(false) writes (see wire.go).
 // budget.used_bytes is the length of exactly these bytes.
 func (p *Package) JSON() []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		// Only strings, ints and slices of them: encoding cannot fail.
-		panic("evidence: encoding a package: " + err.Error())
+	return p.appendJSON(make([]byte, 0, p.jsonSizeHint()))
+}
+
+// jsonSizeHint is a capacity that usually holds the whole JSON, so it is
+// written without growing the buffer: used_bytes when sealed.
+func (p *Package) jsonSizeHint() int {
+	if n := p.Budget.UsedBytes; n > 0 && n <= MaxMaxBytes {
+		return n
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return 512
 }

@@ -53,17 +53,33 @@ func (ix *Index) Search(question string, budget Budget) Package {
 // fit drops the lowest-ranked records until the package, measured with
 // full-length identities and the largest used_bytes it could carry, fits
 // the byte budget. Measuring the worst case keeps the sealed package
-// within budget without re-sealing.
+// within budget without re-sealing. The JSON is measured in parts (the
+// members around the records, then each record and its comma), once
+// each: the length only grows with each record kept, so keeping the
+// longest prefix that fits is what dropping from the end until it fits
+// gives.
 func (p *Package) fit() {
 	p.ContextID, p.Digest, p.Budget.UsedBytes = placeholder, placeholder, p.Budget.MaxBytes
-	for {
-		p.Status = Insufficient
-		if len(p.Records) > 0 {
-			p.Status = Sufficient
+	p.Status = Sufficient
+	buf := getBuf()
+	defer putBuf(buf)
+	b := p.appendTail(p.appendHead((*buf)[:0]))
+	size := len(b) + len("[]")
+	keep := 0
+	for i := range p.Records {
+		b = p.Records[i].appendJSON(b[:0])
+		size += len(b)
+		if i > 0 {
+			size++ // comma
 		}
-		if len(p.Records) == 0 || len(p.JSON()) <= p.Budget.MaxBytes {
+		if size > p.Budget.MaxBytes {
 			break
 		}
-		p.Records = p.Records[:len(p.Records)-1]
+		keep = i + 1
+	}
+	*buf = b
+	p.Records = p.Records[:keep]
+	if keep == 0 {
+		p.Status = Insufficient
 	}
 }
