@@ -180,8 +180,8 @@ func TestSearchMatchesReference(t *testing.T) {
 		{records: 800, vocab: len(genWords), common: "guide", rare: 400, odd: true},
 	}
 	questions := 600
-	if testing.Short() {
-		questions = 100
+	if testing.Short() || raceEnabled {
+		questions = 120
 	}
 	for si, sh := range shapes {
 		rng := rand.New(rand.NewPCG(uint64(si), 7))

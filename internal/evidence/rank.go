@@ -20,17 +20,23 @@ type hit struct {
 // large corpus; only touched entries are reset afterwards. A record is
 // touched (a candidate) exactly when its mask is not zero.
 type scratch struct {
-	score   []float64
-	mask    []uint64
+	acc     []acc
 	touched []int32
+}
+
+// acc is one record's running score and term mask, side by side so
+// adding a posting touches one cache line.
+type acc struct {
+	score float64
+	mask  uint64
 }
 
 var scratchPool sync.Pool
 
 func getScratch(n int) *scratch {
 	s, _ := scratchPool.Get().(*scratch)
-	if s == nil || len(s.score) < n {
-		s = &scratch{score: make([]float64, n), mask: make([]uint64, n)}
+	if s == nil || len(s.acc) < n {
+		s = &scratch{acc: make([]acc, n)}
 	}
 	s.touched = s.touched[:0]
 	return s
@@ -38,7 +44,7 @@ func getScratch(n int) *scratch {
 
 func (s *scratch) release() {
 	for _, r := range s.touched {
-		s.score[r], s.mask[r] = 0, 0
+		s.acc[r] = acc{}
 	}
 	scratchPool.Put(s)
 }
@@ -80,19 +86,21 @@ func (ix *Index) rank(terms []string, k int) []hit {
 		bit := uint64(1) << uint(i)
 		if i < firstCommon {
 			for j, r := range ps.recs {
-				if sc.mask[r] == 0 {
+				a := &sc.acc[r]
+				if a.mask == 0 {
 					sc.touched = append(sc.touched, r)
 				}
-				sc.score[r] += ps.score[j]
-				sc.mask[r] |= bit
+				a.score += ps.score[j]
+				a.mask |= bit
 			}
 			continue
 		}
 		for _, r := range ps.recs {
-			if sc.mask[r] == 0 {
+			a := &sc.acc[r]
+			if a.mask == 0 {
 				sc.touched = append(sc.touched, r)
 			}
-			sc.mask[r] |= bit
+			a.mask |= bit
 		}
 	}
 	if len(sc.touched) == 0 {
@@ -106,7 +114,7 @@ func (ix *Index) rank(terms []string, k int) []hit {
 		}
 		if common&(1<<uint(i)) == 0 {
 			for j, r := range ps.recs {
-				sc.score[r] += ps.score[j]
+				sc.acc[r].score += ps.score[j]
 			}
 			continue
 		}
@@ -114,9 +122,9 @@ func (ix *Index) rank(terms []string, k int) []hit {
 		if len(sc.touched)*bits.Len(uint(len(ps.recs))) >= len(ps.recs) {
 			// Few postings per candidate: walk the list.
 			for j, r := range ps.recs {
-				if sc.mask[r] != 0 {
-					sc.score[r] += ps.score[j]
-					sc.mask[r] |= bit
+				if a := &sc.acc[r]; a.mask != 0 {
+					a.score += ps.score[j]
+					a.mask |= bit
 				}
 			}
 			continue
@@ -133,8 +141,8 @@ func (ix *Index) rank(terms []string, k int) []hit {
 			j, found := slices.BinarySearch(rest, r)
 			rest, off = rest[j:], off+j
 			if found {
-				sc.score[r] += ps.score[off]
-				sc.mask[r] |= bit
+				sc.acc[r].score += ps.score[off]
+				sc.acc[r].mask |= bit
 			}
 			if len(rest) == 0 {
 				break
@@ -155,11 +163,12 @@ func (sc *scratch) best(k int) []hit {
 	// rounding for most records without changing which ones qualify.
 	floor := int64(minScore)
 	for _, r := range sc.touched {
-		y := sc.score[r] * scoreScale
+		a := &sc.acc[r]
+		y := a.score * scoreScale
 		if y < float64(floor)-0.5 {
 			continue
 		}
-		h := hit{rec: r, score: int64(math.Round(y)), mask: sc.mask[r]}
+		h := hit{rec: r, score: int64(math.Round(y)), mask: a.mask}
 		if len(hits) == k && !better(h, hits[k-1]) {
 			continue
 		}
