@@ -83,24 +83,10 @@ func (ix *Index) rank(terms []string, k int) []hit {
 		if ps == nil || common&(1<<uint(i)) != 0 {
 			continue
 		}
-		bit := uint64(1) << uint(i)
 		if i < firstCommon {
-			for j, r := range ps.recs {
-				a := &sc.acc[r]
-				if a.mask == 0 {
-					sc.touched = append(sc.touched, r)
-				}
-				a.score += ps.score[j]
-				a.mask |= bit
-			}
-			continue
-		}
-		for _, r := range ps.recs {
-			a := &sc.acc[r]
-			if a.mask == 0 {
-				sc.touched = append(sc.touched, r)
-			}
-			a.mask |= bit
+			sc.touched = addMark(sc.acc, sc.touched, ps, uint64(1)<<uint(i))
+		} else {
+			sc.touched = mark(sc.acc, sc.touched, ps, uint64(1)<<uint(i))
 		}
 	}
 	if len(sc.touched) == 0 {
@@ -109,47 +95,91 @@ func (ix *Index) rank(terms []string, k int) []hit {
 	sorted := false
 	for i := firstCommon; i < len(terms); i++ {
 		ps := lists[i]
-		if ps == nil {
-			continue
-		}
-		if common&(1<<uint(i)) == 0 {
-			for j, r := range ps.recs {
-				sc.acc[r].score += ps.score[j]
-			}
-			continue
-		}
-		bit := uint64(1) << uint(i)
-		if len(sc.touched)*bits.Len(uint(len(ps.recs))) >= len(ps.recs) {
+		switch {
+		case ps == nil:
+		case common&(1<<uint(i)) == 0:
+			add(sc.acc, ps)
+		case len(sc.touched)*bits.Len(uint(len(ps.recs))) >= len(ps.recs):
 			// Few postings per candidate: walk the list.
-			for j, r := range ps.recs {
-				if a := &sc.acc[r]; a.mask != 0 {
-					a.score += ps.score[j]
-					a.mask |= bit
-				}
+			addCandidates(sc.acc, ps, uint64(1)<<uint(i))
+		default:
+			// Few candidates: look each up in the list.
+			if !sorted {
+				slices.Sort(sc.touched)
+				sorted = true
 			}
-			continue
-		}
-		// Few candidates: look each up, in record order, in the rest of
-		// the list.
-		if !sorted {
-			slices.Sort(sc.touched)
-			sorted = true
-		}
-		rest := ps.recs
-		off := 0
-		for _, r := range sc.touched {
-			j, found := slices.BinarySearch(rest, r)
-			rest, off = rest[j:], off+j
-			if found {
-				sc.acc[r].score += ps.score[off]
-				sc.acc[r].mask |= bit
-			}
-			if len(rest) == 0 {
-				break
-			}
+			lookUp(sc.acc, sc.touched, ps, uint64(1)<<uint(i))
 		}
 	}
 	return sc.best(k)
+}
+
+// The loops below take the scratch slices as arguments so they stay in
+// registers (sc.touched grows inside them), and reslice the scores to the
+// records' length so indexing them needs no bounds check.
+
+// addMark adds ps's contributions and bit to every record in it, making
+// each a candidate.
+func addMark(acc []acc, touched []int32, ps *postings, bit uint64) []int32 {
+	scores := ps.score[:len(ps.recs)]
+	for j, r := range ps.recs {
+		a := &acc[r]
+		if a.mask == 0 {
+			touched = append(touched, r)
+		}
+		a.score += scores[j]
+		a.mask |= bit
+	}
+	return touched
+}
+
+// mark makes every record in ps a candidate with bit, adding nothing yet.
+func mark(acc []acc, touched []int32, ps *postings, bit uint64) []int32 {
+	for _, r := range ps.recs {
+		a := &acc[r]
+		if a.mask == 0 {
+			touched = append(touched, r)
+		}
+		a.mask |= bit
+	}
+	return touched
+}
+
+// add adds ps's contributions to records already marked.
+func add(acc []acc, ps *postings) {
+	scores := ps.score[:len(ps.recs)]
+	for j, r := range ps.recs {
+		acc[r].score += scores[j]
+	}
+}
+
+// addCandidates adds ps's contributions and bit to the candidates in it.
+func addCandidates(acc []acc, ps *postings, bit uint64) {
+	scores := ps.score[:len(ps.recs)]
+	for j, r := range ps.recs {
+		if a := &acc[r]; a.mask != 0 {
+			a.score += scores[j]
+			a.mask |= bit
+		}
+	}
+}
+
+// lookUp adds ps's contributions and bit to the candidates in it, given
+// the candidates in record order: each is binary-searched in what is left
+// of the list after the previous one.
+func lookUp(acc []acc, cands []int32, ps *postings, bit uint64) {
+	rest, off := ps.recs, 0
+	for _, r := range cands {
+		j, found := slices.BinarySearch(rest, r)
+		rest, off = rest[j:], off+j
+		if found {
+			acc[r].score += ps.score[off]
+			acc[r].mask |= bit
+		}
+		if len(rest) == 0 {
+			return
+		}
+	}
 }
 
 // best keeps the k best candidates by (score desc, record asc) among
