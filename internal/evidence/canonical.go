@@ -7,6 +7,12 @@ package evidence
 // their UTF-16 code units; all keys here are ASCII, so the order below is
 // plain byte order.
 func (p *Package) appendCanonical(b []byte, withIDs bool) []byte {
+	return p.appendCanonicalBody(p.appendCanonicalHead(b, withIDs))
+}
+
+// appendCanonicalHead writes the members the two identities differ in:
+// budget, and context_id when withIDs.
+func (p *Package) appendCanonicalHead(b []byte, withIDs bool) []byte {
 	b = append(b, `{"budget":{"max_bytes":`...)
 	b = appendJCSInt(b, p.Budget.MaxBytes)
 	b = append(b, `,"max_records":`...)
@@ -19,6 +25,12 @@ func (p *Package) appendCanonical(b []byte, withIDs bool) []byte {
 	} else {
 		b = append(b, '}')
 	}
+	return b
+}
+
+// appendCanonicalBody writes the members after context_id, which both
+// identities share, and closes the object.
+func (p *Package) appendCanonicalBody(b []byte) []byte {
 	b = append(b, `,"engine":`...)
 	b = appendJCSString(b, p.Engine)
 	b = append(b, `,"protocol":`...)

@@ -16,20 +16,29 @@ var placeholder = hashPrefix + "000000000000000000000000000000000000000000000000
 
 // seal computes ContextID, Budget.UsedBytes and Digest, in that order,
 // each over the fields the previous step has fixed.
-func (p *Package) seal() {
+func (p *Package) seal() { p.sealMeasured(-1) }
+
+// sealMeasured is seal given rest: the length of the package's JSON
+// without the digits of used_bytes, once context_id and digest are set
+// (both always have the same length), or -1 to measure it here. fit has
+// just measured it, so Search need not encode the package again.
+func (p *Package) sealMeasured(rest int) {
 	p.ContextID, p.Digest, p.Budget.UsedBytes = "", "", 0
 	buf := getBuf()
 	defer putBuf(buf)
-	b := p.appendCanonical((*buf)[:0], false)
-	p.ContextID = hashID(b)
-	// used_bytes counts its own digits. Measure the JSON once, with a
-	// one-digit used_bytes and a digest of the final length, then find
-	// the fixpoint by arithmetic: the rounds are the ones re-encoding
+	// The identities hash the same members after context_id; write them
+	// once, with each identity's head in a small array of its own.
+	body := p.appendCanonicalBody((*buf)[:0])
+	var head [256]byte
+	p.ContextID = hashID(p.appendCanonicalHead(head[:0], false), body)
+	// used_bytes counts its own digits. Find the fixpoint by arithmetic
+	// over the length without them: the rounds are the ones re-encoding
 	// the package each time used to take (two at most, since the length
 	// changes by a digit or two), so the result is the same number.
-	p.Digest = placeholder
-	b = p.appendJSON(b[:0])
-	rest := len(b) - intLen(p.Budget.UsedBytes)
+	if rest < 0 {
+		p.Digest = placeholder
+		rest = len(p.appendJSON(body[len(body):])) - intLen(p.Budget.UsedBytes)
+	}
 	for i := 0; i < 4; i++ {
 		n := rest + intLen(p.Budget.UsedBytes)
 		if n == p.Budget.UsedBytes {
@@ -38,24 +47,26 @@ func (p *Package) seal() {
 		p.Budget.UsedBytes = n
 	}
 	p.Digest = ""
-	b = p.appendCanonical(b[:0], true)
-	p.Digest = hashID(b)
-	*buf = b
+	p.Digest = hashID(p.appendCanonicalHead(head[:0], true), body)
+	*buf = body[:0]
 }
 
 // identity hashes the RFC 8785 (JCS) form of the package without digest
 // and, for the context id, also without context_id and budget.used_bytes
 // (see appendCanonical).
 func (p *Package) identity(context bool) string {
-	return hashID(p.appendCanonical(nil, !context))
+	return hashID(p.appendCanonical(nil, !context), nil)
 }
 
-// hashID spells the SHA-256 of canon as an identity.
-func hashID(canon []byte) string {
-	sum := sha256.Sum256(canon)
+// hashID spells the SHA-256 of head followed by body as an identity.
+func hashID(head, body []byte) string {
+	h := sha256.New()
+	h.Write(head)
+	h.Write(body)
+	var sum [sha256.Size]byte
 	var out [len(hashPrefix) + 2*sha256.Size]byte
 	copy(out[:], hashPrefix)
-	hex.Encode(out[len(hashPrefix):], sum[:])
+	hex.Encode(out[len(hashPrefix):], h.Sum(sum[:0]))
 	return string(out[:])
 }
 

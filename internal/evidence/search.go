@@ -45,8 +45,7 @@ func (ix *Index) Search(question string, budget Budget) Package {
 			Reasons: reasons,
 		})
 	}
-	p.fit()
-	p.seal()
+	p.sealMeasured(p.fit())
 	return p
 }
 
@@ -57,15 +56,16 @@ func (ix *Index) Search(question string, budget Budget) Package {
 // members around the records, then each record and its comma), once
 // each: the length only grows with each record kept, so keeping the
 // longest prefix that fits is what dropping from the end until it fits
-// gives.
-func (p *Package) fit() {
+// gives. It returns the kept package's length without the digits of
+// used_bytes, for sealMeasured, or -1 when it kept no record.
+func (p *Package) fit() int {
 	p.ContextID, p.Digest, p.Budget.UsedBytes = placeholder, placeholder, p.Budget.MaxBytes
 	p.Status = Sufficient
 	buf := getBuf()
 	defer putBuf(buf)
 	b := p.appendTail(p.appendHead((*buf)[:0]))
 	size := len(b) + len("[]")
-	keep := 0
+	keep, kept := 0, -1
 	for i := range p.Records {
 		b = p.Records[i].appendJSON(b[:0])
 		size += len(b)
@@ -75,11 +75,12 @@ func (p *Package) fit() {
 		if size > p.Budget.MaxBytes {
 			break
 		}
-		keep = i + 1
+		keep, kept = i+1, size-intLen(p.Budget.MaxBytes)
 	}
-	*buf = b
+	*buf = b[:0]
 	p.Records = p.Records[:keep]
 	if keep == 0 {
 		p.Status = Insufficient
 	}
+	return kept
 }
