@@ -9,7 +9,9 @@
 #
 # The machine is shared, so each variant is built ROUNDS times (default 3),
 # the three interleaved, and the fastest build of each counts: contention
-# only ever adds time, and interleaving spreads it over all three.
+# only ever adds time, and interleaving spreads it over all three. It also
+# prints the ratios of CPU time (user + system, fastest of the rounds),
+# which contention disturbs far less than wall time.
 # MODULE points the import at another checkout (default: this one), to
 # measure an older version of the templates with the same sites.
 # Usage: [ROUNDS=n] [MODULE=dir] bash scripts/bench-hugo.sh [SIZES...]
@@ -54,12 +56,12 @@ TOML
 	}'
 }
 
-build() { # build DIR -> seconds
-	local start end
-	start=$(date +%s.%N)
-	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" "$hugo" --source "$1" --destination "$1/public" --cacheDir "$work/cache" --logLevel error >/dev/null
-	end=$(date +%s.%N)
-	echo "$end - $start" | bc
+build() { # build DIR -> "wall-seconds cpu-seconds" (cpu: user + system)
+	local t
+	t=$(mktemp -p "$work")
+	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" /usr/bin/time -f '%e %U %S' -o "$t" \
+		"$hugo" --source "$1" --destination "$1/public" --cacheDir "$work/cache" --logLevel error >/dev/null
+	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$t"
 }
 
 min() { # min A B -> the smaller number
@@ -71,18 +73,22 @@ for n in "${sizes[@]}"; do
 	gen "$work/facts-$n" "$n" 1 disabled
 	gen "$work/corpus-$n" "$n" 1 backend
 	for v in without facts corpus; do build "$work/$v-$n" >/dev/null; done # warm caches
-	without=999999; facts=999999; corpus=999999
+	declare -A wall=([without]=999999 [facts]=999999 [corpus]=999999) cpu=([without]=999999 [facts]=999999 [corpus]=999999)
 	for ((r = 0; r < rounds; r++)); do
-		without=$(min "$without" "$(build "$work/without-$n")")
-		facts=$(min "$facts" "$(build "$work/facts-$n")")
-		corpus=$(min "$corpus" "$(build "$work/corpus-$n")")
+		for v in without facts corpus; do
+			read -r w c < <(build "$work/$v-$n")
+			wall[$v]=$(min "${wall[$v]}" "$w"); cpu[$v]=$(min "${cpu[$v]}" "$c")
+		done
 	done
+	without=${wall[without]}; facts=${wall[facts]}; corpus=${wall[corpus]}
 	art=$(ls "$work/corpus-$n/public/askplane/en/"knowledge.*.json)
 	cf=$(ls "$work/corpus-$n/public/askplane/en/"corpus.*.json)
 	entries=$(grep -o '"kind":' "$art" | wc -l)
 	raw=$(stat -c %s "$art"); gz=$(gzip -9c "$art" | wc -c)
 	printf '%6d pages, fastest of %d: without module %.2fs; facts only %.2fs (%.2fx); facts + corpus %.2fs (%.2fx)\n' \
 		"$n" "$rounds" "$without" "$facts" "$(echo "$facts / $without" | bc -l)" "$corpus" "$(echo "$corpus / $without" | bc -l)"
+	printf '              CPU (user + system): without %.2fs; facts only %.2fx; facts + corpus %.2fx\n' \
+		"${cpu[without]}" "$(echo "${cpu[facts]} / ${cpu[without]}" | bc -l)" "$(echo "${cpu[corpus]} / ${cpu[without]}" | bc -l)"
 	printf '              artifact %d entries, %d B/entry raw, %d B/entry gzip; corpus %d KiB (%d KiB gzip)\n' \
 		"$entries" $((raw / entries)) $((gz / entries)) $(( $(stat -c %s "$cf") / 1024 )) $(( $(gzip -9c "$cf" | wc -c) / 1024 ))
 done
