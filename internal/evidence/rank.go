@@ -22,6 +22,7 @@ type hit struct {
 type scratch struct {
 	acc     []acc
 	touched []int32
+	spare   []int32 // for merging touched into record order
 }
 
 // acc is one record's running score and term mask, side by side so
@@ -79,14 +80,23 @@ func (ix *Index) rank(terms []string, k int) []hit {
 	}
 	sc := getScratch(len(ix.records))
 	defer sc.release()
+	// Each pass appends the records it touches first in record order, so
+	// touched is a series of sorted runs; runs records where each ends.
+	var runs [64]int
+	nruns := 0
 	for i, ps := range lists[:len(terms)] {
 		if ps == nil || common&(1<<uint(i)) != 0 {
 			continue
 		}
+		before := len(sc.touched)
 		if i < firstCommon {
 			sc.touched = addMark(sc.acc, sc.touched, ps, uint64(1)<<uint(i))
 		} else {
 			sc.touched = mark(sc.acc, sc.touched, ps, uint64(1)<<uint(i))
+		}
+		if len(sc.touched) > before {
+			runs[nruns] = len(sc.touched)
+			nruns++
 		}
 	}
 	if len(sc.touched) == 0 {
@@ -99,13 +109,16 @@ func (ix *Index) rank(terms []string, k int) []hit {
 		case ps == nil:
 		case common&(1<<uint(i)) == 0:
 			add(sc.acc, ps)
-		case len(sc.touched)*bits.Len(uint(len(ps.recs))) >= len(ps.recs):
+		case len(ps.recs) == len(ix.records):
+			// In every record: record r is posting r.
+			addEvery(sc.acc, sc.touched, ps, uint64(1)<<uint(i))
+		case len(sc.touched)*8 >= len(ps.recs):
 			// Few postings per candidate: walk the list.
 			addCandidates(sc.acc, ps, uint64(1)<<uint(i))
 		default:
 			// Few candidates: look each up in the list.
 			if !sorted {
-				slices.Sort(sc.touched)
+				sc.touched, sc.spare = mergeRuns(sc.touched, sc.spare, runs[:nruns])
 				sorted = true
 			}
 			lookUp(sc.acc, sc.touched, ps, uint64(1)<<uint(i))
@@ -164,22 +177,88 @@ func addCandidates(acc []acc, ps *postings, bit uint64) {
 	}
 }
 
-// lookUp adds ps's contributions and bit to the candidates in it, given
-// the candidates in record order: each is binary-searched in what is left
-// of the list after the previous one.
-func lookUp(acc []acc, cands []int32, ps *postings, bit uint64) {
-	rest, off := ps.recs, 0
+// addEvery adds the contributions and bit of ps, a term in every record,
+// to the candidates.
+func addEvery(acc []acc, cands []int32, ps *postings, bit uint64) {
+	scores := ps.score
 	for _, r := range cands {
-		j, found := slices.BinarySearch(rest, r)
-		rest, off = rest[j:], off+j
+		acc[r].score += scores[r]
+		acc[r].mask |= bit
+	}
+}
+
+// lookUp adds ps's contributions and bit to the candidates in it, given
+// the candidates in record order. Each is found by galloping from where
+// the previous one was: steps of 1, 2, 4… past smaller records, then a
+// binary search in the last step, so a dense list (a word in every
+// record) costs a few comparisons per candidate, not a search of the
+// whole list.
+func lookUp(acc []acc, cands []int32, ps *postings, bit uint64) {
+	recs := ps.recs
+	scores := ps.score[:len(recs)]
+	lo := 0
+	for _, r := range cands {
+		hi, step := lo, 1
+		for hi < len(recs) && recs[hi] < r {
+			lo = hi + 1
+			hi += step
+			step <<= 1
+		}
+		end := min(hi+1, len(recs))
+		j, found := slices.BinarySearch(recs[lo:end], r)
+		lo += j
 		if found {
-			acc[r].score += ps.score[off]
+			acc[r].score += scores[lo]
 			acc[r].mask |= bit
 		}
-		if len(rest) == 0 {
+		if lo >= len(recs) {
 			return
 		}
 	}
+}
+
+// mergeRuns returns s, made of sorted runs ending at ends, in order,
+// merging the runs pairwise through spare; it returns the other buffer
+// as the new spare.
+func mergeRuns(s, spare []int32, ends []int) (sorted, rest []int32) {
+	for len(ends) > 1 {
+		spare = spare[:0]
+		start, w := 0, 0
+		for i := 0; i < len(ends); i += 2 {
+			if i+1 == len(ends) {
+				spare = append(spare, s[start:ends[i]]...)
+			} else {
+				spare = mergeTwo(spare, s[start:ends[i]], s[ends[i]:ends[i+1]])
+				start = ends[i+1]
+			}
+			ends[w] = len(spare)
+			w++
+		}
+		ends = ends[:w]
+		s, spare = spare, s
+	}
+	return s, spare
+}
+
+// mergeTwo appends the sorted union of x and y (disjoint) to dst.
+func mergeTwo(dst, x, y []int32) []int32 {
+	n := len(dst)
+	dst = slices.Grow(dst, len(x)+len(y))[:n+len(x)+len(y)]
+	out := dst[n:]
+	i, j, k := 0, 0, 0
+	for i < len(x) && j < len(y) {
+		if x[i] < y[j] {
+			out[k] = x[i]
+			i++
+		} else {
+			out[k] = y[j]
+			j++
+		}
+		k++
+	}
+	k += copy(out[k:], x[i:])
+	copy(out[k:], y[j:])
+	return dst
 }
 
 // best keeps the k best candidates by (score desc, record asc) among
