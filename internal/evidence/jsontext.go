@@ -30,17 +30,26 @@ func appendWireString(b []byte, s string) []byte { return appendString(b, s, tru
 // by jcs.Transform produced.
 func appendJCSString(b []byte, s string) []byte { return appendString(b, s, false) }
 
+// plain marks the bytes both spellings copy as they are: printable ASCII
+// but quote and backslash. Every other byte needs a look.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 func appendString(b []byte, s string, wire bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
