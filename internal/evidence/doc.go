@@ -9,4 +9,11 @@
 // an order, floating-point sums run in a fixed order, and scores leave the
 // package as fixed-precision decimal strings, so two machines (or two
 // releases that keep the engine id) produce identical packages.
+//
+// Search runs for every question, so its path is also built for speed:
+// BM25 contributions are computed once per index, terms too common to
+// qualify a record alone score only records a rarer term found, and the
+// wire and canonical JSON are written directly. None of that may change
+// a byte: reference_test.go keeps the plain engine, and the differential
+// tests hold the fast one to it.
 package evidence
