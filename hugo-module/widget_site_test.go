@@ -127,7 +127,8 @@ func TestWidgetOnBuiltPages(t *testing.T) {
 }
 
 // TestWidgetRootWithoutEndpoint checks the root of a site with no Ask
-// endpoint, in another language: no endpoint attribute, the site's language.
+// endpoint, in another language: no endpoint attribute, the site's
+// language on the root and the shell, the widget's strings in French.
 func TestWidgetRootWithoutEndpoint(t *testing.T) {
 	b := sitetest.Build(t, sitetest.Layouts+`
 -- hugo.toml --
@@ -142,7 +143,8 @@ title: Accueil
 `)
 	b.AssertFileContent("index.html",
 		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-core="/askplane/js/core.`,
-		`"><div class="askplane__shell" lang="en"`,
+		`"><div class="askplane__shell" lang="fr"`,
+		`<span class="askplane__launcher-text">Interroger la doc</span>`,
 		`! data-askplane-endpoint`,
 	)
 }

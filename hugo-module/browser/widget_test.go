@@ -126,8 +126,8 @@ func TestWidget(t *testing.T) {
 		tb.open()
 		tb.ask("Upgrade askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "network error" {
-			t.Errorf("error detail %q; want network error", got)
+		if got := tb.text("[data-askplane-error-text]"); got != "Network error" {
+			t.Errorf("error detail %q; want the network message, Network error", got)
 		}
 		if got := tb.eval(`String(window.__tampered)`); got != "undefined" {
 			t.Errorf("a core module that fails its integrity check ran")

@@ -5,6 +5,15 @@
 // unexported, and every component takes one view-model built by its caller.
 // Templates do no I/O.
 //
+// # Language
+//
+// The widget speaks the page's language through Hugo's i18n: every string
+// renders as a lookup marker holding its i18n key and English default
+// (i18n.go), and askplane/widget-shell.html replaces each with the site
+// language's string from the module's i18n/<lang>.toml, merged under the
+// site's own, or with the English when there is none. The JS shows no
+// string of its own: it reads them from the "messages" template.
+//
 // # The widget's hooks
 //
 // The widget's JavaScript finds every element through a data-askplane-*
@@ -24,7 +33,7 @@
 //
 // The static shell (ids are unique on the page; one widget per page):
 //
-//	data-askplane-shell      wrapper of everything below; carries lang for the widget's own strings
+//	data-askplane-shell      wrapper of everything below; carries lang (the site language's code)
 //	data-askplane-launcher   button that opens and closes the panel (aria-expanded, aria-controls)
 //	data-askplane-panel      the panel (id askplane-panel), hidden until opened; toggle its hidden attribute
 //	data-askplane-close      button in the panel's header that closes it

@@ -6,13 +6,12 @@ import (
 	"github.com/askplane/askplane/internal/protocol"
 )
 
-// WidgetView is the widget's view-model: the language of its strings and
-// every string the markup shows or the JS announces. EnglishWidget returns
-// the defaults; another language copies it and replaces the strings.
+// WidgetView is the widget's view-model: every string the markup shows or
+// the JS announces, in English. The markup does not show them as they are:
+// each renders as a lookup of its i18n key with the string as the default
+// (see Lookup), so the site language's translation replaces it when the
+// Hugo module builds a page.
 type WidgetView struct {
-	// Lang is the BCP 47 tag of the strings below, set as lang on the shell.
-	Lang string
-
 	// The launcher and the panel.
 	Launcher string // the launcher button's text
 	Title    string // the panel's heading
@@ -48,7 +47,8 @@ type WidgetView struct {
 }
 
 // MessageKeys are the keys of WidgetView.Messages, in the order they are
-// rendered into the "messages" template.
+// rendered into the "messages" template. The i18n key of each is
+// askplane_message_<key>.
 var MessageKeys = []string{
 	"loading",    // the artifact is loading
 	"answered",   // an exact answer is shown
@@ -60,12 +60,14 @@ var MessageKeys = []string{
 	"offline",    // the question needs the backend, which is not available
 	"error",      // something failed
 	"refused",    // a choice was refused (forged, replayed or expired)
+	"network",    // the error detail when the network failed (the others are codes)
 }
 
-// EnglishWidget returns the widget's English strings.
+// EnglishWidget returns the widget's English strings, the defaults of the
+// module's i18n (i18n/en.toml holds the same strings; a test keeps them
+// equal).
 func EnglishWidget() WidgetView {
 	return WidgetView{
-		Lang:     "en",
 		Launcher: "Ask the docs",
 		Title:    "Ask the docs",
 		Close:    "Close",
@@ -103,6 +105,7 @@ func EnglishWidget() WidgetView {
 			"offline":    "This question needs the backend, which is not available.",
 			"error":      "Something went wrong.",
 			"refused":    "That choice is no longer available. Ask again.",
+			"network":    "Network error",
 		},
 	}
 }
@@ -111,14 +114,14 @@ func EnglishWidget() WidgetView {
 // units, which is also what maxlength counts.
 var maxQuery = strconv.Itoa(protocol.MaxQueryLen)
 
-// reasonText is one escalation reason and its explanation.
-type reasonText struct{ Reason, Text string }
+// reasonText is one escalation reason, its i18n key and its explanation.
+type reasonText struct{ Reason, Key, Text string }
 
 // reasons returns the escalation reasons that ask the backend.
 func (vm WidgetView) reasons() []reasonText {
 	return []reasonText{
-		{string(protocol.ReasonMiss), vm.ReasonMiss},
-		{string(protocol.ReasonStale), vm.ReasonStale},
-		{string(protocol.ReasonCorrupt), vm.ReasonCorrupt},
+		{string(protocol.ReasonMiss), "reason_miss", vm.ReasonMiss},
+		{string(protocol.ReasonStale), "reason_stale", vm.ReasonStale},
+		{string(protocol.ReasonCorrupt), "reason_corrupt", vm.ReasonCorrupt},
 	}
 }

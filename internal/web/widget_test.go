@@ -110,7 +110,7 @@ func templates(t *testing.T, doc *html.Node) map[string]*html.Node {
 func TestWidgetShellHooks(t *testing.T) {
 	doc := renderWidget(t, web.EnglishWidget())
 	shell := one(t, doc, "shell")
-	if lang, _ := attr(shell, "lang"); lang != "en" {
+	if lang, _ := attr(shell, "lang"); lang != web.LangMarker {
 		t.Errorf("shell lang = %q", lang)
 	}
 	for _, h := range []string{"launcher", "panel", "close", "form", "input", "submit", "hint", "status", "log", "empty"} {
@@ -359,7 +359,7 @@ func TestWidgetEscapesStrings(t *testing.T) {
 		t.Fatal("a view-model string became markup")
 	}
 	panel := one(t, doc, "panel")
-	if h := all(panel, func(e *html.Node) bool { return e.Data == "h2" }); len(h) != 1 || text(h[0]) != vm.Title {
+	if h := all(panel, func(e *html.Node) bool { return e.Data == "h2" }); len(h) != 1 || text(h[0]) != "[[askplane_title|"+vm.Title+"]]" {
 		t.Error("the title is not shown as text")
 	}
 }

@@ -196,7 +196,7 @@ export class Widget {
     try {
       resolver = await pending;
     } catch {
-      this.#fail('network error');
+      this.#fail(this.#text('network'));
       return;
     }
     const env = resolver.resolve(question);
@@ -266,7 +266,7 @@ export class Widget {
       : { result: 'unavailable', claim: null };
     if (result !== this.#core.SUBMIT_GRANTED) {
       const entry = this.#clone('error');
-      hook(entry, 'error-text').textContent = this.#messages.get('refused') || '';
+      hook(entry, 'error-text').textContent = this.#text('refused');
       this.#append(entry);
       this.#announce('refused');
       return false;
@@ -357,7 +357,7 @@ export class Widget {
       }
     } catch (e) {
       if (ctrl.signal.aborted) ended = 'stopped';
-      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'network error';
+      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : this.#text('network');
     }
     if (ctrl.signal.aborted) ended = 'stopped';
     if (this.#inflight === ctrl) {
@@ -376,7 +376,8 @@ export class Widget {
     this.#announce(ended);
   }
 
-  // #fail shows the error entry with detail (a code, never a payload).
+  // #fail shows the error entry with detail (a code or a message, never a
+  // payload).
   #fail(detail) {
     const err = this.#clone('error');
     hook(err, 'error-text').textContent = detail;
@@ -402,8 +403,15 @@ export class Widget {
     log.scrollTop = log.scrollHeight;
   }
 
+  // #text returns the message for key in the page's language: every string
+  // the script shows comes from the markup's "messages" template, so the
+  // translations live in the module's i18n files only.
+  #text(key) {
+    return this.#messages.get(key) || '';
+  }
+
   #announce(key) {
-    this.#el.status.textContent = this.#messages.get(key) || '';
+    this.#el.status.textContent = this.#text(key);
   }
 }
 
