@@ -62,7 +62,8 @@ func (tb *tab) audit(axe, state string) {
 }
 
 // accessibility audits the widget with axe-core in every state a reader
-// reaches: closed, open, an answer, choices, a running stream, offline.
+// reaches: closed, open, an answer, choices, a running stream, offline,
+// and in French (/fr/) open and after an escalated answer.
 func accessibility(t *testing.T, browser context.Context, public string) {
 	axe := axeSource(t)
 	t.Run("ClosedOpen", func(t *testing.T) {
@@ -127,6 +128,14 @@ func accessibility(t *testing.T, browser context.Context, public string) {
 			t.Fatalf("dark scheme not emulated: %s", got)
 		}
 		tb.audit(axe, "dark choice answered")
+	})
+	t.Run("French", func(t *testing.T) {
+		tb := openTab(t, browser, newSite(t, public, nil), "/fr/")
+		tb.open()
+		tb.audit(axe, "fr open")
+		tb.ask("quelle est la vitesse d'une hirondelle à vide")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		tb.audit(axe, "fr stream done")
 	})
 	t.Run("Offline", func(t *testing.T) {
 		s := newSite(t, public, func(s *site) {

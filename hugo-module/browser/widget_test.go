@@ -76,6 +76,37 @@ func TestWidget(t *testing.T) {
 		}
 	})
 
+	t.Run("French", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/fr/")
+		if got := tb.eval(`document.querySelector('[data-askplane-shell]').lang`); got != "fr" {
+			t.Errorf("shell lang %q; want fr", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-launcher]').textContent.trim()`); got != "Interroger la doc" {
+			t.Errorf("launcher %q; want the French string", got)
+		}
+		tb.open()
+		if got := tb.eval(`document.querySelector('[data-askplane-close]').getAttribute('aria-label')`); got != "Fermer" {
+			t.Errorf("close button name %q", got)
+		}
+		tb.ask("quelle est la vitesse d'une hirondelle à vide")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "miss" {
+			t.Fatalf("reason %q; want miss", got)
+		}
+		const why = `[data-askplane-escalation] [data-askplane-reason-text="miss"]`
+		if got := tb.eval(`document.querySelector('[data-askplane-log] ` + why + `').hidden`); got != "false" {
+			t.Errorf("the miss notice is hidden")
+		}
+		if got := tb.text(why); got != "Ce site n'a pas de réponse exacte à cette question." {
+			t.Errorf("miss notice %q; want the French string", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Réponse terminée." {
+			t.Errorf("status %q; want the French announcement", got)
+		}
+		tb.shot("15-french-miss")
+	})
+
 	t.Run("ExactAnswer", func(t *testing.T) {
 		s := newSite(t, public, nil)
 		tb := openTab(t, browser, s, "/")
