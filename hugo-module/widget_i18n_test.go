@@ -7,9 +7,10 @@ import (
 	"github.com/askplane/askplane/hugo-module/sitetest"
 )
 
-// bilingualSite is an English and French site; its own i18n/en.toml
-// overrides one of the module's strings. German has no module strings, and
-// the site's default language is English.
+// bilingualSite is an English, French and German site. Its own i18n files
+// override two English strings (with markup, quotes and a marker's shape
+// in them) and one French string (with an apostrophe). German has no
+// module strings, and the site's default language is English.
 const bilingualSite = sitetest.Layouts + `
 -- hugo.toml --
 baseURL = "https://docs.example/"
@@ -25,6 +26,7 @@ weight = 2
 weight = 3
 -- i18n/en.toml --
 askplane_launcher = "Ask <us> \"now\""
+askplane_close = "Close \"it\" <now> & [[askplane_title|x]]"
 -- i18n/fr.toml --
 askplane_close = "Fermer l'aide"
 -- content/_index.md --
@@ -52,7 +54,7 @@ func TestWidgetSpeaksSiteLanguage(t *testing.T) {
 		`<div class="askplane__shell" lang="en-GB" data-askplane-shell>`,
 		`<span class="askplane__launcher-text">Ask &lt;us&gt; &#34;now&#34;</span>`,
 		`<h2 id="askplane-title" class="askplane__title">Ask the docs</h2>`,
-		`aria-label="Close" data-askplane-close`,
+		`aria-label="Close &#34;it&#34; &lt;now&gt; &amp; &#91;&#91;askplane_title|x]]" data-askplane-close`,
 		`<label class="askplane__label" for="askplane-q">Your question</label>`,
 		`data-askplane-reason-text="miss" hidden>This site has no exact answer to that question.</p>`,
 		`data-askplane-reason-text="stale" hidden>This site&#39;s answers are out of date.</p>`,
