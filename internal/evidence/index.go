@@ -39,7 +39,10 @@ var _ Engine = (*Index)(nil)
 // float computed from them are the same on every run.
 func NewIndex(c *corpus.Corpus) *Index {
 	ix := &Index{version: c.Version, records: c.Records, terms: map[string]int32{}}
-	var tf2s [][]int32 // per term, parallel to posts[id].recs: weighted tf in halves (exact)
+	// raw holds, per term while indexing, each record containing it with
+	// its field-weighted frequency in halves (exact); contributions need
+	// the average length, so they come after every record is read.
+	var raw [][]rawPosting
 	lens := make([]int64, len(c.Records))
 	var total int64
 	counts := map[string]int32{}
@@ -69,13 +72,11 @@ func NewIndex(c *corpus.Corpus) *Index {
 		for _, t := range keys {
 			id, ok := ix.terms[t]
 			if !ok {
-				id = int32(len(ix.posts))
+				id = int32(len(raw))
 				ix.terms[t] = id
-				ix.posts = append(ix.posts, postings{})
-				tf2s = append(tf2s, nil)
+				raw = append(raw, nil)
 			}
-			ix.posts[id].recs = append(ix.posts[id].recs, int32(i))
-			tf2s[id] = append(tf2s[id], counts[t])
+			raw[id] = append(raw[id], rawPosting{rec: int32(i), tf2: counts[t]})
 		}
 		lens[i] = n
 		total += n
@@ -89,17 +90,35 @@ func NewIndex(c *corpus.Corpus) *Index {
 		norm[i] = k1 * float64((1-b)+float64(b*float64(n))/avg)
 	}
 	n := float64(len(ix.records))
-	for id := range ix.posts {
+	ix.posts = make([]postings, len(raw))
+	// One array of records and one of contributions hold every list.
+	npost := 0
+	for _, list := range raw {
+		npost += len(list)
+	}
+	allRecs, allScores := make([]int32, 0, npost), make([]float64, 0, npost)
+	for id, list := range raw {
 		ps := &ix.posts[id]
-		df := float64(len(ps.recs))
+		df := float64(len(list))
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
-		ps.score = make([]float64, len(ps.recs))
-		for j, rec := range ps.recs {
-			ps.score[j] = contribution(idf, tf2s[id][j], norm[rec])
+		from := len(allRecs)
+		allRecs, allScores = allRecs[:from+len(list)], allScores[:from+len(list)]
+		ps.recs = allRecs[from:len(allRecs):len(allRecs)]
+		ps.score = allScores[from:len(allScores):len(allScores)]
+		for j, p := range list {
+			ps.recs[j] = p.rec
+			ps.score[j] = contribution(idf, p.tf2, norm[p.rec])
 			ps.max = max(ps.max, ps.score[j])
 		}
+		raw[id] = nil // let it go as soon as it is copied
 	}
 	return ix
+}
+
+// rawPosting is one record containing a term, while indexing.
+type rawPosting struct {
+	rec int32
+	tf2 int32
 }
 
 // contribution is a term's BM25 score in one record. The products are
