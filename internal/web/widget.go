@@ -83,7 +83,7 @@ func EnglishWidget() WidgetView {
 		LocalProvenance:   "Exact answer from this site.",
 		ChoicesPrompt:     "More than one answer matches. Choose one:",
 		ChoicesLabel:      "Matching answers",
-		Escalating:        "Asking the docs backend…",
+		Escalating:        "Passed to the docs backend",
 		ReasonMiss:        "This site has no exact answer to that question.",
 		ReasonStale:       "This site's answers are out of date.",
 		ReasonCorrupt:     "This site's answers could not be verified.",
