@@ -26,7 +26,8 @@ import (
 //	{
 //	  "addr": "127.0.0.1:8080",        // listen address; --addr overrides it; default 127.0.0.1:8080
 //	  "metrics": true,                 // serve GET /metrics (Prometheus text, every site's series)
-//	  "sessions": "sqlite:sessions.db",// where conversations persist (see below); default memory:
+//	  "sessions": "sqlite:sessions.db",// where conversations persist (see below); default
+//	                                   //   sqlite:askplane-data/sessions.db next to the config file
 //	  "sessionsEnv": "",               // or: NAME of an environment variable holding that value
 //	                                   //   (use it for a postgres:// URL with a password)
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
@@ -124,14 +125,17 @@ type RateLimit struct {
 
 // Bounds of a config file.
 const (
-	maxConfigBytes  = 1 << 20
-	maxConfigSites  = 64
-	maxOrigins      = 64
-	maxHosts        = 64
-	minSecretBytes  = 32
-	defaultAddr     = "127.0.0.1:8080"
-	defaultRequests = 60
-	defaultWindow   = 60
+	maxConfigBytes = 1 << 20
+	maxConfigSites = 64
+	maxOrigins     = 64
+	maxHosts       = 64
+	minSecretBytes = 32
+	defaultAddr    = "127.0.0.1:8080"
+	// defaultSessionsFile is where askplane serve keeps sessions when the
+	// config file names no store, relative to the config file.
+	defaultSessionsFile = "askplane-data/sessions.db"
+	defaultRequests     = 60
+	defaultWindow       = 60
 )
 
 // errConfig prefixes every config error.
@@ -162,6 +166,10 @@ func LoadConfig(path string) (*Config, error) {
 		if p := c.Sites[i].Public; p != "" && !filepath.IsAbs(p) {
 			c.Sites[i].Public = filepath.Join(dir, p)
 		}
+	}
+	if c.Sessions == "" && c.SessionsEnv == "" {
+		// The embedded default: SQLite in a folder beside the config.
+		c.sessions = "sqlite:" + defaultSessionsFile
 	}
 	if file, ok := strings.CutPrefix(c.sessions, "sqlite:"); ok && file != "" && !filepath.IsAbs(file) {
 		c.sessions = "sqlite:" + filepath.Join(dir, file)

@@ -110,3 +110,24 @@ func TestExampleConfig(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestLoadConfigDefaultsToSQLite: a config file that names no session
+// store gets the embedded default, SQLite beside the config file.
+func TestLoadConfigDefaultsToSQLite(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "askplane.json")
+	if err := os.WriteFile(path, []byte(`{"sites":[`+testSiteConfig(testSite("docs", "docs-en"), "")+`]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "sqlite:" + filepath.Join(dir, "askplane-data", "sessions.db"); c.sessions != want {
+		t.Errorf("sessions = %q, want %q", c.sessions, want)
+	}
+	if c, err := DecodeConfig([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-en"), "") + `]}`)); err != nil || c.sessions != "memory:" {
+		t.Errorf("DecodeConfig without a file: sessions %q, %v", c.sessions, err)
+	}
+}
