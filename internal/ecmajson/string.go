@@ -2,6 +2,16 @@ package ecmajson
 
 import "unicode/utf8"
 
+// plain marks the bytes copied as they are without a closer look:
+// printable ASCII but quote and backslash. One table lookup per byte keeps
+// the common, all-ASCII string on the fast path.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // AppendString appends s as a JSON string escaped exactly as ECMAScript
 // JSON.stringify escapes it: quote and backslash escaped, \b \f \n \r \t in
 // short form, other C0 controls as \u00xx with lowercase hex, and everything
@@ -14,6 +24,10 @@ func AppendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -22,10 +36,6 @@ func AppendString(b []byte, s string) []byte {
 				start = i + 1
 			}
 			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
 			continue
 		}
 		b = append(b, s[start:i]...)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/gowebpki/jcs"
 )
 
@@ -21,25 +22,7 @@ import (
 // SetEscapeHTML(false): quote, backslash and C0 controls escaped (\b \f
 // \n \r \t short, the rest \u00xx), U+2028 and U+2029 escaped, each
 // invalid UTF-8 byte written as \ufffd, all else raw.
-func appendWireString(b []byte, s string) []byte { return appendString(b, s, true) }
-
-// appendJCSString appends s as RFC 8785 writes it (ECMAScript
-// JSON.stringify): the same escapes for quote, backslash and controls,
-// and everything else raw, U+2028 and U+2029 included. An invalid UTF-8
-// byte becomes a raw U+FFFD, which is what json.Marshal (\ufffd) followed
-// by jcs.Transform produced.
-func appendJCSString(b []byte, s string) []byte { return appendString(b, s, false) }
-
-// plain marks the bytes both spellings copy as they are: printable ASCII
-// but quote and backslash. Every other byte needs a look.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func appendString(b []byte, s string, wire bool) []byte {
+func appendWireString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -75,12 +58,8 @@ func appendString(b []byte, s string, wire bool) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			b = append(b, s[start:i]...)
-			if wire {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, "\uFFFD"...)
-			}
-		case wire && (r == '\u2028' || r == '\u2029'):
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
 		default:
@@ -94,9 +73,24 @@ func appendString(b []byte, s string, wire bool) []byte {
 	return append(b, '"')
 }
 
-// appendWireStrings appends list as a JSON array, or null for a nil
-// slice as encoding/json does.
-func appendStrings(b []byte, list []string, wire bool) []byte {
+// appendJCSString appends s as RFC 8785 writes it: the ECMAScript
+// JSON.stringify spelling, which ecmajson writes for every hash in the
+// project (U+2028 and U+2029 raw; an invalid UTF-8 byte a raw U+FFFD, which
+// is what json.Marshal's \ufffd became after jcs.Transform).
+func appendJCSString(b []byte, s string) []byte { return ecmajson.AppendString(b, s) }
+
+// plain marks the bytes appendWireString copies as they are: printable
+// ASCII but quote and backslash. Every other byte needs a look.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendStrings appends list as a JSON array of strings, each spelled by
+// appendOne, or null for a nil slice as encoding/json does.
+func appendStrings(b []byte, list []string, appendOne func([]byte, string) []byte) []byte {
 	if list == nil {
 		return append(b, "null"...)
 	}
@@ -105,7 +99,7 @@ func appendStrings(b []byte, list []string, wire bool) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s, wire)
+		b = appendOne(b, s)
 	}
 	return append(b, ']')
 }
