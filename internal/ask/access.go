@@ -75,11 +75,27 @@ var ErrInvalidAccess = errors.New("ask: invalid access")
 
 // Validate checks the configuration; New calls it.
 func (a *Access) Validate() error {
-	if len(a.Tokens) > MaxTokens {
+	if err := ValidateTokens(a.Tokens); err != nil {
+		return err
+	}
+	if a.Anonymous == nil && len(a.Tokens) == 0 {
+		return fmt.Errorf("%w: neither anonymous access nor tokens: nobody could ask", ErrInvalidAccess)
+	}
+	if a.Anonymous != nil {
+		return a.Anonymous.Validate()
+	}
+	return nil
+}
+
+// ValidateTokens checks a list of tokens as Validate does: at most
+// MaxTokens, each subject well formed and used once, each secret
+// MinTokenBytes to 4,096 bytes. Errors never contain a secret.
+func ValidateTokens(tokens []Token) error {
+	if len(tokens) > MaxTokens {
 		return fmt.Errorf("%w: at most %d tokens", ErrInvalidAccess, MaxTokens)
 	}
-	seen := make(map[string]bool, len(a.Tokens))
-	for i, t := range a.Tokens {
+	seen := make(map[string]bool, len(tokens))
+	for i, t := range tokens {
 		if t.Subject == "" || len(t.Subject) > 200 || !validSubject(tokenPrefix+t.Subject) {
 			return fmt.Errorf("%w: tokens[%d].subject must match [A-Za-z0-9._:@-]{1,200}", ErrInvalidAccess, i)
 		}
@@ -90,12 +106,6 @@ func (a *Access) Validate() error {
 			return fmt.Errorf("%w: tokens[%d].subject is used twice", ErrInvalidAccess, i)
 		}
 		seen[t.Subject] = true
-	}
-	if a.Anonymous == nil && len(a.Tokens) == 0 {
-		return fmt.Errorf("%w: neither anonymous access nor tokens: nobody could ask", ErrInvalidAccess)
-	}
-	if a.Anonymous != nil {
-		return a.Anonymous.Validate()
 	}
 	return nil
 }

@@ -32,14 +32,31 @@ const MaxDSNLen = 4096
 func Open(ctx context.Context, dsn string) (Backend, error) {
 	kind, target, reason := parseDSN(dsn)
 	switch kind {
-	case "memory":
+	case KindMemory:
 		return memory{ask.NewMemoryStore()}, nil
-	case "sqlite":
+	case KindSQLite:
 		return OpenSQLite(ctx, target)
-	case "postgres":
+	case KindPostgres:
 		return OpenPostgres(ctx, target)
 	}
 	return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason}
+}
+
+// Backend kinds a DSN names, as Kind reports them.
+const (
+	KindMemory   = "memory"
+	KindSQLite   = "sqlite"
+	KindPostgres = "postgres"
+)
+
+// Kind reports which backend dsn names, without opening it, by the rules
+// Open applies; the error is Open's, and never contains the DSN.
+func Kind(dsn string) (string, error) {
+	kind, _, reason := parseDSN(dsn)
+	if reason != "" {
+		return "", &Error{Code: CodeOpenFailed, Op: "open", Reason: reason}
+	}
+	return kind, nil
 }
 
 // scheme matches a URL-like scheme prefix, which a plain path must not
@@ -56,19 +73,19 @@ func parseDSN(dsn string) (kind, target, reason string) {
 	case len(dsn) > MaxDSNLen:
 		return "", "", "DSN is too long"
 	case dsn == "memory:":
-		return "memory", "", ""
+		return KindMemory, "", ""
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		return "postgres", dsn, ""
+		return KindPostgres, dsn, ""
 	case strings.HasPrefix(dsn, "sqlite:"):
 		path := strings.TrimPrefix(dsn, "sqlite:")
 		if path == "" || strings.HasPrefix(path, "//") {
 			return "", "", "a SQLite DSN is sqlite:PATH"
 		}
-		return "sqlite", path, ""
+		return KindSQLite, path, ""
 	case scheme.MatchString(dsn):
 		return "", "", "DSN scheme is not memory:, sqlite: or postgres://"
 	}
-	return "sqlite", dsn, ""
+	return KindSQLite, dsn, ""
 }
 
 // memory is ask.MemoryStore behind the same key and record checks as the

@@ -142,3 +142,26 @@ func TestRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestKind names the backend Open would choose, without opening it.
+func TestKind(t *testing.T) {
+	for dsn, want := range map[string]string{
+		"memory:":                  store.KindMemory,
+		"sqlite:/var/lib/a.db":     store.KindSQLite,
+		"data/sessions.db":         store.KindSQLite,
+		"postgres://db/askplane":   store.KindPostgres,
+		"postgresql://db/askplane": store.KindPostgres,
+		"sqlite://x":               "",
+		"redis://cache":            "",
+		"":                         "",
+		"postgress://u:pw@db/x":    "",
+	} {
+		got, err := store.Kind(dsn)
+		if got != want || (want == "") != (err != nil) {
+			t.Errorf("Kind(%q) = %q, %v; want %q", dsn, got, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "pw") {
+			t.Errorf("Kind error leaks the DSN: %v", err)
+		}
+	}
+}

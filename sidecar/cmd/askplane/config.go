@@ -17,6 +17,7 @@ import (
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/store"
 )
 
 // Config is the file askplane serve reads (sidecar/config/askplane.example.json
@@ -311,12 +312,9 @@ func (s *SiteConfig) validate() error {
 		if s.CookieSecretEnv == "" {
 			return errors.New("cookieSecretEnv: name the environment variable holding the cookie secret")
 		}
-		v, ok := os.LookupEnv(s.CookieSecretEnv)
-		switch {
-		case !ok || v == "":
-			return fmt.Errorf("cookieSecretEnv: environment variable %s is not set", s.CookieSecretEnv)
-		case len(v) < minSecretBytes:
-			return fmt.Errorf("cookieSecretEnv: environment variable %s holds fewer than %d bytes", s.CookieSecretEnv, minSecretBytes)
+		v, err := envSecret("cookieSecretEnv", s.CookieSecretEnv, minSecretBytes)
+		if err != nil {
+			return err
 		}
 		s.secret = []byte(v)
 	}
@@ -352,20 +350,30 @@ func (s *SiteConfig) validateTokens() error {
 		if t.Env == "" {
 			return fmt.Errorf("tokens[%d].env: name the environment variable holding the token", i)
 		}
-		v, ok := os.LookupEnv(t.Env)
-		switch {
-		case !ok || v == "":
-			return fmt.Errorf("tokens[%d].env: environment variable %s is not set", i, t.Env)
-		case len(v) < ask.MinTokenBytes:
-			return fmt.Errorf("tokens[%d].env: environment variable %s holds fewer than %d bytes", i, t.Env, ask.MinTokenBytes)
+		v, err := envSecret(fmt.Sprintf("tokens[%d].env", i), t.Env, ask.MinTokenBytes)
+		if err != nil {
+			return err
 		}
 		s.tokens = append(s.tokens, ask.Token{Subject: t.Subject, Secret: []byte(v)})
 	}
-	a := ask.Access{Tokens: s.tokens, Anonymous: &ask.CookieAuth{Secret: make([]byte, minSecretBytes)}}
-	if err := a.Validate(); err != nil {
+	if err := ask.ValidateTokens(s.tokens); err != nil {
 		return fmt.Errorf("tokens: %s", strings.TrimPrefix(err.Error(), "ask: invalid access: "))
 	}
 	return nil
+}
+
+// envSecret reads the secret the environment variable name holds, for the
+// config field that names it: set, non-empty and at least min bytes.
+// Errors name the field and the variable, never the value.
+func envSecret(field, name string, min int) (string, error) {
+	v, ok := os.LookupEnv(name)
+	switch {
+	case !ok || v == "":
+		return "", fmt.Errorf("%s: environment variable %s is not set", field, name)
+	case len(v) < min:
+		return "", fmt.Errorf("%s: environment variable %s holds fewer than %d bytes", field, name, min)
+	}
+	return v, nil
 }
 
 // validateSessions resolves where sessions persist. Errors never quote
@@ -375,9 +383,9 @@ func (c *Config) validateSessions() error {
 	case c.Sessions != "" && c.SessionsEnv != "":
 		return configErr("sessions: give sessions or sessionsEnv, not both")
 	case c.SessionsEnv != "":
-		v, ok := os.LookupEnv(c.SessionsEnv)
-		if !ok || v == "" {
-			return configErr("sessionsEnv: environment variable %s is not set", c.SessionsEnv)
+		v, err := envSecret("sessionsEnv", c.SessionsEnv, 1)
+		if err != nil {
+			return configErr("%v", err)
 		}
 		c.sessions = v
 	case c.Sessions != "":
@@ -394,14 +402,10 @@ func (c *Config) validateSessions() error {
 	return nil
 }
 
+// validSessionsDSN reports whether s names a store as store.Open reads
+// it, spelled out: the config takes a SQLite file only as sqlite:PATH,
+// not as a bare path.
 func validSessionsDSN(s string) bool {
-	switch {
-	case s == "memory:":
-		return true
-	case strings.HasPrefix(s, "sqlite:"):
-		return len(s) > len("sqlite:")
-	case strings.HasPrefix(s, "postgres://"), strings.HasPrefix(s, "postgresql://"):
-		return true
-	}
-	return false
+	kind, err := store.Kind(s)
+	return err == nil && (kind != store.KindSQLite || strings.HasPrefix(s, "sqlite:"))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"time"
@@ -68,8 +67,8 @@ func (g *GeneratorConfig) build(logger *slog.Logger) (generate.Generator, error)
 		cfg.Timeout = d
 	}
 	if g.APIKeyEnv != "" {
-		if v, ok := os.LookupEnv(g.APIKeyEnv); !ok || v == "" {
-			return nil, fmt.Errorf("apiKeyEnv: environment variable %s is not set", g.APIKeyEnv)
+		if _, err := envSecret("apiKeyEnv", g.APIKeyEnv, 1); err != nil {
+			return nil, err
 		}
 	}
 	client, err := providers.Open(cfg, os.Getenv)
