@@ -226,6 +226,21 @@ func (t *Transport) Complete(ctx context.Context, call Call) (body []byte, reque
 	return body, a.reqID, nil
 }
 
+// CompleteJSON is Complete for an adapter's unary call: it decodes the
+// checked body into v, a pointer to the provider's wire response, and
+// reports a body that does not fit it as malformed, in the adapter's words
+// (what: "the response is not …").
+func (t *Transport) CompleteJSON(ctx context.Context, call Call, v any, what string) (requestID string, err error) {
+	body, requestID, err := t.Complete(ctx, call)
+	if err != nil {
+		return requestID, err
+	}
+	if json.Unmarshal(body, v) != nil {
+		return requestID, Malformed(what)
+	}
+	return requestID, nil
+}
+
 func (a *attempt) complete() ([]byte, *Error) {
 	resp, perr := a.send()
 	if perr != nil {

@@ -60,13 +60,10 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	raw, reqID, err := c.t.Complete(ctx, provider.Call{Path: "messages", Body: body})
+	var w wireMessage
+	reqID, err := c.t.CompleteJSON(ctx, provider.Call{Path: "messages", Body: body}, &w, "the response is not a Messages API message")
 	if err != nil {
 		return provider.Response{}, err
-	}
-	var w wireMessage
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return provider.Response{}, provider.Malformed("the response is not a Messages API message")
 	}
 	out, err := w.toResponse()
 	if err != nil {

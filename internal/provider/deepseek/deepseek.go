@@ -147,13 +147,10 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	raw, reqID, err := c.t.Complete(ctx, provider.Call{Path: "chat/completions", Body: body})
+	var w wireResponse
+	reqID, err := c.t.CompleteJSON(ctx, provider.Call{Path: "chat/completions", Body: body}, &w, "the response is not a chat completion")
 	if err != nil {
 		return provider.Response{}, err
-	}
-	var w wireResponse
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return provider.Response{}, provider.Malformed("the response is not a chat completion")
 	}
 	out, err := w.toResponse(r.Output != nil)
 	if err != nil {

@@ -59,13 +59,10 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	raw, reqID, err := c.t.Complete(ctx, provider.Call{Path: "responses", Body: body})
+	var w wireResponse
+	reqID, err := c.t.CompleteJSON(ctx, provider.Call{Path: "responses", Body: body}, &w, "the response is not a Responses API object")
 	if err != nil {
 		return provider.Response{}, err
-	}
-	var w wireResponse
-	if err := json.Unmarshal(raw, &w); err != nil {
-		return provider.Response{}, provider.Malformed("the response is not a Responses API object")
 	}
 	out, err := w.toResponse()
 	if err != nil {
