@@ -5,11 +5,11 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
+
+	"github.com/askplane/askplane/internal/endpoint"
 )
 
 // Fetch loads the corpus of one language from a published site, for a
@@ -18,18 +18,15 @@ import (
 // the same bounds and checks as LoadDir. The corpus is trusted only
 // because its bytes hash to what the manifest pins.
 //
-// base must be https, except for a literal loopback address (tests, a
-// local preview); redirects are refused, not followed, and each file has
-// its own timeout within ctx.
+// base must pass endpoint.Parse, the rule the model providers' base URLs
+// follow too: https, or plain http to a literal loopback address only
+// (tests, a local preview). Redirects are refused, not followed, and each
+// file has its own timeout within ctx.
 func Fetch(ctx context.Context, base string, lang string) (*Corpus, error) {
-	u, err := url.Parse(base)
-	if err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fail(CodeRead, "the corpus URL must be an absolute https URL without credentials, query or fragment")
+	u, err := endpoint.Parse(base)
+	if err != nil {
+		return nil, fail(CodeRead, "the corpus URL "+err.Error())
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())) {
-		return nil, fail(CodeRead, "the corpus URL must be https (plain http only to a loopback address)")
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/")
 	return LoadDir(&httpFS{ctx: ctx, base: u, client: fetchClient}, lang)
 }
 
@@ -41,11 +38,6 @@ var fetchClient = &http.Client{
 }
 
 var errRedirect = errors.New("corpus: redirects are not followed")
-
-func isLoopback(host string) bool {
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 // httpFS is the read-only fs.FS of a published site, as LoadDir needs it.
 type httpFS struct {
@@ -59,9 +51,7 @@ func (h *httpFS) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, fetchTimeout)
-	u := *h.base
-	u.Path += "/" + name
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.base.JoinPath(name).String(), nil)
 	if err != nil {
 		cancel()
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
