@@ -62,45 +62,42 @@ func promName(metric string) string {
 	return "askplane_ask_" + strings.ReplaceAll(metric, ".", "_")
 }
 
-// histogram returns the vector of one metric name, registering it on
-// first use. Names come from the handler's fixed set, so the registry
-// stays bounded.
+// histogram and counter return the vector of one metric name, registering
+// it on first use. Names come from the handler's fixed set, so the
+// registry stays bounded.
 func (p *Prometheus) histogram(name string) *prometheus.HistogramVec {
-	p.mu.RLock()
-	h := p.histograms[name]
-	p.mu.RUnlock()
-	if h != nil {
-		return h
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if h = p.histograms[name]; h == nil {
-		h = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+	return vector(p, p.histograms, name, func() *prometheus.HistogramVec {
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: promName(name), Help: "Ask backend observation " + name + ", in milliseconds.", Buckets: PrometheusBuckets,
 		}, promLabels)
-		p.reg.MustRegister(h)
-		p.histograms[name] = h
-	}
-	return h
+	})
 }
 
 func (p *Prometheus) counter(name string) *prometheus.CounterVec {
+	return vector(p, p.counters, name, func() *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: promName(name) + "_total", Help: "Sum of Ask backend observations " + name + ".",
+		}, promLabels)
+	})
+}
+
+// vector looks name up in vecs (one of p's maps, guarded by p.mu), and
+// makes and registers it with newVec when it is not there yet.
+func vector[V prometheus.Collector](p *Prometheus, vecs map[string]V, name string, newVec func() V) V {
 	p.mu.RLock()
-	c := p.counters[name]
+	v, ok := vecs[name]
 	p.mu.RUnlock()
-	if c != nil {
-		return c
+	if ok {
+		return v
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if c = p.counters[name]; c == nil {
-		c = prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: promName(name) + "_total", Help: "Sum of Ask backend observations " + name + ".",
-		}, promLabels)
-		p.reg.MustRegister(c)
-		p.counters[name] = c
+	if v, ok = vecs[name]; !ok {
+		v = newVec()
+		p.reg.MustRegister(v)
+		vecs[name] = v
 	}
-	return c
+	return v
 }
 
 // ServeHTTP serves the registry in the Prometheus exposition format.
