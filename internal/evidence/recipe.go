@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/askplane/askplane/internal/protocol"
 )
 
 // Recipe is everything needed to rebuild a package later: which corpus
@@ -108,42 +110,17 @@ func DecodeFragment(s string) (Recipe, error) {
 	switch {
 	case r.Bundle != RecipeBundle:
 		return Recipe{}, fragmentErr("not an askplane recipe")
-	case !isHashID(r.Version):
+	case !protocol.ValidContentHash(r.Version):
 		return Recipe{}, fragmentErr("version must be a corpus sha256")
-	case !isHashID(r.ContextID):
+	case !protocol.ValidContentHash(r.ContextID):
 		return Recipe{}, fragmentErr("context_id must be a sha256 identity")
 	case r.EngineID == "" || len(r.EngineID) > 128:
 		return Recipe{}, fragmentErr("engine_id missing")
-	case q == "" || utf16Len(r.Question) > MaxRecipeQuestionLen:
+	case q == "" || protocol.UTF16Len(r.Question) > MaxRecipeQuestionLen:
 		return Recipe{}, fragmentErr("question blank or too long")
 	case r.Budget.MaxRecords < 1 || r.Budget.MaxRecords > MaxMaxRecords ||
 		r.Budget.MaxBytes < MinMaxBytes || r.Budget.MaxBytes > MaxMaxBytes:
 		return Recipe{}, fragmentErr("budget out of range")
 	}
 	return r, nil
-}
-
-// isHashID reports whether s is "sha256:" and 64 lowercase hex digits.
-func isHashID(s string) bool {
-	hex, ok := strings.CutPrefix(s, hashPrefix)
-	if !ok || len(hex) != 64 {
-		return false
-	}
-	for i := 0; i < len(hex); i++ {
-		if c := hex[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
 }
