@@ -15,6 +15,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/endpoint"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/store"
@@ -275,7 +276,7 @@ func (s *SiteConfig) validate() error {
 		return errors.New("public: the built site folder (or corpusUrl) is required")
 	case s.Public != "" && s.CorpusURL != "" && !s.Static:
 		return errors.New("corpusUrl: give public or corpusUrl, not both (public is still needed for static)")
-	case s.CorpusURL != "" && !strings.HasPrefix(s.CorpusURL, "https://") && !strings.HasPrefix(s.CorpusURL, "http://"):
+	case s.CorpusURL != "" && !validEndpoint(s.CorpusURL):
 		return errors.New("corpusUrl: must be an https URL (plain http only to a loopback address)")
 	case s.Static && s.Public == "":
 		return errors.New("static: needs the public folder")
@@ -400,6 +401,13 @@ func (c *Config) validateSessions() error {
 		return configErr("sessions: must be memory:, sqlite:PATH or a postgres:// URL")
 	}
 	return nil
+}
+
+// validEndpoint reports whether raw passes endpoint.Parse, the rule
+// corpus.Fetch applies when it fetches, so a bad corpusUrl fails here.
+func validEndpoint(raw string) bool {
+	_, err := endpoint.Parse(raw)
+	return err == nil
 }
 
 // validSessionsDSN reports whether s names a store as store.Open reads
