@@ -29,6 +29,11 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "askplane dev: takes flags only")
 		return exitUsage
 	}
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintln(stderr, "askplane dev:", err)
+		return exitFailed
+	}
 	public, err := os.MkdirTemp("", "askplane-dev-")
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
@@ -37,7 +42,7 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 	defer os.RemoveAll(public)
 
 	fmt.Fprintf(stdout, "askplane dev: building %s with the pinned Hugo (the first run compiles Hugo, which takes a few minutes)…\n", *site)
-	if err := buildSite(*site, public, stderr); err != nil {
+	if err := buildSite(root, *site, public, stderr); err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
 	}
@@ -52,11 +57,6 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	origins := []string{"http://" + ln.Addr().String(), "http://localhost:" + port, "http://127.0.0.1:" + port}
-	root, err := moduleRoot()
-	if err != nil {
-		fmt.Fprintln(stderr, "askplane dev:", err)
-		return exitFailed
-	}
 	// Conversations persist in SQLite, the embedded default, in a local
 	// folder that git ignores.
 	sessions := filepath.Join(root, ".askplane", "sessions.db")
@@ -77,11 +77,7 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 
 // buildSite runs `go tool hugo` from the askplane module root, so the Hugo
 // version is the one pinned in go.mod.
-func buildSite(site, public string, stderr io.Writer) error {
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
+func buildSite(root, site, public string, stderr io.Writer) error {
 	if !filepath.IsAbs(site) {
 		site = filepath.Join(root, site)
 	}
