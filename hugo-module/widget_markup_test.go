@@ -13,7 +13,7 @@ import (
 	"github.com/askplane/askplane/hugo-module/sitetest"
 )
 
-var updateMarkup = flag.Bool("update", false, "rewrite the generated partials in layouts/_partials/askplane/generated")
+var updateMarkup = flag.Bool("update", false, "rewrite the generated partials in layouts/_partials/askplane/generated and the bundles in assets/askplane/dist")
 
 // TestGeneratedPartialsFresh re-renders the templ components and compares
 // the bytes with the committed partials, which are the golden files of the

@@ -70,12 +70,12 @@ func attrOf(n *html.Node, key string) (string, bool) {
 // script.
 func TestWidgetOnBuiltPages(t *testing.T) {
 	b := sitetest.Build(t, widgetSite)
-	_, jsErr := os.Stat(filepath.Join(sitetest.Root(), "assets", "askplane", "js", "main.js"))
+	_, jsErr := os.Stat(filepath.Join(sitetest.Root(), "assets", "askplane", "dist", "main.js"))
 	hasJS := jsErr == nil
 	for _, page := range []string{"index.html", "docs/install/index.html"} {
 		b.AssertFileContent(page,
 			`<script type="application/json" id="askplane-site" data-askplane-site="/askplane/en/site.json">{"protocol":"agentskit.chat.site"`,
-			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2" data-askplane-core="/askplane/js/core.`,
+			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2" data-askplane-core="/askplane/dist/core.`,
 			`"><div class="askplane__shell"`,
 			`<template data-askplane-template="answer">`,
 			`<template data-askplane-template="stream">`,
@@ -121,7 +121,7 @@ func TestWidgetOnBuiltPages(t *testing.T) {
 			t.Errorf("%s: %d widget roots and %d widget stylesheets; want 1 each", page, roots, links)
 		}
 		if want := map[bool]int{true: 1, false: 0}[hasJS]; scripts != want {
-			t.Errorf("%s: %d widget scripts; want %d (assets/askplane/js/main.js exists: %v)", page, scripts, want, hasJS)
+			t.Errorf("%s: %d widget scripts; want %d (assets/askplane/dist/main.js exists: %v)", page, scripts, want, hasJS)
 		}
 	}
 }
@@ -142,7 +142,7 @@ title: Accueil
 ---
 `)
 	b.AssertFileContent("index.html",
-		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-core="/askplane/js/core.`,
+		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-core="/askplane/dist/core.`,
 		`"><div class="askplane__shell" lang="fr"`,
 		`<span class="askplane__launcher-text">Interroger la doc</span>`,
 		`! data-askplane-endpoint`,
@@ -162,34 +162,46 @@ func checkIntegrity(t *testing.T, b *sitetest.Builder, href, integrity string) {
 	}
 }
 
-// TestWidgetScriptModule checks the script tag once the widget's entry
-// point exists (here a site's own assets/askplane/js/main.js, which
-// overrides the module's): an external, bundled, fingerprinted ES module.
+// TestWidgetScriptModule checks the script tag and the core module: the
+// committed bundles (assets/askplane/dist, see TestGeneratedBundlesFresh)
+// published byte for byte as external, fingerprinted ES modules with
+// matching integrity hashes; Hugo runs no bundler over them.
 func TestWidgetScriptModule(t *testing.T) {
 	b := sitetest.Build(t, sitetest.Layouts+`
 -- hugo.toml --
 baseURL = "https://docs.example/"
 title = "Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
--- assets/askplane/js/main.js --
-import { greet } from "./greet.js";
-greet(document.querySelector("[data-askplane-root]"));
--- assets/askplane/js/greet.js --
-export function greet(root) { root.setAttribute("data-askplane-ready", ""); }
 `)
+	committed := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join(sitetest.Root(), "assets", "askplane", "dist", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
 	var found int
 	for _, n := range pageElements(t, b, "index.html") {
-		if n.Data != "script" || attr1(n, "type") != "module" {
-			continue
-		}
-		found++
-		src := attr1(n, "src")
-		if !hasAttr(n, "defer") || n.FirstChild != nil || !strings.HasPrefix(src, "/askplane/js/main.") {
-			t.Errorf("widget script %v", n.Attr)
-		}
-		checkIntegrity(t, b, src, attr1(n, "integrity"))
-		if js := string(b.ReadFile(strings.TrimPrefix(src, "/"))); !strings.Contains(js, "data-askplane-ready") || strings.Contains(js, "import") {
-			t.Errorf("the script is not the bundled entry point: %s", js)
+		switch {
+		case n.Data == "script" && attr1(n, "type") == "module":
+			found++
+			src := attr1(n, "src")
+			if !hasAttr(n, "defer") || n.FirstChild != nil || !strings.HasPrefix(src, "/askplane/dist/main.") {
+				t.Errorf("widget script %v", n.Attr)
+			}
+			checkIntegrity(t, b, src, attr1(n, "integrity"))
+			if !bytes.Equal(b.ReadFile(strings.TrimPrefix(src, "/")), committed("main.js")) {
+				t.Errorf("%s is not assets/askplane/dist/main.js as committed", src)
+			}
+		case n.Data == "div" && hasAttr(n, "data-askplane-root"):
+			src := attr1(n, "data-askplane-core")
+			if !strings.HasPrefix(src, "/askplane/dist/core.") {
+				t.Errorf("core module %q", src)
+			}
+			checkIntegrity(t, b, src, attr1(n, "data-askplane-core-integrity"))
+			if !bytes.Equal(b.ReadFile(strings.TrimPrefix(src, "/")), committed("core.js")) {
+				t.Errorf("%s is not assets/askplane/dist/core.js as committed", src)
+			}
 		}
 	}
 	if found != 1 {

@@ -29,8 +29,8 @@ var widgetFiles = []struct {
 	initial bool
 }{
 	{"askplane/widget.min.*.css", true},
-	{"askplane/js/main.*.js", true},
-	{"askplane/js/core.*.js", false},
+	{"askplane/dist/main.*.js", true},
+	{"askplane/dist/core.*.js", false},
 }
 
 // TestWidgetSize builds exampleSite and weighs the fingerprinted widget

@@ -17,7 +17,7 @@ HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $PWD" \
 # The initial load is what every page fetches (main + CSS); core is the
 # protocol core, fetched on the reader's first intent.
 initial=0 total=0
-for f in "$public"/public/askplane/js/main.*.js "$public"/public/askplane/widget.min.*.css "$public"/public/askplane/js/core.*.js; do
+for f in "$public"/public/askplane/dist/main.*.js "$public"/public/askplane/widget.min.*.css "$public"/public/askplane/dist/core.*.js; do
 	raw=$(wc -c <"$f")
 	gz=$(gzip -9c "$f" | wc -c)
 	total=$((total + gz))

@@ -30,13 +30,13 @@ type site struct {
 
 	rewriteHTML     func([]byte) []byte // every .html page
 	rewriteArtifact func([]byte) []byte // askplane/<lang>/knowledge.*.json
-	rewriteCore     func([]byte) []byte // askplane/js/core.*.js, the module imported on intent
+	rewriteCore     func([]byte) []byte // askplane/dist/core.*.js, the module imported on intent
 	askStatus       int                 // non-zero: answer the Ask endpoint with this status
 	deltas          []string            // the streamed text
 	delay           time.Duration       // between two streamed events
 
 	asks        atomic.Int32
-	coreFetches atomic.Int32 // requests for askplane/js/core.*.js
+	coreFetches atomic.Int32 // requests for askplane/dist/core.*.js
 	mu          sync.Mutex
 	lastBody    []byte
 	lastType    string
@@ -86,7 +86,7 @@ func (s *site) file(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(path.Base(p), "knowledge.") && ext == ".json" && s.rewriteArtifact != nil:
 		data = s.rewriteArtifact(data)
 	}
-	if path.Dir(p) == "/askplane/js" && strings.HasPrefix(path.Base(p), "core.") {
+	if path.Dir(p) == "/askplane/dist" && strings.HasPrefix(path.Base(p), "core.") {
 		s.coreFetches.Add(1)
 		if s.rewriteCore != nil {
 			data = s.rewriteCore(data)

@@ -1,8 +1,10 @@
 // Command generate renders askplane's templ components (internal/web) into
-// the Hugo module's partials under layouts/_partials/askplane/generated/.
+// the Hugo module's partials under layouts/_partials/askplane/generated/,
+// and bundles the widget's JavaScript (assets/askplane/js) with esbuild
+// into assets/askplane/dist/, so Hugo builds only fingerprint it.
 // Run it through go generate ./internal/web, or from anywhere in the
-// module: go run ./hugo-module/generate. It removes generated partials it
-// no longer writes.
+// module: go run ./hugo-module/generate. It removes generated partials and
+// bundles it no longer writes.
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/askplane/askplane/hugo-module/generate/bundle"
 	"github.com/askplane/askplane/hugo-module/generate/partials"
 )
 
@@ -31,18 +34,36 @@ func run(root string) error {
 			return err
 		}
 	}
-	files, err := partials.Files()
+	parts, err := partials.Files()
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(root, filepath.FromSlash(partials.Dir))
+	bundles, err := bundle.Files(root)
+	if err != nil {
+		return err
+	}
+	files := map[string]map[string][]byte{partials.Dir: {}, bundle.Dir: {}}
+	for _, f := range parts {
+		files[partials.Dir][f.Name] = f.Data
+	}
+	for _, f := range bundles {
+		files[bundle.Dir][f.Name] = f.Data
+	}
+	for dir, named := range files {
+		if err := write(filepath.Join(root, filepath.FromSlash(dir)), named); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write writes the named files into dir and removes any other file there.
+func write(dir string, named map[string][]byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	keep := map[string]bool{}
-	for _, f := range files {
-		keep[f.Name] = true
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+	for name, data := range named {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return err
 		}
 	}
@@ -51,7 +72,7 @@ func run(root string) error {
 		return err
 	}
 	for _, e := range entries {
-		if !e.IsDir() && !keep[e.Name()] {
+		if _, ok := named[e.Name()]; !ok && !e.IsDir() {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
 				return err
 			}

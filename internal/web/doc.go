@@ -26,8 +26,8 @@
 //	data-askplane-root       the widget's root element
 //	data-askplane-endpoint   the Ask endpoint URL (site.Params.askplane.endpoint); absent when unset
 //	data-askplane-lang       the site language (site.Language.Lang); set it as lang on cloned answers
-//	data-askplane-core       URL of the protocol core module (assets/askplane/js/core.js, built and
-//	                         fingerprinted apart from main.js); the JS imports it on first intent
+//	data-askplane-core       URL of the protocol core module (assets/askplane/dist/core.js, bundled
+//	                         apart from main.js, then fingerprinted); the JS imports it on first intent
 //	data-askplane-core-integrity  its SRI hash, checked through a modulepreload link before the import
 //	data-askplane-ready      set by the JS once it runs; until then the stylesheet hides the widget
 //
