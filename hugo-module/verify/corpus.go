@@ -3,18 +3,32 @@ package verify
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/askplane/askplane/internal/protocol"
 )
 
-// checkCorpus checks a corpus document against askplane.corpus v1:
+// The askplane.corpus versions verify reads: the module writes
+// corpusVersion, and a corpus of corpusOldest is still read by the sidecar.
+const (
+	corpusOldest  = 1
+	corpusVersion = 2
+)
+
+// checkCorpus checks a corpus document against askplane.corpus v1 or v2:
 //
 //	{"protocol":"askplane.corpus","version":1,"siteId","language",
 //	 "pages":[{"url","title","chunks":[{"anchor","headings":[],"text"}]}]}
+//	{"protocol":"askplane.corpus","version":2,"siteId","language",
+//	 "pages":[{"url","title","chunks":[{"level","anchor","heading","text"}]}]}
 //
-// Every url must be a safe root-relative href, anchors unique within a
-// page and no text empty. It returns the number of pages and chunks.
+// Every url must be a safe root-relative href, and anchors unique within a
+// page. In v1 no text may be empty. In v2 a chunk whose trimmed text is
+// empty is left out by the reader, so it is no problem and its anchor is
+// not compared; level is 0 to 6, and 0 only for a page's first chunk
+// (which then has no anchor or heading). It returns the number of pages
+// and of chunks the reader keeps.
 //
 // The document is decoded level by level as raw JSON, so a large corpus is
 // held about three times at most, never as a tree of interface values.
@@ -34,7 +48,8 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 			head[k] = v
 		}
 	}
-	if why := header(head, corpusProtocol); why != "" {
+	version, why := headerVersion(head, corpusProtocol, corpusOldest, corpusVersion)
+	if why != "" {
 		bad("corpus.invalid", "%s", why)
 		return 0, 0
 	}
@@ -50,6 +65,10 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 		return 0, 0
 	}
 	top = nil
+	shape := "{anchor, headings, text}"
+	if version == 2 {
+		shape = "{level, anchor, heading, text}"
+	}
 	seenURL := map[string]int{}
 	for i, raw := range list {
 		where := fmt.Sprintf("page %d", i+1)
@@ -78,13 +97,19 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 		}
 		var cl []map[string]json.RawMessage
 		if err := json.Unmarshal(page["chunks"], &cl); err != nil || cl == nil {
-			bad("corpus.invalid", "%s: chunks must be an array of objects {anchor, headings, text}, not %s", where, describeRaw(page["chunks"]))
+			bad("corpus.invalid", "%s: chunks must be an array of objects %s, not %s", where, shape, describeRaw(page["chunks"]))
 			continue
 		}
 		anchors := map[string]int{}
 		for j, ch := range cl {
-			chunks++
 			at := fmt.Sprintf("%s, chunk %d", where, j+1)
+			if version == 2 {
+				if checkChunkV2(bad, at, j, ch, anchors) {
+					chunks++
+				}
+				continue
+			}
+			chunks++
 			var headings []string
 			if anchor, ok := rawString(ch["anchor"]); !ok {
 				bad("corpus.invalid", "%s: anchor must be a string, not %s", at, describeRaw(ch["anchor"]))
@@ -104,6 +129,52 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 		}
 	}
 	return pages, chunks
+}
+
+// checkChunkV2 checks the j-th chunk of a v2 page and reports whether the
+// reader keeps it (its trimmed text is not empty). anchors holds the
+// anchors of the page's kept chunks, by chunk index.
+func checkChunkV2(bad func(code, format string, args ...any), at string, j int, ch map[string]json.RawMessage, anchors map[string]int) bool {
+	level := -1
+	if v, err := parseJSON(ch["level"]); err != nil {
+		bad("corpus.invalid", "%s: level must be a whole number from 0 to 6, not %s", at, describeRaw(ch["level"]))
+	} else if n, ok := v.(json.Number); !ok {
+		bad("corpus.invalid", "%s: level must be a whole number from 0 to 6, not %s", at, describe(v))
+	} else if l, err := strconv.Atoi(n.String()); err != nil || l < 0 || l > 6 {
+		bad("corpus.invalid", "%s: level must be a whole number from 0 to 6 (0 before the first heading, else h1–h6), not %s", at, n)
+	} else {
+		level = l
+	}
+	if level == 0 && j > 0 {
+		bad("corpus.invalid", "%s: level is 0, but only a page's first chunk (the text before its first heading) may have level 0", at)
+	}
+	anchor, anchorOK := rawString(ch["anchor"])
+	if !anchorOK {
+		bad("corpus.invalid", "%s: anchor must be a string, not %s", at, describeRaw(ch["anchor"]))
+	}
+	heading, headingOK := rawString(ch["heading"])
+	if !headingOK {
+		bad("corpus.invalid", "%s: heading must be a string, not %s", at, describeRaw(ch["heading"]))
+	}
+	if level == 0 && (anchor != "" || heading != "") {
+		bad("corpus.invalid", "%s: level is 0 (the text before the first heading), so anchor and heading must be empty", at)
+	}
+	text, ok := rawString(ch["text"])
+	if !ok {
+		bad("corpus.invalid", "%s: text must be a string, not %s", at, describeRaw(ch["text"]))
+		return false
+	}
+	if protocol.Trim(strings.TrimSpace(text)) == "" {
+		return false // the reader leaves it out; it only opens its heading
+	}
+	if anchorOK {
+		if k, dup := anchors[anchor]; dup {
+			bad("corpus.anchor.duplicate", "%s: anchor %s is also chunk %d's; heading ids must be unique within a page", at, quote(anchor), k+1)
+		} else {
+			anchors[anchor] = j
+		}
+	}
+	return true
 }
 
 // rawString decodes a raw JSON string; anything else, null included, is

@@ -58,20 +58,42 @@ func show(v any) string {
 // header checks the protocol and version members of a document, and
 // returns why they are wrong, or "".
 func header(o map[string]any, want string) string {
+	_, why := headerVersion(o, want, formatVersion, formatVersion)
+	return why
+}
+
+// headerVersion checks the protocol and version members of a document
+// whose readable versions are oldest to newest, and returns the version,
+// or why they are wrong.
+func headerVersion(o map[string]any, want string, oldest, newest int) (int, string) {
 	if p, ok := o["protocol"].(string); !ok || p != want {
-		return fmt.Sprintf("protocol is %s; want %q", describe(o["protocol"]), want)
+		return 0, fmt.Sprintf("protocol is %s; want %q", describe(o["protocol"]), want)
 	}
 	n, ok := o["version"].(json.Number)
 	if !ok {
-		return fmt.Sprintf("version must be the number %d, not %s", formatVersion, describe(o["version"]))
+		return 0, fmt.Sprintf("version must be the number %s, not %s", versions(oldest, newest), describe(o["version"]))
 	}
-	if f, err := n.Float64(); err != nil || f != formatVersion {
-		return fmt.Sprintf("version %s is not supported: this askplane reads %s version %d", n, want, formatVersion)
+	for v := oldest; v <= newest; v++ {
+		if f, err := n.Float64(); err == nil && f == float64(v) {
+			return v, ""
+		}
 	}
-	return ""
+	return 0, fmt.Sprintf("version %s is not supported: this askplane reads %s version %s", n, want, versions(oldest, newest))
 }
 
-// formatVersion is the one version of every format verify reads.
+// versions names a range of versions for a message: "1", "1 or 2", "1 to 3".
+func versions(oldest, newest int) string {
+	switch {
+	case oldest == newest:
+		return strconv.Itoa(oldest)
+	case newest == oldest+1:
+		return fmt.Sprintf("%d or %d", oldest, newest)
+	}
+	return fmt.Sprintf("%d to %d", oldest, newest)
+}
+
+// formatVersion is the one version of every format verify reads, except
+// askplane.corpus, which has two (corpusOldest to corpusVersion).
 const formatVersion = 1
 
 // validHash reports whether s is "sha256:" and 64 lowercase hex digits.

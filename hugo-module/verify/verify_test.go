@@ -14,6 +14,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -707,6 +708,7 @@ func FuzzSite(f *testing.F) {
 	}
 	f.Add(uint8(2), []byte(`{"protocol":"agentskit.chat.knowledge","version":1,"entries":[{"id":"a","match":{"values":["x","X"," x "]}},{"id":"a","match":{"values":["x"]}},null,[]]}`))
 	f.Add(uint8(3), []byte(`{"protocol":"askplane.corpus","version":1,"pages":[{"url":1,"chunks":[{},null]},null]}`))
+	f.Add(uint8(3), []byte(`{"protocol":"askplane.corpus","version":2,"pages":[{"url":"/","chunks":[{"level":9},{"level":0,"text":" "},{"level":1e0,"anchor":"","heading":1,"text":"x"},null]}]}`))
 	f.Add(uint8(0), []byte(`{"protocol":"askplane.manifest","version":1e0,"site":"/../x","artifact":{"href":"/%2e%2e/x"},"corpus":{},"sources":[]}`))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		fsys := maps.Clone(base)
@@ -722,4 +724,88 @@ func FuzzSite(f *testing.F) {
 			}
 		}
 	})
+}
+
+// useV2 replaces the fixture's corpus with a version 2 one: two pages,
+// five chunks, of which the reader keeps four (the Linux section has no
+// text of its own).
+func (f *fixture) useV2(t testing.TB) {
+	f.corpus = decode(t, fmt.Appendf(nil, `{"protocol":"askplane.corpus","version":2,"siteId":%q,"language":%q,"pages":[
+		{"url":"/docs/install/","title":"Install","chunks":[
+			{"level":0,"anchor":"","heading":"","text":" Intro. "},
+			{"level":2,"anchor":"steps","heading":"Steps ","text":"Do the thing."},
+			{"level":3,"anchor":"linux","heading":"Linux","text":""},
+			{"level":4,"anchor":"apt","heading":"apt","text":"apt install askplane"}]},
+		{"url":"/docs/setup/","title":"Setup","chunks":[
+			{"level":0,"anchor":"","heading":"","text":"Set it up."}]}]}`, f.siteID, f.lang))
+}
+
+func TestValidSiteV2(t *testing.T) {
+	f := newFixture(t, "en")
+	f.useV2(t)
+	rep := run(t, f)
+	if len(rep.Problems) != 0 || !rep.OK() {
+		t.Fatalf("problems: %v", rep.Problems)
+	}
+	if l := rep.Languages[0]; l.Pages != 2 || l.Chunks != 4 {
+		t.Fatalf("%d pages, %d chunks; want 2 and 4", l.Pages, l.Chunks)
+	}
+}
+
+// Each v2 rule, and agreement with the reader: a corpus verify passes is
+// one the sidecar loads, and one it rejects the sidecar refuses.
+func TestCorpusRulesV2(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(*fixture)
+		want   []string
+		chunks int
+	}{
+		{"empty text is skipped", func(f *fixture) { f.chunk(0, 1)["text"] = " \u00a0\n" }, nil, 3},
+		{"empty level 0 text is skipped", func(f *fixture) { f.chunk(1, 0)["text"] = "" }, nil, 3},
+		{"a skipped chunk's anchor may repeat", func(f *fixture) { f.chunk(0, 2)["anchor"] = "steps" }, nil, 4},
+		{"duplicate anchor among kept chunks", func(f *fixture) { f.chunk(0, 3)["anchor"] = "steps" },
+			[]string{"corpus.anchor.duplicate"}, 4},
+		{"level 7", func(f *fixture) { f.chunk(0, 1)["level"] = 7 }, []string{"corpus.invalid"}, 4},
+		{"level -1", func(f *fixture) { f.chunk(0, 1)["level"] = -1 }, []string{"corpus.invalid"}, 4},
+		{"level 2.5", func(f *fixture) { f.chunk(0, 1)["level"] = 2.5 }, []string{"corpus.invalid"}, 4},
+		{"level a string", func(f *fixture) { f.chunk(0, 1)["level"] = "2" }, []string{"corpus.invalid"}, 4},
+		{"level missing", func(f *fixture) { delete(f.chunk(0, 1), "level") }, []string{"corpus.invalid"}, 4},
+		{"level 0 after the first chunk", func(f *fixture) {
+			c := f.chunk(0, 1)
+			c["level"], c["anchor"], c["heading"] = 0, "", ""
+		}, []string{"corpus.invalid", "corpus.anchor.duplicate"}, 4},
+		{"level 0 with an anchor", func(f *fixture) { f.chunk(1, 0)["anchor"] = "top" }, []string{"corpus.invalid"}, 4},
+		{"heading missing", func(f *fixture) { delete(f.chunk(0, 1), "heading") }, []string{"corpus.invalid"}, 4},
+		{"null text", func(f *fixture) { f.chunk(0, 1)["text"] = nil }, []string{"corpus.invalid"}, 3},
+		{"v1 chunks in a v2 corpus", func(f *fixture) {
+			f.page(1)["chunks"] = []any{map[string]any{"anchor": "", "headings": []any{"Setup"}, "text": "Set it up."}}
+		}, []string{"corpus.invalid", "corpus.invalid"}, 4},
+		{"relative url", func(f *fixture) { f.page(1)["url"] = "docs/setup/" }, []string{"corpus.url.unsafe"}, 4},
+		{"duplicate url", func(f *fixture) { f.page(1)["url"] = "/docs/install/" }, []string{"corpus.url.duplicate"}, 4},
+		{"version 3", func(f *fixture) { f.corpus["version"] = 3 }, []string{"corpus.invalid"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, "en")
+			f.useV2(t)
+			tt.edit(f)
+			rep := run(t, f)
+			if got := codes(rep); !slices.Equal(got, tt.want) {
+				t.Fatalf("codes\n got %v\nwant %v\n%s", got, tt.want, lines(rep))
+			}
+			if got := rep.Languages[0].Chunks; got != tt.chunks {
+				t.Errorf("%d chunks, want %d", got, tt.chunks)
+			}
+			data := encode(t, f.corpus)
+			c, err := corpus.Load(data, corpus.ContentHash(data))
+			if (err == nil) != (len(tt.want) == 0) {
+				t.Errorf("the reader says %v, verify %v", err, tt.want)
+			}
+			if err == nil && len(c.Records) != tt.chunks {
+				t.Errorf("the reader keeps %d records, verify counts %d", len(c.Records), tt.chunks)
+			}
+			t.Log(lines(rep))
+		})
+	}
 }

@@ -8,8 +8,9 @@ import (
 	"github.com/askplane/askplane/internal/protocol"
 )
 
-// The wire shape of askplane.corpus v1. The build writes keys sorted, so
-// nothing may depend on key order; encoding/json matches by name.
+// The wire shape of askplane.corpus v1 and v2 (see the package doc). The
+// build writes keys sorted, so nothing may depend on key order;
+// encoding/json matches by name.
 type wireCorpus struct {
 	Protocol string     `json:"protocol"`
 	Version  int        `json:"version"`
@@ -24,16 +25,28 @@ type wirePage struct {
 	Chunks []wireChunk `json:"chunks"`
 }
 
+// wireChunk holds the members of both versions; each version reads its own.
 type wireChunk struct {
-	Anchor   *string  `json:"anchor"`
-	Headings []string `json:"headings"`
-	Text     string   `json:"text"`
+	Anchor *string `json:"anchor"`
+	Text   *string `json:"text"`
+
+	Headings []string `json:"headings"` // v1: the path, the page title first
+
+	Level   *int    `json:"level"`   // v2: 0 before the first heading, else 1–6
+	Heading *string `json:"heading"` // v2: the heading's own text, untrimmed
 }
+
+// maxLevel is the deepest heading level, h6.
+const maxLevel = 6
 
 // decode checks the rules retrieval relies on, the same ones `askplane
 // verify` reports on: every citation href is safe, every record id is
 // unique, and no record is empty. A corpus failing them is refused whole,
 // since it was not produced by a correct build.
+//
+// A version 2 corpus is turned into the records version 1 stores, by the
+// rules in the package doc: headings and text trimmed, heading paths
+// rebuilt from the levels, and chunks without text left out.
 func decode(data []byte) (*Corpus, error) {
 	var w wireCorpus
 	if err := json.Unmarshal(data, &w); err != nil {
@@ -42,8 +55,8 @@ func decode(data []byte) (*Corpus, error) {
 	switch {
 	case w.Protocol != CorpusProtocol:
 		return nil, fail(CodeInvalid, "protocol must be "+CorpusProtocol)
-	case w.Version != Version:
-		return nil, fail(CodeUnsupported, "the corpus version is not 1")
+	case w.Version < OldestCorpusVersion || w.Version > CorpusVersion:
+		return nil, fail(CodeUnsupported, "the corpus version is not 1 or 2")
 	case !protocol.ValidIdentifier(w.SiteID):
 		return nil, fail(CodeInvalid, "siteId is not a SafeIdentifier")
 	case !protocol.ValidIdentifier(w.Language):
@@ -55,19 +68,51 @@ func decode(data []byte) (*Corpus, error) {
 	}
 	c := &Corpus{SiteID: w.SiteID, Language: w.Language, Records: make([]Record, 0, n)}
 	seen := make(map[string]struct{}, n)
+	var stack []openHeading
 	for i, p := range w.Pages {
 		where := "page " + strconv.Itoa(i+1)
 		if !strings.HasPrefix(p.URL, "/") || !protocol.ValidHref(p.URL) {
 			return nil, fail(CodeInvalid, where+": url is not a safe root-relative href")
 		}
+		root := []string{p.Title}
+		stack = stack[:0]
 		for j, ch := range p.Chunks {
 			at := where + ", chunk " + strconv.Itoa(j+1)
-			if ch.Anchor == nil || ch.Headings == nil {
-				return nil, fail(CodeInvalid, at+": anchor and headings are required")
-			}
-			r := Record{URL: p.URL, Anchor: *ch.Anchor, Title: p.Title, Headings: ch.Headings, Text: ch.Text}
-			if protocol.Trim(r.Text) == "" {
-				return nil, fail(CodeInvalid, at+": the text is empty")
+			r := Record{URL: p.URL, Title: p.Title}
+			if w.Version == 1 {
+				if ch.Anchor == nil || ch.Headings == nil {
+					return nil, fail(CodeInvalid, at+": anchor and headings are required")
+				}
+				r.Anchor, r.Headings = *ch.Anchor, ch.Headings
+				if ch.Text != nil {
+					r.Text = *ch.Text
+				}
+				if protocol.Trim(r.Text) == "" {
+					return nil, fail(CodeInvalid, at+": the text is empty")
+				}
+			} else {
+				if ch.Level == nil || ch.Anchor == nil || ch.Heading == nil || ch.Text == nil {
+					return nil, fail(CodeInvalid, at+": level, anchor, heading and text are required")
+				}
+				level := *ch.Level
+				switch {
+				case level < 0 || level > maxLevel:
+					return nil, fail(CodeInvalid, at+": level must be 0 to 6")
+				case level == 0 && j > 0:
+					return nil, fail(CodeInvalid, at+": only a page's first chunk may have level 0")
+				case level == 0 && (*ch.Anchor != "" || *ch.Heading != ""):
+					return nil, fail(CodeInvalid, at+": a level 0 chunk has no anchor or heading")
+				}
+				r.Anchor = *ch.Anchor
+				if level == 0 {
+					r.Headings = root
+				} else {
+					stack, r.Headings = openHeadingAt(stack, root, level, strings.TrimSpace(*ch.Heading))
+				}
+				r.Text = strings.TrimSpace(*ch.Text)
+				if protocol.Trim(r.Text) == "" {
+					continue // no text: the chunk only opens its heading
+				}
 			}
 			if !protocol.ValidHref(r.Href()) {
 				return nil, fail(CodeInvalid, at+": url#anchor is not a safe href")
@@ -81,4 +126,28 @@ func decode(data []byte) (*Corpus, error) {
 		}
 	}
 	return c, nil
+}
+
+// openHeading is a heading whose section has not ended yet, with its full
+// path (the page title first).
+type openHeading struct {
+	level int
+	path  []string
+}
+
+// openHeadingAt closes the open headings of level >= level, then opens a
+// heading of that level and title under the innermost one still open (or
+// at root), returning the new stack and the new heading's path. Paths are
+// built with full slice expressions so no two records share a backing
+// array that a later append could overwrite.
+func openHeadingAt(stack []openHeading, root []string, level int, title string) ([]openHeading, []string) {
+	for len(stack) > 0 && stack[len(stack)-1].level >= level {
+		stack = stack[:len(stack)-1]
+	}
+	parent := root
+	if len(stack) > 0 {
+		parent = stack[len(stack)-1].path
+	}
+	path := append(parent[:len(parent):len(parent)], title)
+	return append(stack, openHeading{level: level, path: path}), path
 }

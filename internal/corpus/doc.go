@@ -1,4 +1,4 @@
-// Package corpus loads the askplane.corpus v1 documents the Hugo module
+// Package corpus loads the askplane.corpus documents the Hugo module
 // publishes under askplane/<lang>/, so the Ask backend retrieves from
 // exactly the bytes the build pinned in its manifest and nothing else.
 //
@@ -6,4 +6,45 @@
 // contentHash: the hash is what evidence packages record as their source
 // version, so a corpus that does not match it must never be searched.
 // Reads are bounded because a built site folder or URL is still input.
+//
+// # Versions
+//
+// Both versions decode to the same [Record]s, so retrieval and evidence
+// do not depend on which one a build wrote. In either, key order is not
+// significant (members are matched by name), and the corpus is
+// identified by the SHA-256 of its exact bytes.
+//
+// Version 1 stores each chunk's heading path and trimmed text as the
+// templates computed them:
+//
+//	{"protocol":"askplane.corpus","version":1,"siteId":"my-docs","language":"en",
+//	 "pages":[{"url":"/docs/x/","title":"X","chunks":[
+//	   {"anchor":"install","headings":["X","Install"],"text":"plain text"}]}]}
+//
+// Version 2, which the module writes, leaves that work to this reader,
+// because it costs the templates far more steps per page:
+//
+//	{"protocol":"askplane.corpus","version":2,"siteId":"my-docs","language":"en",
+//	 "pages":[{"url":"/docs/x/","title":"X","chunks":[
+//	   {"level":0,"anchor":"","heading":"","text":" intro text "},
+//	   {"level":2,"anchor":"install","heading":"Install ","text":"plain text"},
+//	   {"level":3,"anchor":"linux","heading":"Linux","text":""}]}]}
+//
+// A version 2 reader applies these rules:
+//
+//   - level is 0 for the text before the page's first heading, and then
+//     anchor and heading are ""; otherwise it is the heading's level, 1–6.
+//     Only a page's first chunk may have level 0.
+//   - heading and text are trimmed with [strings.TrimSpace] (Unicode
+//     White_Space), as the version 1 templates trimmed them.
+//   - Heading paths come from a stack of open headings. A chunk of level
+//     L > 0 closes every open heading of level >= L; its path is the path
+//     of the innermost heading still open (or [title] when none is) plus
+//     its own trimmed heading, and it is then pushed. A level 0 chunk's
+//     path is [title]. This is exactly the headings array of version 1.
+//   - A chunk whose trimmed text is empty (or is only whitespace in the
+//     protocol's ECMAScript sense, such as U+FEFF) produces no record; it
+//     still opens its heading for the paths of the chunks after it.
+//   - Anchors are unique among a page's chunks that produce records
+//     (url#anchor is the record's id, and must be a safe href).
 package corpus

@@ -9,7 +9,7 @@ const (
 	CodeTooLarge    = "corpus.too-large"        // a file exceeds its byte bound
 	CodeManifest    = "corpus.manifest.invalid" // the manifest is not askplane.manifest v1
 	CodeMissing     = "corpus.missing"          // the manifest names no corpus
-	CodeInvalid     = "corpus.invalid"          // the corpus is not askplane.corpus v1
+	CodeInvalid     = "corpus.invalid"          // the corpus is not a valid askplane.corpus
 	CodeUnsupported = "corpus.version.unsupported"
 	CodeMismatch    = "corpus.hash.mismatch" // the bytes do not hash to the pinned contentHash
 )

@@ -9,9 +9,15 @@ const (
 	MaxCorpusBytes   = 64 << 20
 )
 
-// Protocol names and the one version this package reads.
+// Protocol names and the versions this package reads.
 const (
 	CorpusProtocol   = "askplane.corpus"
 	ManifestProtocol = "askplane.manifest"
-	Version          = 1
+
+	// CorpusVersion is the askplane.corpus version the module writes;
+	// OldestCorpusVersion, and every version between, is still read.
+	CorpusVersion       = 2
+	OldestCorpusVersion = 1
+
+	ManifestVersion = 1
 )

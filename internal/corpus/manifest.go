@@ -33,7 +33,7 @@ func decodeManifest(data []byte, lang, dir string) (m manifest, file string, err
 	switch {
 	case m.Protocol != ManifestProtocol:
 		return m, "", fail(CodeManifest, "protocol must be "+ManifestProtocol)
-	case m.Version != Version:
+	case m.Version != ManifestVersion:
 		return m, "", fail(CodeUnsupported, "the manifest version is not 1")
 	case m.Language != lang:
 		return m, "", fail(CodeManifest, "the manifest's language is not the folder's")
