@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/askplane/askplane/hugo-module/sitetest"
+	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -144,7 +145,11 @@ func TestArtifactVerifiesAndMatchesGoBytes(t *testing.T) {
 		t.Errorf("sources = %v", p.manifest.Sources)
 	}
 	b.AssertFileContent("askplane/en/site.json", `"siteId":"example-docs"`, `"fallback":{"mode":"backend"}`)
-	b.AssertFileContent("index.html", `<script type="application/json" id="askplane-site" data-askplane-site="/askplane/en/site.json">{"protocol":"agentskit.chat.site"`)
+	// Pages name the site config the widget fetches; none carries a copy
+	// (or a hash it would have had to wait for).
+	for _, page := range []string{"index.html", "docs/install/index.html"} {
+		b.AssertFileContent(page, `data-askplane-site="`+p.manifest.Site+`"`, `! agentskit.chat.site`, `! sha256:`)
+	}
 	if !strings.HasSuffix(p.manifest.Artifact.Href, "/knowledge."+a.ContentHash[7:19]+".json") {
 		t.Errorf("artifact href %s is not content-addressed", p.manifest.Artifact.Href)
 	}
@@ -155,28 +160,22 @@ func TestArtifactVerifiesAndMatchesGoBytes(t *testing.T) {
 func TestCorpusChunksByHeading(t *testing.T) {
 	b := sitetest.Build(t, basicSite)
 	p := outputs(t, b, "en")
-	var corpus struct {
-		Protocol string
-		Pages    []struct {
-			URL, Title string
-			Chunks     []struct {
-				Anchor   string
-				Headings []string
-				Text     string
-			}
+	// The sidecar's reader (internal/corpus) rebuilds heading paths and
+	// trims; what it reads is what retrieval sees.
+	c, err := corpus.Load(p.corpus, p.manifest.Corpus.ContentHash)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, p.corpus)
+	}
+	var install []corpus.Record
+	for _, r := range c.Records {
+		if r.URL == "/docs/install/" {
+			install = append(install, r)
 		}
 	}
-	if err := json.Unmarshal(p.corpus, &corpus); err != nil {
-		t.Fatal(err)
+	if len(install) != 2 {
+		t.Fatalf("install page records = %+v", install)
 	}
-	if corpus.Protocol != "askplane.corpus" || len(corpus.Pages) != 2 {
-		t.Fatalf("corpus = %s", p.corpus)
-	}
-	install := corpus.Pages[1]
-	if install.URL != "/docs/install/" || len(install.Chunks) != 2 {
-		t.Fatalf("install page = %+v", install)
-	}
-	req := install.Chunks[1]
+	req := install[1]
 	if req.Anchor != "requirements" || strings.Join(req.Headings, "/") != "Install/Requirements" || req.Text != "Go 1.26 or later." {
 		t.Errorf("chunk = %+v", req)
 	}

@@ -74,8 +74,8 @@ func TestWidgetOnBuiltPages(t *testing.T) {
 	hasJS := jsErr == nil
 	for _, page := range []string{"index.html", "docs/install/index.html"} {
 		b.AssertFileContent(page,
-			`<script type="application/json" id="askplane-site" data-askplane-site="/askplane/en/site.json">{"protocol":"agentskit.chat.site"`,
-			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2" data-askplane-core="/askplane/dist/core.`,
+			`! id="askplane-site"`, `! agentskit.chat.site`,
+			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-site="/askplane/en/site.json" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2" data-askplane-core="/askplane/dist/core.`,
 			`"><div class="askplane__shell"`,
 			`<template data-askplane-template="answer">`,
 			`<template data-askplane-template="stream">`,
@@ -142,7 +142,7 @@ title: Accueil
 ---
 `)
 	b.AssertFileContent("index.html",
-		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-core="/askplane/dist/core.`,
+		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-site="/askplane/fr/site.json" data-askplane-core="/askplane/dist/core.`,
 		`"><div class="askplane__shell" lang="fr"`,
 		`<span class="askplane__launcher-text">Interroger la doc</span>`,
 		`! data-askplane-endpoint`,

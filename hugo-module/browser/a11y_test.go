@@ -139,7 +139,7 @@ func accessibility(t *testing.T, browser context.Context, public string) {
 	})
 	t.Run("Offline", func(t *testing.T) {
 		s := newSite(t, public, func(s *site) {
-			s.rewriteHTML = func(b []byte) []byte {
+			s.rewriteSite = func(b []byte) []byte {
 				return []byte(strings.Replace(string(b), `"fallback":{"mode":"backend"}`, `"fallback":{"mode":"disabled"}`, 1))
 			}
 		})

@@ -29,6 +29,8 @@ type site struct {
 	URL    string
 
 	rewriteHTML     func([]byte) []byte // every .html page
+	rewriteSite     func([]byte) []byte // askplane/<lang>/site.json, the trust anchor
+	siteFailures    atomic.Int32        // answer this many site.json requests with 503
 	rewriteArtifact func([]byte) []byte // askplane/<lang>/knowledge.*.json
 	rewriteCore     func([]byte) []byte // askplane/dist/core.*.js, the module imported on intent
 	askStatus       int                 // non-zero: answer the Ask endpoint with this status
@@ -83,6 +85,11 @@ func (s *site) file(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case ext == ".html" && s.rewriteHTML != nil:
 		data = s.rewriteHTML(data)
+	case path.Base(p) == "site.json" && s.siteFailures.Add(-1) >= 0:
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		return
+	case path.Base(p) == "site.json" && s.rewriteSite != nil:
+		data = s.rewriteSite(data)
 	case strings.HasPrefix(path.Base(p), "knowledge.") && ext == ".json" && s.rewriteArtifact != nil:
 		data = s.rewriteArtifact(data)
 	}

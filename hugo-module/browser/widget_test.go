@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -129,6 +130,48 @@ func TestWidget(t *testing.T) {
 			t.Errorf("%d requests to the Ask endpoint; want 0", n)
 		}
 		tb.shot("02-answer")
+	})
+
+	t.Run("SiteConfigRetried", func(t *testing.T) {
+		// The page carries only the site config's URL. When it cannot be
+		// fetched (both attempts fail), the widget has no trust anchor and
+		// answers with the offline notice; the next question fetches it
+		// again and answers exactly.
+		s := newSite(t, public, func(s *site) { s.siteFailures.Store(1 << 20) })
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-offline]')`)
+		if n := tb.count("[data-askplane-answer]"); n != 0 {
+			t.Errorf("%d answers without a trust anchor", n)
+		}
+		s.siteFailures.Store(0)
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d Ask requests; want 0", n)
+		}
+		tb.allow(`503`)
+	})
+
+	t.Run("SiteConfigPinsAnotherHash", func(t *testing.T) {
+		// A site config that pins another artifact hash makes the real
+		// artifact fail verification: nothing is answered locally.
+		s := newSite(t, public, func(s *site) {
+			s.rewriteSite = func(b []byte) []byte {
+				return regexp.MustCompile(`sha256:[0-9a-f]{64}`).ReplaceAll(b, []byte("sha256:"+strings.Repeat("0", 64)))
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if n := tb.count("[data-askplane-answer]"); n != 0 {
+			t.Errorf("%d local answers from an artifact the site config does not pin", n)
+		}
+		if n := s.asks.Load(); n != 1 {
+			t.Errorf("%d Ask requests; want the escalation", n)
+		}
 	})
 
 	t.Run("CoreOnIntent", func(t *testing.T) {
@@ -298,7 +341,7 @@ func TestWidget(t *testing.T) {
 
 	t.Run("OfflineWhenFallbackDisabled", func(t *testing.T) {
 		s := newSite(t, public, func(s *site) {
-			s.rewriteHTML = func(b []byte) []byte {
+			s.rewriteSite = func(b []byte) []byte {
 				return bytes.Replace(b, []byte(`"fallback":{"mode":"backend"}`), []byte(`"fallback":{"mode":"disabled"}`), 1)
 			}
 		})

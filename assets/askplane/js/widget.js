@@ -58,7 +58,6 @@ function importChecked(url, integrity) {
 
 export class Widget {
   #root;
-  #siteEl; // the inlined site config, decoded once the core is here
   #site = null; // the decoded site config, or null when the anchor is bad
   #core = null; // the core module (core.js) once imported
   #resolver = null; // a Promise<Resolver> once loading started
@@ -71,7 +70,7 @@ export class Widget {
   #messages = new Map();
   #el;
 
-  constructor(root, siteEl) {
+  constructor(root) {
     this.#root = root;
     const q = (name) => hook(root, name);
     this.#el = {
@@ -85,7 +84,6 @@ export class Widget {
       log: q('log'),
       empty: q('empty'),
     };
-    this.#siteEl = siteEl;
     for (const m of this.#template('messages').querySelectorAll('[data-askplane-message]')) {
       this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
     }
@@ -135,23 +133,35 @@ export class Widget {
     return this.#root.getAttribute('data-askplane-endpoint') || '';
   }
 
-  // load imports the core and then fetches and verifies the artifact, once
-  // (on first intent). A failed load or a bad artifact is a Resolver that
-  // escalates every question as corrupt; load rejects only when the core
-  // itself cannot be imported. A failed fetch is tried again on the next
-  // question, and so is a failed import, though browsers keep a module
-  // that failed to load (a tampered one included) failed until the page
-  // is reloaded.
+  // load fetches the site config (the root's data-askplane-site, the
+  // trust anchor) while it imports the core, then fetches and verifies the
+  // artifact the config pins, once (on first intent). A failed load, a bad
+  // config or a bad artifact is a Resolver that escalates every question
+  // as corrupt; load rejects only when the core itself cannot be
+  // imported. A failed fetch is tried again on the next question, and so
+  // is a failed import, though browsers keep a module that failed to load
+  // (a tampered one included) failed until the page is reloaded.
   load() {
     if (this.#resolver === null) {
+      const href = this.#root.getAttribute('data-askplane-site');
+      const config = href ? fetchBytes(new URL(href, document.baseURI)).catch(() => null) : Promise.resolve(undefined);
       this.#resolver = this.#importCore().then(
-        (core) => {
-          const site = this.#site;
+        async (core) => {
+          const bytes = await config;
+          const d = bytes ? core.decodeSiteConfig(bytes) : null;
+          const site = (this.#site = d && d.ok ? d.value : null);
           const trust = site ? core.siteTrust(site) : { contentHash: '', siteId: '' };
-          return (site ? fetchBytes(new URL(site.artifact.href, document.baseURI)) : Promise.reject(new Error('site'))).then(
-            (bytes) => new core.Resolver(bytes, trust),
+          // A config that did not arrive (null) is fetched again next time;
+          // one that arrived and is bad, or none at all, stays bad.
+          const retry = () => (site || bytes === null) && queueMicrotask(() => (this.#resolver = null));
+          if (!site) {
+            retry();
+            return new core.Resolver(null, trust);
+          }
+          return fetchBytes(new URL(site.artifact.href, document.baseURI)).then(
+            (b) => new core.Resolver(b, trust),
             () => {
-              if (site) queueMicrotask(() => (this.#resolver = null));
+              retry();
               return new core.Resolver(null, trust);
             },
           );
@@ -166,15 +176,12 @@ export class Widget {
   }
 
   // #importCore imports core.js (the root's data-askplane-core, checked
-  // against data-askplane-core-integrity) and decodes the site config
-  // with it.
+  // against data-askplane-core-integrity).
   async #importCore() {
     if (this.#core === null) {
       const url = this.#root.getAttribute('data-askplane-core');
       if (!url) throw new Error('askplane: no core module');
       const core = await importChecked(new URL(url, document.baseURI).href, this.#root.getAttribute('data-askplane-core-integrity') || '');
-      const d = this.#siteEl ? core.decodeSiteConfig(this.#siteEl.textContent) : null;
-      if (d && d.ok) this.#site = d.value;
       this.#reservations = new core.Reservations();
       this.#core = core;
     }
@@ -420,6 +427,6 @@ export class Widget {
 export function boot(doc = document) {
   const root = doc.querySelector('[data-askplane-root]');
   if (root === null || root.askplane) return root?.askplane ?? null;
-  root.askplane = new Widget(root, doc.getElementById('askplane-site'));
+  root.askplane = new Widget(root);
   return root.askplane;
 }
