@@ -16,7 +16,11 @@
 # measure an older version of the templates with the same sites.
 # FACTS sets how many pages declare a fact (default 1,000; 0 measures the
 # module's cost with no facts at all).
-# Usage: [ROUNDS=n] [MODULE=dir] [FACTS=n] bash scripts/bench-hugo.sh [SIZES...]
+# THEME=docs gives every variant the same documentation-theme layout (menu,
+# a sidebar of the section's pages, breadcrumbs, table of contents,
+# previous/next) instead of the bare one (the default), whose pages cost
+# Hugo almost nothing, so the module's share is the largest it can be.
+# Usage: [ROUNDS=n] [MODULE=dir] [FACTS=n] [THEME=bare|docs] bash scripts/bench-hugo.sh [SIZES...]
 #        (default sizes: 1000 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,8 +46,25 @@ TOML
 		printf '[module]\n[[module.imports]]\npath = "github.com/askplane/askplane"\n' >> "$dir/hugo.toml"
 		partial='{{ partial "askplane/widget.html" . }}'
 	fi
-	printf '<!doctype html><html><body>{{ block "main" . }}{{ end }}%s</body></html>\n' "$partial" > "$dir/layouts/baseof.html"
-	printf '{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}\n' > "$dir/layouts/page.html"
+	if [ "${THEME:-bare}" = docs ]; then
+		# What a documentation theme does on every page: a head with
+		# meta, a top menu, a sidebar listing the section's first 50
+		# pages, breadcrumbs, the table of contents, previous and next
+		# links, and a footer.
+		cat > "$dir/layouts/baseof.html" <<HTML
+<!doctype html><html lang="{{ site.Language.Lang }}"><head><meta charset="utf-8"><title>{{ .Title }} | {{ site.Title }}</title>
+<meta name="description" content="{{ .Summary | plainify | truncate 150 }}"><link rel="canonical" href="{{ .Permalink }}"></head>
+<body><header><a href="{{ site.Home.RelPermalink }}">{{ site.Title }}</a><nav>{{ range site.Sections }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}</nav></header>
+<aside><ul>{{ with .CurrentSection }}{{ range first 50 .Pages }}<li><a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a></li>{{ end }}{{ end }}</ul></aside>
+<main><nav>{{ range .Ancestors.Reverse }}<a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a> / {{ end }}</nav>{{ block "main" . }}{{ end }}
+{{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a>{{ end }}{{ with .NextInSection }}<a href="{{ .RelPermalink }}">{{ .LinkTitle }}</a>{{ end }}</main>
+<footer>{{ now.Year }} {{ site.Title }}</footer>$partial</body></html>
+HTML
+		printf '{{ define "main" }}<h1>{{ .Title }}</h1><nav>{{ .TableOfContents }}</nav>{{ .Content }}{{ end }}\n' > "$dir/layouts/page.html"
+	else
+		printf '<!doctype html><html><body>{{ block "main" . }}{{ end }}%s</body></html>\n' "$partial" > "$dir/layouts/baseof.html"
+		printf '{{ define "main" }}<h1>{{ .Title }}</h1>{{ .Content }}{{ end }}\n' > "$dir/layouts/page.html"
+	fi
 	cp "$dir/layouts/page.html" "$dir/layouts/section.html"; cp "$dir/layouts/page.html" "$dir/layouts/home.html"
 	awk -v n="$n" -v facts="${FACTS:-1000}" -v dir="$dir/content/docs" 'BEGIN {
 		for (i = 0; i < n; i++) {
@@ -87,8 +108,8 @@ for n in "${sizes[@]}"; do
 	cf=$(ls "$work/corpus-$n/public/askplane/en/"corpus.*.json)
 	entries=$( (grep -o '"kind":' "$art" || true) | wc -l); [ "$entries" -gt 0 ] || entries=1
 	raw=$(stat -c %s "$art"); gz=$(gzip -9c "$art" | wc -c)
-	printf '%6d pages, fastest of %d: without module %.2fs; facts only %.2fs (%.2fx); facts + corpus %.2fs (%.2fx)\n' \
-		"$n" "$rounds" "$without" "$facts" "$(echo "$facts / $without" | bc -l)" "$corpus" "$(echo "$corpus / $without" | bc -l)"
+	printf '%6d pages (%s layout), fastest of %d: without module %.2fs; facts only %.2fs (%.2fx); facts + corpus %.2fs (%.2fx)\n' \
+		"$n" "${THEME:-bare}" "$rounds" "$without" "$facts" "$(echo "$facts / $without" | bc -l)" "$corpus" "$(echo "$corpus / $without" | bc -l)"
 	printf '              CPU (user + system): without %.2fs; facts only %.2fx; facts + corpus %.2fx\n' \
 		"${cpu[without]}" "$(echo "${cpu[facts]} / ${cpu[without]}" | bc -l)" "$(echo "${cpu[corpus]} / ${cpu[without]}" | bc -l)"
 	printf '              artifact %d entries, %d B/entry raw, %d B/entry gzip; corpus %d KiB (%d KiB gzip)\n' \
