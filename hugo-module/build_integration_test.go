@@ -155,6 +155,20 @@ func TestArtifactVerifiesAndMatchesGoBytes(t *testing.T) {
 	}
 }
 
+// TestOutputsWithoutWidgetOnHome builds the site with a landing page that
+// does not show the widget: whichever page renders first builds the
+// outputs, so the artifact and corpus are still there and verify.
+func TestOutputsWithoutWidgetOnHome(t *testing.T) {
+	b := sitetest.Build(t, basicSite+"-- layouts/home.html --\n<!doctype html><html><body><h1>{{ .Title }}</h1></body></html>\n")
+	p := outputs(t, b, "en")
+	p.verified(t)
+	if len(p.corpus) == 0 {
+		t.Fatal("no corpus")
+	}
+	b.AssertFileContent("index.html", "! data-askplane-root")
+	b.AssertFileContent("docs/install/index.html", `data-askplane-site="/askplane/en/site.json"`)
+}
+
 // TestCorpusChunksByHeading checks the corpus: one chunk per heading
 // section, with the heading path and anchor, identified by its bytes' hash.
 func TestCorpusChunksByHeading(t *testing.T) {
