@@ -134,22 +134,26 @@ func TestWidget(t *testing.T) {
 
 	t.Run("SiteConfigRetried", func(t *testing.T) {
 		// The page carries only the site config's URL. When it cannot be
-		// fetched (both attempts fail), the widget has no trust anchor and
-		// answers with the offline notice; the next question fetches it
-		// again and answers exactly.
+		// fetched (both attempts fail), the widget has no trust anchor: no
+		// local answer, and the question goes to the page's Ask endpoint,
+		// as AgentsKit's bare fallback adapter does. The next question
+		// fetches the config again and is answered exactly.
 		s := newSite(t, public, func(s *site) { s.siteFailures.Store(1 << 20) })
 		tb := openTab(t, browser, s, "/")
 		tb.open()
 		tb.ask("Upgrade askplane")
-		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-offline]')`)
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
 		if n := tb.count("[data-askplane-answer]"); n != 0 {
 			t.Errorf("%d answers without a trust anchor", n)
+		}
+		if n := s.asks.Load(); n != 1 {
+			t.Errorf("%d Ask requests; want the escalation", n)
 		}
 		s.siteFailures.Store(0)
 		tb.ask("Upgrade askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
-		if n := s.asks.Load(); n != 0 {
-			t.Errorf("%d Ask requests; want 0", n)
+		if n := s.asks.Load(); n != 1 {
+			t.Errorf("%d Ask requests; want no second one", n)
 		}
 		tb.allow(`503`)
 	})

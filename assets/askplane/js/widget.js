@@ -213,7 +213,11 @@ export class Widget {
   }
 
   #respond(env, question, messageId) {
-    const mode = this.#site ? this.#site.fallback.mode : 'disabled';
+    // Without a site config (it did not arrive, or did not decode) there
+    // is no local answer, and, as AgentsKit hosts do with their bare
+    // fallback adapter, the question goes to the Ask endpoint when the
+    // page names one.
+    const mode = this.#site ? this.#site.fallback.mode : this.endpoint !== '' ? 'backend' : 'disabled';
     const { action, envelope } = this.#core.decide(env, mode, this.endpoint !== '');
     if (action === this.#core.ACTION_ESCALATE) return this.#stream(question, envelope);
     if (envelope.outcome === this.#core.OUTCOME_ANSWER) return this.#answer(envelope);
