@@ -22,6 +22,54 @@ type Accumulator interface {
 	Response() (Response, error)
 }
 
+// StreamGuard keeps what every Accumulator must: once it refuses an event
+// it refuses every later one (the first refusal is kept), nothing may
+// follow the terminal event, and there is a response only after the
+// terminal event was accepted. An adapter's Accumulator holds one and
+// refuses through it, so a partial result can never leak.
+type StreamGuard struct {
+	// Terminal names the terminal event in messages ("message_stop").
+	Terminal string
+	err      error
+	done     bool
+	final    Response
+}
+
+// Check is what Add does first: the earlier refusal again, or a new one
+// when the terminal event was already accepted.
+func (g *StreamGuard) Check() error {
+	if g.err != nil {
+		return g.err
+	}
+	if g.done {
+		return g.Fail(StreamInvalid("an event followed " + g.Terminal))
+	}
+	return nil
+}
+
+// Fail poisons the stream with err (an *Error) and returns it.
+func (g *StreamGuard) Fail(err error) error {
+	g.err = err
+	return err
+}
+
+// Finish accepts the terminal event and the response it completes.
+func (g *StreamGuard) Finish(r Response) { g.final, g.done = r, true }
+
+// Done reports whether the terminal event was accepted.
+func (g *StreamGuard) Done() bool { return g.done && g.err == nil }
+
+// Response returns the checked response once Done.
+func (g *StreamGuard) Response() (Response, error) {
+	if g.err != nil {
+		return Response{}, g.err
+	}
+	if !g.done {
+		return Response{}, NewError(CodeStreamTruncated, "the stream has no "+g.Terminal)
+	}
+	return g.final, nil
+}
+
 // Stream makes one streaming call: it feeds every event through acc,
 // passes text deltas to onDelta as they arrive, and returns the response
 // only when the stream ended properly: the terminal event was accepted

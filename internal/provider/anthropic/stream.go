@@ -46,46 +46,32 @@ type block struct {
 //   - an error event fails the call (overloaded → PROVIDER_UNAVAILABLE,
 //     rate_limit_error → PROVIDER_RATE_LIMITED).
 type Accumulator struct {
-	err     error
+	guard   provider.StreamGuard
 	started bool
-	done    bool
 	msg     wireMessage
 	usage   wireUsage
 	blocks  []block
 	text    strings.Builder
 	stop    *string
-	final   provider.Response
 }
 
 // NewAccumulator returns an empty accumulator for one stream.
-func NewAccumulator() *Accumulator { return &Accumulator{} }
+func NewAccumulator() *Accumulator {
+	return &Accumulator{guard: provider.StreamGuard{Terminal: "message_stop"}}
+}
 
-// Done reports whether message_stop was accepted.
-func (a *Accumulator) Done() bool { return a.done && a.err == nil }
+// Done reports whether the terminal event was accepted.
+func (a *Accumulator) Done() bool { return a.guard.Done() }
 
 // Response returns the checked response once Done.
-func (a *Accumulator) Response() (provider.Response, error) {
-	if a.err != nil {
-		return provider.Response{}, a.err
-	}
-	if !a.done {
-		return provider.Response{}, provider.NewError(provider.CodeStreamTruncated, "the stream has no message_stop")
-	}
-	return a.final, nil
-}
+func (a *Accumulator) Response() (provider.Response, error) { return a.guard.Response() }
 
-func (a *Accumulator) fail(e *provider.Error) (string, error) {
-	a.err = e
-	return "", e
-}
+func (a *Accumulator) fail(e *provider.Error) (string, error) { return "", a.guard.Fail(e) }
 
 // Add consumes one SSE event.
 func (a *Accumulator) Add(ev provider.Event) (string, error) {
-	if a.err != nil {
-		return "", a.err
-	}
-	if a.done {
-		return a.fail(provider.StreamInvalid("an event followed message_stop"))
+	if err := a.guard.Check(); err != nil {
+		return "", err
 	}
 	var w wireEvent
 	if err := json.Unmarshal(ev.Data, &w); err != nil || w.Type == "" {
@@ -184,18 +170,15 @@ func (a *Accumulator) open(i *int) (*block, *provider.Error) {
 // be at least what was already reported.
 func (a *Accumulator) messageDelta(w wireEvent) error {
 	if a.stop != nil {
-		_, err := a.fail(provider.StreamInvalid("message_delta was repeated (replaced terminal data)"))
-		return err
+		return a.guard.Fail(provider.StreamInvalid("message_delta was repeated (replaced terminal data)"))
 	}
 	for _, b := range a.blocks {
 		if !b.closed {
-			_, err := a.fail(provider.StreamInvalid("message_delta arrived while a content block was open"))
-			return err
+			return a.guard.Fail(provider.StreamInvalid("message_delta arrived while a content block was open"))
 		}
 	}
 	if w.Delta == nil || w.Delta.StopReason == nil || w.Usage == nil || w.Usage.OutputTokens == nil {
-		_, err := a.fail(provider.Malformed("message_delta lacks stop_reason or output usage"))
-		return err
+		return a.guard.Fail(provider.Malformed("message_delta lacks stop_reason or output usage"))
 	}
 	merge := func(old **int, nw *int) bool {
 		if nw == nil {
@@ -211,8 +194,7 @@ func (a *Accumulator) messageDelta(w wireEvent) error {
 	if !merge(&u.InputTokens, w.Usage.InputTokens) || !merge(&u.OutputTokens, w.Usage.OutputTokens) ||
 		!merge(&u.CacheCreationInputTokens, w.Usage.CacheCreationInputTokens) ||
 		!merge(&u.CacheReadInputTokens, w.Usage.CacheReadInputTokens) {
-		_, err := a.fail(provider.StreamMismatch("message_delta usage is below what message_start reported"))
-		return err
+		return a.guard.Fail(provider.StreamMismatch("message_delta usage is below what message_start reported"))
 	}
 	a.stop = w.Delta.StopReason
 	return nil
@@ -220,8 +202,7 @@ func (a *Accumulator) messageDelta(w wireEvent) error {
 
 func (a *Accumulator) terminal() error {
 	if a.stop == nil {
-		_, err := a.fail(provider.StreamInvalid("message_stop arrived without message_delta"))
-		return err
+		return a.guard.Fail(provider.StreamInvalid("message_stop arrived without message_delta"))
 	}
 	m := a.msg
 	m.StopReason = a.stop
@@ -229,10 +210,9 @@ func (a *Accumulator) terminal() error {
 	m.Content = []wireBlock{{Type: "text", Text: a.text.String()}}
 	out, err := m.toResponse()
 	if err != nil {
-		a.err = err
-		return err
+		return a.guard.Fail(err)
 	}
-	a.final, a.done = out, true
+	a.guard.Finish(out)
 	return nil
 }
 

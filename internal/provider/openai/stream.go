@@ -46,46 +46,32 @@ type streamPart struct {
 //     cross-check);
 //   - response.failed, response.cancelled and error fail the call.
 type Accumulator struct {
-	err     error
+	guard   provider.StreamGuard
 	seq     int64
 	seqMode int // 0 unknown, 1 numbered, 2 unnumbered
 	started bool
-	done    bool
 	id      string
 	model   string
 	parts   []*streamPart
-	final   provider.Response
 }
 
 // NewAccumulator returns an empty accumulator for one stream.
-func NewAccumulator() *Accumulator { return &Accumulator{} }
+func NewAccumulator() *Accumulator {
+	return &Accumulator{guard: provider.StreamGuard{Terminal: "the terminal event"}}
+}
 
 // Done reports whether the terminal event was accepted.
-func (a *Accumulator) Done() bool { return a.done && a.err == nil }
+func (a *Accumulator) Done() bool { return a.guard.Done() }
 
 // Response returns the checked response once Done.
-func (a *Accumulator) Response() (provider.Response, error) {
-	if a.err != nil {
-		return provider.Response{}, a.err
-	}
-	if !a.done {
-		return provider.Response{}, provider.NewError(provider.CodeStreamTruncated, "the stream has no terminal event")
-	}
-	return a.final, nil
-}
+func (a *Accumulator) Response() (provider.Response, error) { return a.guard.Response() }
 
-func (a *Accumulator) fail(e *provider.Error) (string, error) {
-	a.err = e
-	return "", e
-}
+func (a *Accumulator) fail(e *provider.Error) (string, error) { return "", a.guard.Fail(e) }
 
 // Add consumes one SSE event.
 func (a *Accumulator) Add(ev provider.Event) (string, error) {
-	if a.err != nil {
-		return "", a.err
-	}
-	if a.done {
-		return a.fail(provider.StreamInvalid("an event followed the terminal event"))
+	if err := a.guard.Check(); err != nil {
+		return "", err
 	}
 	var w wireEvent
 	if err := json.Unmarshal(ev.Data, &w); err != nil || w.Type == "" {
@@ -182,15 +168,13 @@ func (a *Accumulator) sequence(n *int64) *provider.Error {
 
 func (a *Accumulator) addPart(w wireEvent) error {
 	if w.OutputIndex == nil || w.ContentIndex == nil || w.Part == nil {
-		_, err := a.fail(provider.Malformed("content_part.added lacks its indexes"))
-		return err
+		return a.guard.Fail(provider.Malformed("content_part.added lacks its indexes"))
 	}
 	k := partKey{*w.OutputIndex, *w.ContentIndex}
 	if n := len(a.parts); n > 0 {
 		last := a.parts[n-1].key
 		if k.out < last.out || (k.out == last.out && k.content <= last.content) {
-			_, err := a.fail(provider.StreamInvalid("a content part was announced out of order"))
-			return err
+			return a.guard.Fail(provider.StreamInvalid("a content part was announced out of order"))
 		}
 	}
 	switch w.Part.Type {
@@ -199,8 +183,7 @@ func (a *Accumulator) addPart(w wireEvent) error {
 	case "refusal":
 		a.parts = append(a.parts, &streamPart{key: k, refusal: true})
 	default:
-		_, err := a.fail(provider.Malformed("the stream has an unsupported content part"))
-		return err
+		return a.guard.Fail(provider.Malformed("the stream has an unsupported content part"))
 	}
 	return nil
 }
@@ -228,40 +211,33 @@ func (a *Accumulator) open(w wireEvent, refusal bool) (*streamPart, *provider.Er
 
 func (a *Accumulator) terminal(w wireEvent) error {
 	if w.Response == nil {
-		_, err := a.fail(provider.Malformed("the terminal event has no response"))
-		return err
+		return a.guard.Fail(provider.Malformed("the terminal event has no response"))
 	}
 	if w.Response.ID != a.id || w.Response.Model != a.model {
-		_, err := a.fail(provider.StreamMismatch("the terminal response names another id or model"))
-		return err
+		return a.guard.Fail(provider.StreamMismatch("the terminal response names another id or model"))
 	}
 	for _, p := range a.parts {
 		if !p.closed {
-			_, err := a.fail(provider.StreamInvalid("the terminal event arrived while a content part was open"))
-			return err
+			return a.guard.Fail(provider.StreamInvalid("the terminal event arrived while a content part was open"))
 		}
 		if p.refusal {
-			_, err := a.fail(provider.NewError(provider.CodeRefused, "the model refused to answer"))
-			return err
+			return a.guard.Fail(provider.NewError(provider.CodeRefused, "the model refused to answer"))
 		}
 	}
 	out, err := w.Response.toResponse()
 	if err != nil {
-		a.err = err
-		return err
+		return a.guard.Fail(err)
 	}
 	final, _ := w.Response.texts()
 	if len(final) != len(a.parts) {
-		_, err := a.fail(provider.StreamMismatch("the terminal response has a different number of text parts than the stream"))
-		return err
+		return a.guard.Fail(provider.StreamMismatch("the terminal response has a different number of text parts than the stream"))
 	}
 	for i, p := range a.parts {
 		if final[i] != p.text.String() {
-			_, err := a.fail(provider.StreamMismatch("the terminal response text differs from the streamed deltas"))
-			return err
+			return a.guard.Fail(provider.StreamMismatch("the terminal response text differs from the streamed deltas"))
 		}
 	}
-	a.final, a.done = out, true
+	a.guard.Finish(out)
 	return nil
 }
 
