@@ -226,19 +226,25 @@ func (t *Transport) Complete(ctx context.Context, call Call) (body []byte, reque
 	return body, a.reqID, nil
 }
 
-// CompleteJSON is Complete for an adapter's unary call: it decodes the
-// checked body into v, a pointer to the provider's wire response, and
-// reports a body that does not fit it as malformed, in the adapter's words
-// (what: "the response is not …").
-func (t *Transport) CompleteJSON(ctx context.Context, call Call, v any, what string) (requestID string, err error) {
+// CompleteAs is an adapter's unary call: it decodes the checked body into
+// the provider's wire response W, reporting a body that does not fit as
+// malformed in the adapter's words (what: "the response is not …"),
+// converts it with toResponse and records the request id.
+func CompleteAs[W any](ctx context.Context, t *Transport, call Call, what string, toResponse func(*W) (Response, error)) (Response, error) {
 	body, requestID, err := t.Complete(ctx, call)
 	if err != nil {
-		return requestID, err
+		return Response{}, err
 	}
-	if json.Unmarshal(body, v) != nil {
-		return requestID, Malformed(what)
+	var w W
+	if json.Unmarshal(body, &w) != nil {
+		return Response{}, Malformed(what)
 	}
-	return requestID, nil
+	out, err := toResponse(&w)
+	if err != nil {
+		return Response{}, err
+	}
+	out.RequestID = requestID
+	return out, nil
 }
 
 func (a *attempt) complete() ([]byte, *Error) {

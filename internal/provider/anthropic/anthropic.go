@@ -60,17 +60,8 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	var w wireMessage
-	reqID, err := c.t.CompleteJSON(ctx, provider.Call{Path: "messages", Body: body}, &w, "the response is not a Messages API message")
-	if err != nil {
-		return provider.Response{}, err
-	}
-	out, err := w.toResponse()
-	if err != nil {
-		return provider.Response{}, err
-	}
-	out.RequestID = reqID
-	return out, nil
+	return provider.CompleteAs(ctx, c.t, provider.Call{Path: "messages", Body: body}, "the response is not a Messages API message",
+		(*wireMessage).toResponse)
 }
 
 // Stream makes one streaming call; see provider.Client.

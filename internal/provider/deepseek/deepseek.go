@@ -147,17 +147,8 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	var w wireResponse
-	reqID, err := c.t.CompleteJSON(ctx, provider.Call{Path: "chat/completions", Body: body}, &w, "the response is not a chat completion")
-	if err != nil {
-		return provider.Response{}, err
-	}
-	out, err := w.toResponse(r.Output != nil)
-	if err != nil {
-		return provider.Response{}, err
-	}
-	out.RequestID = reqID
-	return out, nil
+	return provider.CompleteAs(ctx, c.t, provider.Call{Path: "chat/completions", Body: body}, "the response is not a chat completion",
+		func(w *wireResponse) (provider.Response, error) { return w.toResponse(r.Output != nil) })
 }
 
 func (w *wireResponse) toResponse(wantJSON bool) (provider.Response, error) {

@@ -59,17 +59,8 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	var w wireResponse
-	reqID, err := c.t.CompleteJSON(ctx, provider.Call{Path: "responses", Body: body}, &w, "the response is not a Responses API object")
-	if err != nil {
-		return provider.Response{}, err
-	}
-	out, err := w.toResponse()
-	if err != nil {
-		return provider.Response{}, err
-	}
-	out.RequestID = reqID
-	return out, nil
+	return provider.CompleteAs(ctx, c.t, provider.Call{Path: "responses", Body: body}, "the response is not a Responses API object",
+		(*wireResponse).toResponse)
 }
 
 // Stream makes one streaming call; see provider.Client.
