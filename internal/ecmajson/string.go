@@ -19,7 +19,18 @@ var plain = func() (t [256]bool) {
 // escapes more, which would change the bytes and therefore any hash of
 // them. Each byte of invalid UTF-8, which no ECMAScript string can hold, is
 // written as U+FFFD, as Parse reads it, so the output is always valid JSON.
-func AppendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte { return appendString(b, s, false) }
+
+// AppendGoString appends s as encoding/json writes it with
+// SetEscapeHTML(false), for documents whose bytes must equal what
+// encoding/json would write (the evidence wire form): the same as
+// AppendString except that U+2028 and U+2029 are escaped and each invalid
+// UTF-8 byte is written as the escape \ufffd.
+func AppendGoString(b []byte, s string) []byte { return appendString(b, s, true) }
+
+// appendString is both spellings: they differ only outside ASCII.
+func appendString(b []byte, s string, goJSON bool) []byte {
+	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -30,10 +41,19 @@ func AppendString(b []byte, s string) []byte {
 		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
+			switch {
+			case r == utf8.RuneError && size == 1:
 				b = append(b, s[start:i]...)
-				b = append(b, "\uFFFD"...)
+				if goJSON {
+					b = append(b, `\ufffd`...)
+				} else {
+					b = append(b, "\uFFFD"...)
+				}
 				start = i + 1
+			case goJSON && (r == '\u2028' || r == '\u2029'):
+				b = append(b, s[start:i]...)
+				b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+				start = i + size
 			}
 			i += size
 			continue
@@ -55,7 +75,6 @@ func AppendString(b []byte, s string) []byte {
 		case '\t':
 			b = append(b, '\\', 't')
 		default:
-			const hex = "0123456789abcdef"
 			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 		}
 		i++

@@ -1,6 +1,7 @@
 package ecmajson
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
@@ -39,6 +40,25 @@ func TestAppendStringInvalidUTF8(t *testing.T) {
 		// What is written reads back as Parse reads the raw bytes.
 		if v, ok := Parse(got); !ok || !utf8.ValidString(v.Str) {
 			t.Errorf("AppendString(%q) does not parse back", in)
+		}
+	}
+}
+
+// TestAppendGoStringMatchesEncodingJSON pins the other spelling to
+// encoding/json with HTML escaping off, byte for byte.
+func TestAppendGoStringMatchesEncodingJSON(t *testing.T) {
+	for _, in := range []string{
+		"plain", "q\"b\\s/", "\b\f\n\r\t", "\x00\x01\x1f\x7f", "<script>&amp;</script>",
+		"\u2028\u2029 a\u2028b", "é🙂", "bad \xff byte", "\xc3\x28\n", "\xe2\x82", "\ufffd",
+	} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(in); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(AppendGoString(nil, in)); got+"\n" != want.String() {
+			t.Errorf("AppendGoString(%q) = %s, want %s", in, got, want.String())
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package evidence
 
+import "github.com/askplane/askplane/internal/ecmajson"
+
 // appendCanonical appends the RFC 8785 (JCS) form of the package without
 // digest and, unless withIDs, also without context_id and
 // budget.used_bytes: the text the identities hash. Those keys are left
@@ -21,7 +23,7 @@ func (p *Package) appendCanonicalHead(b []byte, withIDs bool) []byte {
 		b = append(b, `,"used_bytes":`...)
 		b = appendJCSInt(b, p.Budget.UsedBytes)
 		b = append(b, `},"context_id":`...)
-		b = appendJCSString(b, p.ContextID)
+		b = ecmajson.AppendString(b, p.ContextID)
 	} else {
 		b = append(b, '}')
 	}
@@ -32,11 +34,11 @@ func (p *Package) appendCanonicalHead(b []byte, withIDs bool) []byte {
 // identities share, and closes the object.
 func (p *Package) appendCanonicalBody(b []byte) []byte {
 	b = append(b, `,"engine":`...)
-	b = appendJCSString(b, p.Engine)
+	b = ecmajson.AppendString(b, p.Engine)
 	b = append(b, `,"protocol":`...)
-	b = appendJCSString(b, p.Protocol)
+	b = ecmajson.AppendString(b, p.Protocol)
 	b = append(b, `,"question":`...)
-	b = appendJCSString(b, p.Question)
+	b = ecmajson.AppendString(b, p.Question)
 	b = append(b, `,"records":`...)
 	if p.Records == nil {
 		b = append(b, "null"...)
@@ -51,9 +53,9 @@ func (p *Package) appendCanonicalBody(b []byte) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"source_version":`...)
-	b = appendJCSString(b, p.SourceVersion)
+	b = ecmajson.AppendString(b, p.SourceVersion)
 	b = append(b, `,"status":`...)
-	b = appendJCSString(b, string(p.Status))
+	b = ecmajson.AppendString(b, string(p.Status))
 	b = append(b, `,"version":`...)
 	b = appendJCSInt(b, p.Version)
 	return append(b, '}')
@@ -61,20 +63,20 @@ func (p *Package) appendCanonicalBody(b []byte) []byte {
 
 func (s *Selected) appendCanonical(b []byte) []byte {
 	b = append(b, `{"anchor":`...)
-	b = appendJCSString(b, s.Anchor)
+	b = ecmajson.AppendString(b, s.Anchor)
 	b = append(b, `,"excerpt":`...)
-	b = appendJCSString(b, s.Excerpt)
+	b = ecmajson.AppendString(b, s.Excerpt)
 	b = append(b, `,"headings":`...)
-	b = appendStrings(b, s.Headings, appendJCSString)
+	b = appendStrings(b, s.Headings, ecmajson.AppendString)
 	b = append(b, `,"id":`...)
-	b = appendJCSString(b, s.ID)
+	b = ecmajson.AppendString(b, s.ID)
 	b = append(b, `,"reasons":`...)
-	b = appendStrings(b, s.Reasons, appendJCSString)
+	b = appendStrings(b, s.Reasons, ecmajson.AppendString)
 	b = append(b, `,"score":`...)
-	b = appendJCSString(b, s.Score)
+	b = ecmajson.AppendString(b, s.Score)
 	b = append(b, `,"title":`...)
-	b = appendJCSString(b, s.Title)
+	b = ecmajson.AppendString(b, s.Title)
 	b = append(b, `,"url":`...)
-	b = appendJCSString(b, s.URL)
+	b = ecmajson.AppendString(b, s.URL)
 	return append(b, '}')
 }

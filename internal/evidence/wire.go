@@ -1,6 +1,10 @@
 package evidence
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/askplane/askplane/internal/ecmajson"
+)
 
 // appendJSON appends the package's wire JSON (see JSON).
 func (p *Package) appendJSON(b []byte) []byte {
@@ -24,15 +28,15 @@ func (p *Package) appendJSON(b []byte) []byte {
 // measure a package from its parts.
 func (p *Package) appendHead(b []byte) []byte {
 	b = append(b, `{"protocol":`...)
-	b = appendWireString(b, p.Protocol)
+	b = ecmajson.AppendGoString(b, p.Protocol)
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, int64(p.Version), 10)
 	b = append(b, `,"source_version":`...)
-	b = appendWireString(b, p.SourceVersion)
+	b = ecmajson.AppendGoString(b, p.SourceVersion)
 	b = append(b, `,"engine":`...)
-	b = appendWireString(b, p.Engine)
+	b = ecmajson.AppendGoString(b, p.Engine)
 	b = append(b, `,"question":`...)
-	b = appendWireString(b, p.Question)
+	b = ecmajson.AppendGoString(b, p.Question)
 	b = append(b, `,"budget":{"max_records":`...)
 	b = strconv.AppendInt(b, int64(p.Budget.MaxRecords), 10)
 	b = append(b, `,"max_bytes":`...)
@@ -45,31 +49,31 @@ func (p *Package) appendHead(b []byte) []byte {
 // appendTail writes every member after the records' value.
 func (p *Package) appendTail(b []byte) []byte {
 	b = append(b, `,"status":`...)
-	b = appendWireString(b, string(p.Status))
+	b = ecmajson.AppendGoString(b, string(p.Status))
 	b = append(b, `,"context_id":`...)
-	b = appendWireString(b, p.ContextID)
+	b = ecmajson.AppendGoString(b, p.ContextID)
 	b = append(b, `,"digest":`...)
-	b = appendWireString(b, p.Digest)
+	b = ecmajson.AppendGoString(b, p.Digest)
 	return append(b, '}')
 }
 
 // appendJSON appends the record's wire JSON, fields in declaration order.
 func (s *Selected) appendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = appendWireString(b, s.ID)
+	b = ecmajson.AppendGoString(b, s.ID)
 	b = append(b, `,"url":`...)
-	b = appendWireString(b, s.URL)
+	b = ecmajson.AppendGoString(b, s.URL)
 	b = append(b, `,"anchor":`...)
-	b = appendWireString(b, s.Anchor)
+	b = ecmajson.AppendGoString(b, s.Anchor)
 	b = append(b, `,"title":`...)
-	b = appendWireString(b, s.Title)
+	b = ecmajson.AppendGoString(b, s.Title)
 	b = append(b, `,"headings":`...)
-	b = appendStrings(b, s.Headings, appendWireString)
+	b = appendStrings(b, s.Headings, ecmajson.AppendGoString)
 	b = append(b, `,"excerpt":`...)
-	b = appendWireString(b, s.Excerpt)
+	b = ecmajson.AppendGoString(b, s.Excerpt)
 	b = append(b, `,"score":`...)
-	b = appendWireString(b, s.Score)
+	b = ecmajson.AppendGoString(b, s.Score)
 	b = append(b, `,"reasons":`...)
-	b = appendStrings(b, s.Reasons, appendWireString)
+	b = appendStrings(b, s.Reasons, ecmajson.AppendGoString)
 	return append(b, '}')
 }
