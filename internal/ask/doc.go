@@ -12,6 +12,6 @@
 // Authority never comes from the request: the site, its corpus and its
 // limits are the server's config (Site), the subject comes from the
 // Authenticator. Dependencies are small interfaces declared here
-// (Retriever, Generator, SessionStore, Authenticator, RateLimiter,
+// (Retriever, Generator, session.Store, Authenticator, RateLimiter,
 // Metrics), so tests and the command can plug in their own.
 package ask

@@ -13,6 +13,7 @@ import (
 
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // Config holds a Handler's trusted settings and dependencies.
@@ -28,7 +29,7 @@ type Config struct {
 	// Sessions stores conversations; nil means none. With
 	// Site.Persistence.Mode "required" every request needs a sessionId and
 	// a store, or it fails with 500 ASK_INTERNAL.
-	Sessions SessionStore
+	Sessions session.Store
 	// RateLimiter is asked before the body is read; nil means no limit.
 	RateLimiter RateLimiter
 	// Metrics receives privacy-safe observations; nil drops them.
@@ -271,8 +272,8 @@ func (x *exchange) admit(ctx context.Context) error {
 	return nil
 }
 
-func (x *exchange) key() Key {
-	return Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: x.req.SessionID}
+func (x *exchange) key() session.Key {
+	return session.Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: x.req.SessionID}
 }
 
 func (x *exchange) query() Query {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // testSite is the reference server test config: timeouts 2000/500/500 and
@@ -126,13 +127,13 @@ func (r *recorder) jsonText(t *testing.T) string {
 type fixture struct {
 	srv     *httptest.Server
 	metrics *recorder
-	store   *ask.MemoryStore
+	store   *session.MemoryStore
 	cfg     ask.Config
 }
 
 func newFixture(t *testing.T, edit func(*ask.Config)) *fixture {
 	t.Helper()
-	f := &fixture{metrics: newRecorder(), store: ask.NewMemoryStore()}
+	f := &fixture{metrics: newRecorder(), store: session.NewMemoryStore()}
 	cfg := ask.Config{
 		Site:      testSite(),
 		Retriever: localRetriever,
@@ -245,7 +246,7 @@ func TestEndToEndLocalAnswer(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, v)
 		}
 	}
-	rec, err := f.store.Load(context.Background(), ask.Key{SiteID: "docs-site", Subject: subject, SessionID: "session-1"})
+	rec, err := f.store.Load(context.Background(), session.Key{SiteID: "docs-site", Subject: subject, SessionID: "session-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,9 +461,9 @@ func TestHistoryResume(t *testing.T) {
 			return []ask.Source{localGuide}, nil
 		})
 	})
-	key := ask.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}
+	key := session.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}
 	ctx := context.Background()
-	f.store.Save(ctx, key, ask.Record{Revision: 1, Messages: []protocol.AskMessage{
+	f.store.Save(ctx, key, session.Record{Revision: 1, Messages: []protocol.AskMessage{
 		{Role: protocol.RoleUser, Content: "first"}, {Role: protocol.RoleAssistant, Content: "history:1"},
 	}}, 0)
 	resp, body := f.post(t, "", askBody("s1", "forged", "forged answer", "second"))
@@ -481,7 +482,7 @@ func TestHistoryResume(t *testing.T) {
 	}
 
 	// A stored history that already ends with the same user turn is kept.
-	f.store.Save(ctx, key, ask.Record{Revision: 3, Messages: []protocol.AskMessage{{Role: protocol.RoleUser, Content: "again"}}}, 2)
+	f.store.Save(ctx, key, session.Record{Revision: 3, Messages: []protocol.AskMessage{{Role: protocol.RoleUser, Content: "again"}}}, 2)
 	f.post(t, "", askBody("s1", "again"))
 	mu.Lock()
 	second := seen[1]
@@ -494,12 +495,12 @@ func TestHistoryResume(t *testing.T) {
 // TestSessionConflict: a concurrent write makes the save fail after the
 // text and cite events, with a trailing conflict error.
 func TestSessionConflict(t *testing.T) {
-	var store *ask.MemoryStore
-	key := ask.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}
+	var store *session.MemoryStore
+	key := session.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}
 	f := newFixture(t, func(c *ask.Config) {
 		c.Generator = ask.GeneratorFunc(func(ctx context.Context, q ask.Query, s []ask.Source, emit func(string) error) (ask.Result, error) {
 			// Another request saves the session meanwhile.
-			store.Save(ctx, key, ask.Record{Revision: 1}, 0)
+			store.Save(ctx, key, session.Record{Revision: 1}, 0)
 			return fixtureGenerator(ctx, q, s, emit)
 		})
 	})
@@ -597,7 +598,7 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 	total := 0
 	for i := range 8 {
-		rec, _ := f.store.Load(context.Background(), ask.Key{SiteID: "docs-site", Subject: subject, SessionID: fmt.Sprintf("s%d", i)})
+		rec, _ := f.store.Load(context.Background(), session.Key{SiteID: "docs-site", Subject: subject, SessionID: fmt.Sprintf("s%d", i)})
 		if len(rec.Messages) != 2*rec.Revision && len(rec.Messages) != protocol.MaxAskMessages {
 			t.Errorf("session s%d: revision %d with %d messages", i, rec.Revision, len(rec.Messages))
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // TestPreStreamFailures covers the steps before the stream that the
@@ -189,7 +190,7 @@ func TestStreamFailures(t *testing.T) {
 			if resp.StatusCode != 200 || body != c.want {
 				t.Fatalf("%d body\n%s\nwant\n%s", resp.StatusCode, body, c.want)
 			}
-			if rec, _ := f.store.Load(context.Background(), ask.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}); rec.Revision != 0 {
+			if rec, _ := f.store.Load(context.Background(), session.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}); rec.Revision != 0 {
 				t.Fatalf("failed answer was saved: %+v", rec)
 			}
 			f.metrics.waitFor(t, "request.total_ms", ask.OutcomeError)

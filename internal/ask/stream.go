@@ -12,6 +12,7 @@ import (
 	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // errClientGone marks a failed write: the reader went away.
@@ -169,7 +170,7 @@ func (x *exchange) conclude(ctx context.Context, sources []Source, res Result, a
 		return x.ctxFailure(ctx)
 	}
 	if store := h.cfg.Sessions; store != nil && x.req.SessionID != "" {
-		rec := Record{
+		rec := session.Record{
 			Revision: x.rev + 1,
 			Messages: lastN(append(append([]protocol.AskMessage(nil), x.merged...),
 				protocol.AskMessage{Role: protocol.RoleAssistant, Content: answer}), protocol.MaxAskMessages),

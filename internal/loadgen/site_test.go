@@ -17,6 +17,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // syllables build a synthetic vocabulary of vocabSize pseudo-words. Words
@@ -151,7 +152,7 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 		Retriever:   grounded,
 		Generator:   grounded,
 		Auth:        auth,
-		Sessions:    ask.NewMemoryStore(),
+		Sessions:    session.NewMemoryStore(),
 		RateLimiter: &ask.WindowLimiter{Limit: limit, Window: time.Minute},
 		Metrics:     &ask.Prometheus{},
 	})

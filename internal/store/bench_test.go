@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
 )
@@ -49,12 +49,12 @@ func BenchmarkSaveLoad(b *testing.B) {
 	})
 }
 
-func benchSaveLoad(b *testing.B, s ask.SessionStore, msgs []protocol.AskMessage) {
-	k := ask.Key{SiteID: "site-a", Subject: "anon:bench", SessionID: "bench"}
+func benchSaveLoad(b *testing.B, s session.Store, msgs []protocol.AskMessage) {
+	k := session.Key{SiteID: "site-a", Subject: "anon:bench", SessionID: "bench"}
 	b.ReportAllocs()
 	rev := 0
 	for b.Loop() {
-		ok, err := s.Save(b.Context(), k, ask.Record{Revision: rev + 1, Messages: msgs}, rev)
+		ok, err := s.Save(b.Context(), k, session.Record{Revision: rev + 1, Messages: msgs}, rev)
 		if err != nil || !ok {
 			b.Fatalf("Save = %v, %v", ok, err)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -35,9 +35,9 @@ var corruptRows = []struct {
 
 // checkCorruptLoads loads each corrupt row, written by put under the key
 // of its name, and wants CodeCorrupt whose text quotes nothing stored.
-func checkCorruptLoads(t *testing.T, s ask.SessionStore, put func(k ask.Key, messages string)) {
+func checkCorruptLoads(t *testing.T, s session.Store, put func(k session.Key, messages string)) {
 	for _, c := range corruptRows {
-		k := ask.Key{SiteID: "site-a", Subject: "anon:corrupt", SessionID: c.name}
+		k := session.Key{SiteID: "site-a", Subject: "anon:corrupt", SessionID: c.name}
 		put(k, c.messages)
 		r, err := s.Load(t.Context(), k)
 		if store.CodeOf(err) != store.CodeCorrupt {

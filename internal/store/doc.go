@@ -1,4 +1,4 @@
-// Package store keeps Ask sessions (ask.SessionStore) where they survive a
+// Package store keeps Ask sessions (session.Store) where they survive a
 // restart: in one SQLite file by default, or in PostgreSQL when several
 // sidecar instances serve one site and must share their sessions.
 //

@@ -6,15 +6,15 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 )
 
-// Backend is a SessionStore that holds resources (a file, a pool) until
+// Backend is a session.Store that holds resources (a file, a pool) until
 // Close. Close waits for operations in flight to finish or fail; on SQLite
 // and PostgreSQL, Load and Save after Close fail with CodeUnavailable (the
 // memory backend has nothing to release and keeps working).
 type Backend interface {
-	ask.SessionStore
+	session.Store
 	io.Closer
 }
 
@@ -33,7 +33,7 @@ func Open(ctx context.Context, dsn string) (Backend, error) {
 	kind, target, reason := parseDSN(dsn)
 	switch kind {
 	case KindMemory:
-		return memory{ask.NewMemoryStore()}, nil
+		return memory{session.NewMemoryStore()}, nil
 	case KindSQLite:
 		return OpenSQLite(ctx, target)
 	case KindPostgres:
@@ -88,23 +88,23 @@ func parseDSN(dsn string) (kind, target, reason string) {
 	return KindSQLite, dsn, ""
 }
 
-// memory is ask.MemoryStore behind the same key and record checks as the
+// memory is session.MemoryStore behind the same key and record checks as the
 // persistent backends, so a config that switches backends keeps its
 // behaviour.
-type memory struct{ m *ask.MemoryStore }
+type memory struct{ m *session.MemoryStore }
 
-func (s memory) Load(ctx context.Context, k ask.Key) (ask.Record, error) {
+func (s memory) Load(ctx context.Context, k session.Key) (session.Record, error) {
 	if err := checkKey("load", k); err != nil {
-		return ask.Record{}, err
+		return session.Record{}, err
 	}
 	r, err := s.m.Load(ctx, k)
 	if err != nil {
-		return ask.Record{}, unavailable(ctx, "load", err)
+		return session.Record{}, unavailable(ctx, "load", err)
 	}
 	return r, nil
 }
 
-func (s memory) Save(ctx context.Context, k ask.Key, r ask.Record, expectedRevision int) (bool, error) {
+func (s memory) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
 )
@@ -43,7 +43,7 @@ func TestOpenPicksTheBackendFromTheDSN(t *testing.T) {
 			t.Errorf("Open(%q) = %s, want %s", c.dsn, got, c.want)
 		}
 		k := storetest.Key(t, "s1")
-		storetest.MustSave(t, s, k, ask.Record{Revision: 1, Messages: storetest.Messages("x", 1)}, 0, true)
+		storetest.MustSave(t, s, k, session.Record{Revision: 1, Messages: storetest.Messages("x", 1)}, 0, true)
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}

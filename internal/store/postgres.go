@@ -7,14 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Postgres is a SessionStore in a PostgreSQL database, for several sidecar
+// Postgres is a session.Store in a PostgreSQL database, for several sidecar
 // instances sharing their sessions. Each Save is one statement whose WHERE
 // clause (or ON CONFLICT) is the compare-and-swap, so instances need no
 // lock of their own: PostgreSQL's row lock serialises two writers of one
@@ -148,10 +148,10 @@ func postgresMigrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return tx.Commit(ctx)
 }
 
-// Load implements ask.SessionStore.
-func (p *Postgres) Load(ctx context.Context, k ask.Key) (ask.Record, error) {
+// Load implements session.Store.
+func (p *Postgres) Load(ctx context.Context, k session.Key) (session.Record, error) {
 	if err := checkKey("load", k); err != nil {
-		return ask.Record{}, err
+		return session.Record{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
@@ -162,18 +162,18 @@ func (p *Postgres) Load(ctx context.Context, k ask.Key) (ask.Record, error) {
 		k.SiteID, k.Subject, k.SessionID).Scan(&rev, &raw)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return ask.Record{}, nil
+		return session.Record{}, nil
 	case err != nil:
-		return ask.Record{}, p.unavailable(ctx, "load", err)
+		return session.Record{}, p.unavailable(ctx, "load", err)
 	}
 	return decodeRow(rev, raw)
 }
 
-// Save implements ask.SessionStore with the same two statements as SQLite.
+// Save implements session.Store with the same two statements as SQLite.
 // Under READ COMMITTED an UPDATE that waited for another writer's row lock
 // re-evaluates its WHERE on the row that writer committed, so exactly one
 // of several racing instances wins a revision.
-func (p *Postgres) Save(ctx context.Context, k ask.Key, r ask.Record, expectedRevision int) (bool, error) {
+func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
 	"github.com/jackc/pgx/v5"
@@ -40,7 +40,7 @@ func TestPostgresCorruptRowsAreTypedErrors(t *testing.T) {
 	dsn := postgresSchema(t)
 	s := openPostgres(t, dsn)
 	raw := rawPostgres(t, dsn)
-	checkCorruptLoads(t, s, func(k ask.Key, messages string) {
+	checkCorruptLoads(t, s, func(k session.Key, messages string) {
 		if _, err := raw.Exec(t.Context(), `INSERT INTO sessions (site_id, subject, session_id, revision, messages) VALUES ($1, $2, $3, 1, $4)`,
 			k.SiteID, k.Subject, k.SessionID, messages); err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestPostgresCorruptRowsAreTypedErrors(t *testing.T) {
 func TestPostgresMigratesOnceAndRefusesNewerSchema(t *testing.T) {
 	dsn := postgresSchema(t)
 	k := storetest.Key(t, "s1")
-	storetest.MustSave(t, openPostgres(t, dsn), k, ask.Record{Revision: 1}, 0, true)
+	storetest.MustSave(t, openPostgres(t, dsn), k, session.Record{Revision: 1}, 0, true)
 	if r := storetest.MustLoad(t, openPostgres(t, dsn), k); r.Revision != 1 {
 		t.Fatalf("after reopen revision = %d", r.Revision)
 	}
@@ -106,7 +106,7 @@ func TestPostgresWaitsForALockedRowWithinTheDeadline(t *testing.T) {
 	dsn := postgresSchema(t)
 	s := openPostgres(t, dsn)
 	k := storetest.Key(t, "s1")
-	storetest.MustSave(t, s, k, ask.Record{Revision: 1}, 0, true)
+	storetest.MustSave(t, s, k, session.Record{Revision: 1}, 0, true)
 	raw := rawPostgres(t, dsn)
 	tx, err := raw.Begin(t.Context())
 	if err != nil {
@@ -119,7 +119,7 @@ func TestPostgresWaitsForALockedRowWithinTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	ok, err := s.Save(ctx, k, ask.Record{Revision: 2}, 1)
+	ok, err := s.Save(ctx, k, session.Record{Revision: 2}, 1)
 	if ok || !errors.Is(err, context.DeadlineExceeded) || store.CodeOf(err) != store.CodeUnavailable {
 		t.Fatalf("Save on a locked row = %v, %v; want false, %s wrapping DeadlineExceeded", ok, err, store.CodeUnavailable)
 	}
@@ -129,7 +129,7 @@ func TestPostgresWaitsForALockedRowWithinTheDeadline(t *testing.T) {
 	if err := tx.Rollback(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	storetest.MustSave(t, s, k, ask.Record{Revision: 2}, 1, true)
+	storetest.MustSave(t, s, k, session.Record{Revision: 2}, 1, true)
 }
 
 func TestPostgresUnreachableIsOpenFailed(t *testing.T) {
@@ -161,7 +161,7 @@ func TestStoredTextIsIdenticalAcrossBackends(t *testing.T) {
 	for _, c := range storetest.RoundTripContents {
 		msgs = append(msgs, protocol.AskMessage{Role: protocol.RoleUser, Content: c})
 	}
-	rec := ask.Record{Revision: 1, Messages: msgs}
+	rec := session.Record{Revision: 1, Messages: msgs}
 	k := storetest.Key(t, "s1")
 
 	dsn := postgresSchema(t)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
 )
@@ -17,11 +17,11 @@ const agedSessions = 2500
 // checkPrune saves a fresh session, lets addAged write agedSessions rows
 // last saved a day ago, and wants Prune to delete exactly those.
 func checkPrune(t *testing.T, s interface {
-	ask.SessionStore
+	session.Store
 	store.Pruner
 }, addAged func(n int)) {
 	fresh := storetest.Key(t, "fresh")
-	storetest.MustSave(t, s, fresh, ask.Record{Revision: 1, Messages: storetest.Messages("fresh", 1)}, 0, true)
+	storetest.MustSave(t, s, fresh, session.Record{Revision: 1, Messages: storetest.Messages("fresh", 1)}, 0, true)
 	addAged(agedSessions)
 	n, err := s.Prune(t.Context(), time.Now().Add(-time.Hour))
 	if err != nil || n != agedSessions {
@@ -30,7 +30,7 @@ func checkPrune(t *testing.T, s interface {
 	if r := storetest.MustLoad(t, s, fresh); r.Revision != 1 {
 		t.Fatalf("the fresh session was pruned")
 	}
-	if r := storetest.MustLoad(t, s, ask.Key{SiteID: "site-a", Subject: "anon:aged", SessionID: "aged-7"}); r.Revision != 0 {
+	if r := storetest.MustLoad(t, s, session.Key{SiteID: "site-a", Subject: "anon:aged", SessionID: "aged-7"}); r.Revision != 0 {
 		t.Fatalf("an aged session survived: %+v", r)
 	}
 	if n, err := s.Prune(t.Context(), time.Now().Add(-time.Hour)); n != 0 || err != nil {

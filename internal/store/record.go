@@ -5,9 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // Bounds of a stored session. A record is checked against them before it
@@ -47,7 +47,7 @@ const (
 // checkKey enforces MaxKeyLen and plain text on every key part. Postgres
 // text cannot hold NUL, and a key that is not valid UTF-8 would compare
 // differently in each backend.
-func checkKey(op string, k ask.Key) error {
+func checkKey(op string, k session.Key) error {
 	for _, p := range [...]string{k.SiteID, k.Subject, k.SessionID} {
 		reason, limit := "", 0
 		switch {
@@ -68,7 +68,7 @@ func checkKey(op string, k ask.Key) error {
 // checkRecord enforces the record schema before anything is written.
 // Content must be valid UTF-8 because JSON cannot carry other bytes: a
 // store that silently replaced them would not give back what it was given.
-func checkRecord(r ask.Record, expectedRevision int) error {
+func checkRecord(r session.Record, expectedRevision int) error {
 	invalid := func(reason string, limit int) error {
 		return &Error{Code: CodeInvalidRecord, Op: "save", Reason: reason, Limit: limit}
 	}
@@ -117,9 +117,9 @@ func encodeMessages(msgs []protocol.AskMessage) []byte {
 // revision, at most MaxMessages objects with exactly the members role and
 // content, known roles, bounded content. Anything else is CodeCorrupt,
 // never a panic and never a partial record.
-func decodeRow(revision int64, raw string) (ask.Record, error) {
-	corrupt := func(reason string) (ask.Record, error) {
-		return ask.Record{}, &Error{Code: CodeCorrupt, Op: "load", Reason: reason}
+func decodeRow(revision int64, raw string) (session.Record, error) {
+	corrupt := func(reason string) (session.Record, error) {
+		return session.Record{}, &Error{Code: CodeCorrupt, Op: "load", Reason: reason}
 	}
 	if revision < 1 {
 		return corrupt(reasonRowRevision)
@@ -139,7 +139,7 @@ func decodeRow(revision int64, raw string) (ask.Record, error) {
 		}
 		msgs = append(msgs, m)
 	}
-	return ask.Record{Revision: int(revision), Messages: msgs}, nil
+	return session.Record{Revision: int(revision), Messages: msgs}, nil
 }
 
 func decodeMessage(o *ecmajson.Value) (protocol.AskMessage, bool) {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // The stored text is JSON.stringify's: U+2028, <, > and & raw, C0
@@ -31,7 +31,7 @@ func TestWidestRecordFitsMaxEncodedBytes(t *testing.T) {
 	for i := range msgs {
 		msgs[i] = protocol.AskMessage{Role: protocol.RoleAssistant, Content: strings.Repeat("\x01", MaxContentLen)}
 	}
-	if err := checkRecord(ask.Record{Revision: 1, Messages: msgs}, 0); err != nil {
+	if err := checkRecord(session.Record{Revision: 1, Messages: msgs}, 0); err != nil {
 		t.Fatal(err)
 	}
 	raw := encodeMessages(msgs)

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
-// SQLite is a SessionStore in one SQLite file: the embedded default, with
+// SQLite is a session.Store in one SQLite file: the embedded default, with
 // no server to run. Several handles, in one process or several, may share
 // the file: every write is one statement that SQLite serialises, and
 // busy_timeout makes a writer wait for another instead of failing.
@@ -127,10 +127,10 @@ func sqliteMigrate(ctx context.Context, db *sql.DB) error {
 	return tx.Commit()
 }
 
-// Load implements ask.SessionStore.
-func (s *SQLite) Load(ctx context.Context, k ask.Key) (ask.Record, error) {
+// Load implements session.Store.
+func (s *SQLite) Load(ctx context.Context, k session.Key) (session.Record, error) {
 	if err := checkKey("load", k); err != nil {
-		return ask.Record{}, err
+		return session.Record{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
@@ -141,19 +141,19 @@ func (s *SQLite) Load(ctx context.Context, k ask.Key) (ask.Record, error) {
 		k.SiteID, k.Subject, k.SessionID).Scan(&rev, &raw)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return ask.Record{}, nil
+		return session.Record{}, nil
 	case err != nil:
-		return ask.Record{}, unavailable(ctx, "load", err)
+		return session.Record{}, unavailable(ctx, "load", err)
 	}
 	return decodeRow(rev, raw)
 }
 
-// Save implements ask.SessionStore: an INSERT that does nothing when the
+// Save implements session.Store: an INSERT that does nothing when the
 // row exists (expectedRevision 0), or an UPDATE guarded by the expected
 // revision. Either is one statement, so the check and the write cannot be
 // split by another writer; a stale revision changes no row and reports
 // false.
-func (s *SQLite) Save(ctx context.Context, k ask.Key, r ask.Record, expectedRevision int) (bool, error) {
+func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}

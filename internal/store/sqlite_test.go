@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
 )
@@ -55,7 +55,7 @@ func TestSQLiteCorruptRowsAreTypedErrors(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	s := openSQLite(t, path)
 	raw := rawSQLite(t, path)
-	checkCorruptLoads(t, s, func(k ask.Key, messages string) {
+	checkCorruptLoads(t, s, func(k session.Key, messages string) {
 		if _, err := raw.Exec(`INSERT INTO sessions VALUES (?, ?, ?, 1, ?, 0)`, k.SiteID, k.Subject, k.SessionID, messages); err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestSQLiteCorruptRowsAreTypedErrors(t *testing.T) {
 func TestSQLiteMigratesOnceAndRefusesNewerSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sessions.db")
 	k := storetest.Key(t, "s1")
-	storetest.MustSave(t, openSQLite(t, path), k, ask.Record{Revision: 1}, 0, true)
+	storetest.MustSave(t, openSQLite(t, path), k, session.Record{Revision: 1}, 0, true)
 	// Reopening applies nothing and keeps the data.
 	if r := storetest.MustLoad(t, openSQLite(t, path), k); r.Revision != 1 {
 		t.Fatalf("after reopen revision = %d", r.Revision)
@@ -111,7 +111,7 @@ func TestSQLiteWaitsForAnotherWriterWithinTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	ok, err := s.Save(ctx, k, ask.Record{Revision: 1}, 0)
+	ok, err := s.Save(ctx, k, session.Record{Revision: 1}, 0)
 	took := time.Since(start)
 	if ok || !errors.Is(err, context.DeadlineExceeded) || store.CodeOf(err) != store.CodeUnavailable {
 		t.Fatalf("Save under another writer's lock = %v, %v; want false, %s wrapping DeadlineExceeded", ok, err, store.CodeUnavailable)
@@ -125,5 +125,5 @@ func TestSQLiteWaitsForAnotherWriterWithinTheDeadline(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		conn.ExecContext(context.Background(), "COMMIT")
 	}()
-	storetest.MustSave(t, s, k, ask.Record{Revision: 1}, 0, true)
+	storetest.MustSave(t, s, k, session.Record{Revision: 1}, 0, true)
 }

@@ -8,18 +8,18 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
 	"github.com/jackc/pgx/v5"
 )
 
 func TestMemoryStoreConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) ask.SessionStore { return ask.NewMemoryStore() })
+	storetest.Run(t, func(t *testing.T) session.Store { return session.NewMemoryStore() })
 }
 
 func TestOpenMemoryConformance(t *testing.T) {
-	open := func(t *testing.T) ask.SessionStore {
+	open := func(t *testing.T) session.Store {
 		s, err := store.Open(t.Context(), "memory:")
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +46,7 @@ func sqliteStorage(t *testing.T) storetest.Opener {
 }
 
 func TestSQLiteConformance(t *testing.T) {
-	open := func(t *testing.T) ask.SessionStore { return sqliteStorage(t)(t) }
+	open := func(t *testing.T) session.Store { return sqliteStorage(t)(t) }
 	storetest.Run(t, open)
 	storetest.RunDurable(t, sqliteStorage)
 	storetest.RunBounds(t, open)
@@ -99,7 +99,7 @@ func postgresStorage(t *testing.T) storetest.Opener {
 }
 
 func TestPostgresConformance(t *testing.T) {
-	open := func(t *testing.T) ask.SessionStore { return postgresStorage(t)(t) }
+	open := func(t *testing.T) session.Store { return postgresStorage(t)(t) }
 	storetest.Run(t, open)
 	storetest.RunDurable(t, postgresStorage)
 	storetest.RunBounds(t, open)

@@ -4,37 +4,37 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 )
 
 // RunBounds runs the checks internal/store makes before writing: a record
 // or key outside the bounds fails with its code and writes nothing.
-func RunBounds(t *testing.T, open func(t *testing.T) ask.SessionStore) {
+func RunBounds(t *testing.T, open func(t *testing.T) session.Store) {
 	t.Run("RecordOutOfBounds", func(t *testing.T) { testRecordBounds(t, open(t)) })
 	t.Run("KeyOutOfBounds", func(t *testing.T) { testKeyBounds(t, open(t)) })
 }
 
-func testRecordBounds(t *testing.T, s ask.SessionStore) {
+func testRecordBounds(t *testing.T, s session.Store) {
 	k := Key(t, "s1")
-	kept := ask.Record{Revision: 1, Messages: Messages("kept", 1)}
+	kept := session.Record{Revision: 1, Messages: Messages("kept", 1)}
 	MustSave(t, s, k, kept, 0, true)
 
 	longest := strings.Repeat("a", protocol.MaxAskContentLen)
 	tooLong := strings.Repeat("😀", protocol.MaxAskContentLen/2) + "x" // one unit over
 	cases := []struct {
 		name     string
-		rec      ask.Record
+		rec      session.Record
 		expected int
 	}{
-		{"TooManyMessages", ask.Record{Revision: 2, Messages: Messages("many", store.MaxMessages+1)}, 1},
-		{"ContentOneUnitTooLong", ask.Record{Revision: 2, Messages: []protocol.AskMessage{{Role: protocol.RoleUser, Content: tooLong}}}, 1},
-		{"UnknownRole", ask.Record{Revision: 2, Messages: []protocol.AskMessage{{Role: "system", Content: "x"}}}, 1},
-		{"InvalidUTF8", ask.Record{Revision: 2, Messages: []protocol.AskMessage{{Role: protocol.RoleUser, Content: "a\xffb"}}}, 1},
-		{"RevisionSkips", ask.Record{Revision: 3, Messages: Messages("skip", 1)}, 1},
-		{"RevisionRepeats", ask.Record{Revision: 1, Messages: Messages("same", 1)}, 1},
-		{"NegativeExpected", ask.Record{Revision: 0, Messages: Messages("neg", 1)}, -1},
+		{"TooManyMessages", session.Record{Revision: 2, Messages: Messages("many", store.MaxMessages+1)}, 1},
+		{"ContentOneUnitTooLong", session.Record{Revision: 2, Messages: []protocol.AskMessage{{Role: protocol.RoleUser, Content: tooLong}}}, 1},
+		{"UnknownRole", session.Record{Revision: 2, Messages: []protocol.AskMessage{{Role: "system", Content: "x"}}}, 1},
+		{"InvalidUTF8", session.Record{Revision: 2, Messages: []protocol.AskMessage{{Role: protocol.RoleUser, Content: "a\xffb"}}}, 1},
+		{"RevisionSkips", session.Record{Revision: 3, Messages: Messages("skip", 1)}, 1},
+		{"RevisionRepeats", session.Record{Revision: 1, Messages: Messages("same", 1)}, 1},
+		{"NegativeExpected", session.Record{Revision: 0, Messages: Messages("neg", 1)}, -1},
 	}
 	for _, c := range cases {
 		ok, err := s.Save(t.Context(), k, c.rec, c.expected)
@@ -48,8 +48,8 @@ func testRecordBounds(t *testing.T, s ask.SessionStore) {
 	Equal(t, MustLoad(t, s, k), kept)
 
 	// The bounds themselves are allowed.
-	MustSave(t, s, k, ask.Record{Revision: 2, Messages: Messages("max", store.MaxMessages)}, 1, true)
-	at := ask.Record{Revision: 3, Messages: []protocol.AskMessage{
+	MustSave(t, s, k, session.Record{Revision: 2, Messages: Messages("max", store.MaxMessages)}, 1, true)
+	at := session.Record{Revision: 3, Messages: []protocol.AskMessage{
 		{Role: protocol.RoleUser, Content: longest},
 		{Role: protocol.RoleAssistant, Content: strings.Repeat("😀", protocol.MaxAskContentLen/2)},
 	}}
@@ -57,9 +57,9 @@ func testRecordBounds(t *testing.T, s ask.SessionStore) {
 	Equal(t, MustLoad(t, s, k), at)
 }
 
-func testKeyBounds(t *testing.T, s ask.SessionStore) {
+func testKeyBounds(t *testing.T, s session.Store) {
 	good := Key(t, "s1")
-	bad := map[string]ask.Key{
+	bad := map[string]session.Key{
 		"EmptySite":    {SiteID: "", Subject: good.Subject, SessionID: good.SessionID},
 		"EmptySubject": {SiteID: good.SiteID, Subject: "", SessionID: good.SessionID},
 		"EmptySession": {SiteID: good.SiteID, Subject: good.Subject, SessionID: ""},
@@ -71,12 +71,12 @@ func testKeyBounds(t *testing.T, s ask.SessionStore) {
 		if _, err := s.Load(t.Context(), k); store.CodeOf(err) != store.CodeInvalidKey {
 			t.Fatalf("%s: Load err = %v, want %s", name, err, store.CodeInvalidKey)
 		}
-		ok, err := s.Save(t.Context(), k, ask.Record{Revision: 1, Messages: Messages("x", 1)}, 0)
+		ok, err := s.Save(t.Context(), k, session.Record{Revision: 1, Messages: Messages("x", 1)}, 0)
 		if ok || store.CodeOf(err) != store.CodeInvalidKey {
 			t.Fatalf("%s: Save = %v, %v; want false, %s", name, ok, err, store.CodeInvalidKey)
 		}
 	}
 	// The longest key is allowed.
-	long := ask.Key{SiteID: strings.Repeat("a", store.MaxKeyLen), Subject: strings.Repeat("b", store.MaxKeyLen), SessionID: strings.Repeat("c", store.MaxKeyLen)}
-	MustSave(t, s, long, ask.Record{Revision: 1}, 0, true)
+	long := session.Key{SiteID: strings.Repeat("a", store.MaxKeyLen), Subject: strings.Repeat("b", store.MaxKeyLen), SessionID: strings.Repeat("c", store.MaxKeyLen)}
+	MustSave(t, s, long, session.Record{Revision: 1}, 0, true)
 }

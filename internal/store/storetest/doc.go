@@ -1,5 +1,5 @@
-// Package storetest is the conformance suite every ask.SessionStore must
-// pass, run by internal/store against ask.MemoryStore, SQLite and
+// Package storetest is the conformance suite every session.Store must
+// pass, run by internal/store against session.MemoryStore, SQLite and
 // PostgreSQL alike, so the backends cannot drift apart:
 //
 //   - Run: the compare-and-swap contract (load-missing, first save at 0,

@@ -7,14 +7,14 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
-// Handle is one open store: a SessionStore with its own connection, file
+// Handle is one open store: a session.Store with its own connection, file
 // handle or pool, released by Close.
 type Handle interface {
-	ask.SessionStore
+	session.Store
 	io.Closer
 }
 
@@ -31,16 +31,16 @@ func RunDurable(t *testing.T, storage func(t *testing.T) Opener) {
 		a, b := open(t), open(t)
 		defer a.Close()
 		defer b.Close()
-		testOneWinner(t, []ask.SessionStore{a, b})
+		testOneWinner(t, []session.Store{a, b})
 	})
 	t.Run("SeveralInstancesNoLostUpdate", func(t *testing.T) { testNoLostUpdate(t, storage(t)) })
 }
 
 func testReopen(t *testing.T, open Opener) {
 	k := Key(t, "s1")
-	want := ask.Record{Revision: 2, Messages: Messages("durable", 3)}
+	want := session.Record{Revision: 2, Messages: Messages("durable", 3)}
 	first := open(t)
-	MustSave(t, first, k, ask.Record{Revision: 1, Messages: Messages("durable", 1)}, 0, true)
+	MustSave(t, first, k, session.Record{Revision: 1, Messages: Messages("durable", 1)}, 0, true)
 	MustSave(t, first, k, want, 1, true)
 	if err := first.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
@@ -52,8 +52,8 @@ func testReopen(t *testing.T, open Opener) {
 	defer second.Close()
 	Equal(t, MustLoad(t, second, k), want)
 	// The reopened store keeps enforcing the revision it found.
-	MustSave(t, second, k, ask.Record{Revision: 2, Messages: Messages("stale", 1)}, 1, false)
-	MustSave(t, second, k, ask.Record{Revision: 3, Messages: Messages("durable", 4)}, 2, true)
+	MustSave(t, second, k, session.Record{Revision: 2, Messages: Messages("stale", 1)}, 1, false)
+	MustSave(t, second, k, session.Record{Revision: 3, Messages: Messages("durable", 4)}, 2, true)
 }
 
 // testNoLostUpdate runs the sidecar's own loop (load, append, save with
@@ -84,7 +84,7 @@ func testNoLostUpdate(t *testing.T, open Opener) {
 						errs <- err
 						return
 					}
-					next := ask.Record{Revision: r.Revision + 1, Messages: append(slices.Clone(r.Messages), msg)}
+					next := session.Record{Revision: r.Revision + 1, Messages: append(slices.Clone(r.Messages), msg)}
 					ok, err := s.Save(t.Context(), k, next, r.Revision)
 					if err != nil {
 						errs <- err

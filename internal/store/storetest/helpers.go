@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // Key returns a key unique to the test, so suites can share storage.
-func Key(t testing.TB, session string) ask.Key {
-	return ask.Key{SiteID: "site-a", Subject: "anon:" + sanitize(t.Name()), SessionID: session}
+func Key(t testing.TB, id string) session.Key {
+	return session.Key{SiteID: "site-a", Subject: "anon:" + sanitize(t.Name()), SessionID: id}
 }
 
 func sanitize(name string) string {
@@ -37,7 +37,7 @@ func Messages(tag string, n int) []protocol.AskMessage {
 }
 
 // MustSave saves and fails the test on an error or an unexpected outcome.
-func MustSave(t testing.TB, s ask.SessionStore, k ask.Key, r ask.Record, expected int, want bool) {
+func MustSave(t testing.TB, s session.Store, k session.Key, r session.Record, expected int, want bool) {
 	t.Helper()
 	ok, err := s.Save(t.Context(), k, r, expected)
 	if err != nil {
@@ -49,7 +49,7 @@ func MustSave(t testing.TB, s ask.SessionStore, k ask.Key, r ask.Record, expecte
 }
 
 // MustLoad loads and fails the test on an error.
-func MustLoad(t testing.TB, s ask.SessionStore, k ask.Key) ask.Record {
+func MustLoad(t testing.TB, s session.Store, k session.Key) session.Record {
 	t.Helper()
 	r, err := s.Load(t.Context(), k)
 	if err != nil {
@@ -59,7 +59,7 @@ func MustLoad(t testing.TB, s ask.SessionStore, k ask.Key) ask.Record {
 }
 
 // Equal fails the test unless got is want, message for message.
-func Equal(t testing.TB, got, want ask.Record) {
+func Equal(t testing.TB, got, want session.Record) {
 	t.Helper()
 	if got.Revision != want.Revision {
 		t.Fatalf("revision = %d, want %d", got.Revision, want.Revision)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // writeCorpus lays out a built site folder holding one page's corpus for
@@ -286,6 +286,6 @@ func TestServePrivateSiteWithRemoteCorpusAndSQLite(t *testing.T) {
 	}
 }
 
-func askKey(site, subject, session string) ask.Key {
-	return ask.Key{SiteID: site, Subject: subject, SessionID: session}
+func askKey(site, subject, id string) session.Key {
+	return session.Key{SiteID: site, Subject: subject, SessionID: id}
 }

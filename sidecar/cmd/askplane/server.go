@@ -19,6 +19,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -195,7 +196,7 @@ func newServer(cfg *Config, logger *slog.Logger) (*server, error) {
 	return srv, nil
 }
 
-func newHandler(ctx context.Context, cfg *Config, sessions ask.SessionStore, logger *slog.Logger) (http.Handler, error) {
+func newHandler(ctx context.Context, cfg *Config, sessions session.Store, logger *slog.Logger) (http.Handler, error) {
 	var metrics *ask.Prometheus
 	if cfg.Metrics {
 		metrics = &ask.Prometheus{}

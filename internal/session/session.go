@@ -1,4 +1,4 @@
-package ask
+package session
 
 import (
 	"container/list"
@@ -24,8 +24,8 @@ type Record struct {
 	Messages []protocol.AskMessage
 }
 
-// SessionStore keeps sessions with compare-and-swap writes.
-type SessionStore interface {
+// Store keeps sessions with compare-and-swap writes.
+type Store interface {
 	// Load returns the stored record, or the zero Record when there is none.
 	Load(ctx context.Context, k Key) (Record, error)
 	// Save stores r when the stored revision is expectedRevision (0 when
@@ -33,7 +33,7 @@ type SessionStore interface {
 	Save(ctx context.Context, k Key, r Record, expectedRevision int) (bool, error)
 }
 
-// MemoryStore is an in-process SessionStore, safe for concurrent use. It
+// MemoryStore is an in-process Store, safe for concurrent use. It
 // forgets everything on restart, and holds at most MaxMemorySessions:
 // saving one more evicts the session written longest ago, so a long-running
 // process cannot grow without bound.
@@ -57,7 +57,7 @@ func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{recs: make(map[Key]*list.Element), order: list.New(), max: MaxMemorySessions}
 }
 
-// Load implements SessionStore.
+// Load implements Store.
 func (m *MemoryStore) Load(ctx context.Context, k Key) (Record, error) {
 	if err := ctx.Err(); err != nil {
 		return Record{}, err
@@ -73,7 +73,7 @@ func (m *MemoryStore) Load(ctx context.Context, k Key) (Record, error) {
 	return r, nil
 }
 
-// Save implements SessionStore.
+// Save implements Store.
 func (m *MemoryStore) Save(ctx context.Context, k Key, r Record, expectedRevision int) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -103,36 +103,4 @@ func (m *MemoryStore) Save(ctx context.Context, k Key, r Record, expectedRevisio
 	return true, nil
 }
 
-var _ SessionStore = (*MemoryStore)(nil)
-
-// mergeHistory applies the reference merge: the latest user turn of the
-// submitted list is appended to the stored history unless the stored
-// history already ends with that same user turn; any other client history
-// is ignored. It returns the merged history and the trimmed question, or
-// ok false when there is no non-blank user turn.
-func mergeHistory(stored, submitted []protocol.AskMessage) (merged []protocol.AskMessage, question string, ok bool) {
-	i := len(submitted) - 1
-	for i >= 0 && submitted[i].Role != protocol.RoleUser {
-		i--
-	}
-	if i < 0 {
-		return nil, "", false
-	}
-	latest := submitted[i]
-	question = protocol.Trim(latest.Content)
-	if question == "" {
-		return nil, "", false
-	}
-	if n := len(stored); n > 0 && stored[n-1].Role == protocol.RoleUser && stored[n-1].Content == latest.Content {
-		return slices.Clone(stored), question, true
-	}
-	merged = append(slices.Clone(stored), latest)
-	return lastN(merged, protocol.MaxAskMessages), question, true
-}
-
-func lastN(list []protocol.AskMessage, n int) []protocol.AskMessage {
-	if len(list) > n {
-		return list[len(list)-n:]
-	}
-	return list
-}
+var _ Store = (*MemoryStore)(nil)

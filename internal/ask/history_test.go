@@ -2,7 +2,6 @@ package ask
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -59,32 +58,6 @@ func TestMergeHistory(t *testing.T) {
 	}
 }
 
-func TestMemoryStoreCAS(t *testing.T) {
-	ctx := context.Background()
-	s := NewMemoryStore()
-	k := Key{SiteID: "s", Subject: "u", SessionID: "1"}
-	if r, err := s.Load(ctx, k); err != nil || r.Revision != 0 || r.Messages != nil {
-		t.Fatalf("empty load %+v %v", r, err)
-	}
-	if ok, _ := s.Save(ctx, k, Record{Revision: 1, Messages: msgs("a")}, 1); ok {
-		t.Fatal("saved with a wrong expected revision")
-	}
-	if ok, _ := s.Save(ctx, k, Record{Revision: 1, Messages: msgs("a")}, 0); !ok {
-		t.Fatal("first save refused")
-	}
-	if ok, _ := s.Save(ctx, k, Record{Revision: 2}, 0); ok {
-		t.Fatal("stale save accepted")
-	}
-	r, _ := s.Load(ctx, k)
-	r.Messages[0].Content = "mutated"
-	if r2, _ := s.Load(ctx, k); r2.Revision != 1 || r2.Messages[0].Content != "a" {
-		t.Fatalf("store aliased: %+v", r2)
-	}
-	if _, err := s.Load(ctx, Key{SiteID: "s", Subject: "other", SessionID: "1"}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestWindowLimiter(t *testing.T) {
 	now := time.Unix(1000, 0)
 	l := &WindowLimiter{Limit: 2, Window: time.Minute, Now: func() time.Time { return now }}
@@ -122,24 +95,3 @@ func TestMetricJSON(t *testing.T) {
 
 // TestMemoryStoreEvictsLeastRecentlyWritten: past MaxMemorySessions the
 // session written longest ago goes; one written again recently stays.
-func TestMemoryStoreEvictsLeastRecentlyWritten(t *testing.T) {
-	ctx := context.Background()
-	m := NewMemoryStore()
-	key := func(i int) Key { return Key{SiteID: "s", Subject: "anon:x", SessionID: fmt.Sprintf("k%d", i)} }
-	rec := func(rev int) Record { return Record{Revision: rev} }
-	for i := 0; i < MaxMemorySessions; i++ {
-		if ok, err := m.Save(ctx, key(i), rec(1), 0); !ok || err != nil {
-			t.Fatal(i, ok, err)
-		}
-	}
-	m.Save(ctx, key(0), rec(2), 1) // k0 is now the most recently written
-	m.Save(ctx, key(MaxMemorySessions), rec(1), 0)
-	if r, _ := m.Load(ctx, key(1)); r.Revision != 0 {
-		t.Errorf("k1 (oldest) not evicted: %+v", r)
-	}
-	for _, i := range []int{0, 2, MaxMemorySessions} {
-		if r, _ := m.Load(ctx, key(i)); r.Revision == 0 {
-			t.Errorf("k%d evicted", i)
-		}
-	}
-}
