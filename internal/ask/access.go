@@ -21,8 +21,9 @@ import (
 //     ASK_FORBIDDEN;
 //  3. an Authorization: Bearer token against Tokens; a token it does not
 //     know → 401 ASK_UNAUTHORIZED, never a fallback to anonymous;
-//  4. without a token, the signed anonymous cookie of Anonymous, or 401
-//     when Anonymous is nil (a private site).
+//  4. without a token, the signed anonymous cookie of Anonymous (which
+//     mints a new subject, if its BeforeMint allows, for a request without
+//     a valid one), or 401 when Anonymous is nil (a private site).
 //
 // The subject comes from the token ("token:" + its Subject) or the cookie
 // ("anon:" + a random id), never from the request body.
@@ -131,7 +132,8 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 		unauthorized(w)
 		return "", false
 	}
-	return a.Anonymous.subject(w, r), true
+	subject, _ := a.Anonymous.Subject(w, r)
+	return subject, subject != ""
 }
 
 // token returns the subject of the one well-formed bearer token among the

@@ -1,7 +1,9 @@
 package ask_test
 
 import (
+	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -102,3 +104,43 @@ func TestGroundedNoEvidenceIs422(t *testing.T) {
 	resp, body := f.post(t, "", askBody("", "zebra quasar xylophone"))
 	wantError(t, resp, body, 422, protocol.CodeAskNoGroundedSources)
 }
+
+// TestEvidenceLinkIsBounded: a question whose recipe would make the Link
+// header longer than MaxEvidenceLinkBytes gets no Link header, and one Info
+// record with the request id and never the question; a short one keeps it.
+func TestEvidenceLinkIsBounded(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	f := groundedFixture(t)
+	cfg := f.cfg
+	cfg.Logger = slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}), nil))
+	f = newFixture(t, func(c *ask.Config) { *c = cfg })
+
+	resp, body := f.post(t, "", askBody("s1", "How do I install the CLI?"))
+	if link := resp.Header.Get("Link"); resp.StatusCode != 200 || link == "" || len(link) > ask.MaxEvidenceLinkBytes {
+		t.Fatalf("short question: %d Link %q %s", resp.StatusCode, link, body)
+	}
+
+	long := "How do I install the CLI " + strings.Repeat("zebra ", 2_300) + "?"
+	resp, body = f.post(t, "", askBody("s2", long))
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	if link := resp.Header.Get("Link"); link != "" {
+		t.Fatalf("long question: Link of %d bytes", len(link))
+	}
+	mu.Lock()
+	out := logs.String()
+	mu.Unlock()
+	if !strings.Contains(out, "level=INFO") || !strings.Contains(out, "evidence link omitted") || !strings.Contains(out, "requestId=request-1") || strings.Contains(out, "zebra") {
+		t.Fatalf("log %q", out)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -26,12 +26,22 @@ type streamFailure struct {
 	retryable bool
 }
 
+// MaxEvidenceLinkBytes bounds the evidence Link header. The recipe
+// carries the question, so the header grows with it (by 4/3 of its JSON
+// bytes); past this bound the header is omitted rather than sent, because
+// proxies commonly refuse a response whose header block outgrows a 4 or
+// 8 KiB buffer. About 1,200 ASCII characters of question still fit.
+const MaxEvidenceLinkBytes = 2 << 10
+
 // evidenceLink is the Link header of an answer built from an evidence
 // package: the review page, with the package's recipe as the fragment,
 // so the evidence can be rebuilt and checked later without the server
 // keeping it. The fragment is base64url, so it needs no escaping here.
-func evidenceLink(p *evidence.Package) string {
-	return "</review/#" + p.Recipe().Fragment() + `>; rel="evidence"`
+// ok is false, and the header must be omitted, when the link is longer
+// than MaxEvidenceLinkBytes.
+func evidenceLink(p *evidence.Package) (link string, ok bool) {
+	link = "</review/#" + p.Recipe().Fragment() + `>; rel="evidence"`
+	return link, len(link) <= MaxEvidenceLinkBytes
 }
 
 // stream runs step 17: headers, text deltas, one cite event, the session
@@ -42,7 +52,11 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	if x.pkg != nil {
-		hd.Set("Link", evidenceLink(x.pkg))
+		if link, ok := evidenceLink(x.pkg); ok {
+			hd.Set("Link", link)
+		} else {
+			x.h.log.Info("ask: evidence link omitted: longer than MaxEvidenceLinkBytes", "requestId", x.id, "bytes", len(link))
+		}
 	}
 	x.w.WriteHeader(http.StatusOK)
 	x.rc.Flush()

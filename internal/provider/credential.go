@@ -54,6 +54,40 @@ func (c Credential) apply(h http.Header, a Auth) {
 	h.Set(a.Header, a.Prefix+c.key)
 }
 
+// minLeakRun is the shortest run of the key that counts as the key when
+// a provider-supplied value is checked: a value holding any 16 consecutive
+// bytes of the key (or the whole key, if it is shorter) is treated as
+// holding the key, so a truncated, prefixed ("Bearer …") or suffixed echo
+// is caught as well as a verbatim one.
+const minLeakRun = 16
+
+// maxLeakCheckBytes bounds the work of one check: a longer value is
+// treated as carrying the key. No value the transport keeps (a request id,
+// Retry-After, a model name) is legitimately that long.
+const maxLeakCheckBytes = 4096
+
+// leaks reports whether v, a value the provider supplied (a response
+// header, a field of a response body), carries the key or a run of it,
+// compared case-insensitively. Every provider-supplied value that can
+// reach a log line, an error or a Response is checked with it, so a
+// provider that echoes the key cannot get it written anywhere.
+func (c Credential) leaks(v string) bool {
+	if c.key == "" || v == "" {
+		return false
+	}
+	if len(v) > maxLeakCheckBytes {
+		return true
+	}
+	key, v := strings.ToLower(c.key), strings.ToLower(v)
+	run := min(len(key), minLeakRun)
+	for i := 0; i+run <= len(v); i++ {
+		if strings.Contains(key, v[i:i+run]) {
+			return true
+		}
+	}
+	return false
+}
+
 // String redacts.
 func (c Credential) String() string { return redacted }
 

@@ -140,6 +140,7 @@ func (a *attempt) stream(acc Accumulator, onDelta func(string) error) (Response,
 		return Response{}, sse.total, a.fail(err, &Error{Code: CodeStreamInvalid, Message: "the stream was refused", Status: status})
 	}
 	out.RequestID = a.reqID
+	out.Model = a.t.scrub(out.Model)
 	return out, sse.total, nil
 }
 

@@ -208,7 +208,7 @@ func (a *attempt) send() (*http.Response, *Error) {
 		// Drain a little so the connection can be reused, never read it.
 		_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
 		resp.Body.Close()
-		return nil, statusError(resp.StatusCode, ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()))
+		return nil, statusError(resp.StatusCode, t.retryAfter(resp.Header))
 	}
 	return resp, nil
 }
@@ -244,6 +244,7 @@ func CompleteAs[W any](ctx context.Context, t *Transport, call Call, what string
 		return Response{}, err
 	}
 	out.RequestID = requestID
+	out.Model = t.scrub(out.Model)
 	return out, nil
 }
 
@@ -273,14 +274,57 @@ func (a *attempt) complete() ([]byte, *Error) {
 	return body, nil
 }
 
+// MaxRequestIDBytes bounds a provider request id kept for logs and
+// Response.RequestID; a longer value is not a request id.
+const MaxRequestIDBytes = 128
+
+// requestID returns the first of the adapter's request id headers whose
+// value is 1–MaxRequestIDBytes bytes of [A-Za-z0-9._:-]; any other value
+// is skipped. One that carries the key (Credential.leaks) becomes the
+// redaction marker, so the operator sees that the provider echoed it.
 func (t *Transport) requestID(h http.Header) string {
 	for _, name := range t.idHeader {
 		v := h.Get(name)
-		if v != "" && len(v) <= 256 && printableASCII(v) {
-			return v
+		if v == "" || len(v) > MaxRequestIDBytes || !requestIDChars(v) {
+			continue
 		}
+		if t.cred.leaks(v) {
+			return redacted
+		}
+		return v
 	}
 	return ""
+}
+
+func requestIDChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// retryAfter is the Retry-After advice, or none when the value carries the
+// key: ParseRetryAfter already bounds it to a duration of at most a day,
+// and a value echoing the key is not advice worth trusting.
+func (t *Transport) retryAfter(h http.Header) time.Duration {
+	v := h.Get("Retry-After")
+	if t.cred.leaks(v) {
+		return 0
+	}
+	return ParseRetryAfter(v, time.Now())
+}
+
+// scrub returns a provider-supplied string that may be logged or shown
+// (the response's model name) as is, or the redaction marker when it
+// carries the key.
+func (t *Transport) scrub(v string) string {
+	if t.cred.leaks(v) {
+		return redacted
+	}
+	return v
 }
 
 // logCall writes one record per call: who, how long, what status and

@@ -137,3 +137,54 @@ func TestCheckJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestProviderValuesCarryingTheKeyAreDropped(t *testing.T) {
+	const key = "sk-live-abcdef0123456789XYZ"
+	c, err := LoadCredential("K", func(string) string { return key })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{key, "Bearer " + key, "req_" + key[:16], strings.ToUpper(key[4:]), "x" + key[10:] + "y", strings.Repeat("a", maxLeakCheckBytes+1)} {
+		if !c.leaks(v) {
+			t.Errorf("%q not caught", v)
+		}
+	}
+	for _, v := range []string{"", "req_011CSabc", "sk-live-", "0123456789"} {
+		if c.leaks(v) {
+			t.Errorf("%q caught", v)
+		}
+	}
+	if (Credential{}).leaks(key) {
+		t.Error("an unset credential matched")
+	}
+
+	tr := &Transport{cred: c, idHeader: []string{"request-id", "x-request-id"}}
+	for _, tc := range []struct {
+		first, second, want string
+	}{
+		{"req_1", "req_2", "req_1"},
+		{"", "req_2", "req_2"},
+		{key, "req_2", redacted},
+		{"req_" + key[:20], "", redacted},
+		{"Bearer " + key, "req_2", "req_2"}, // not a request id: skipped, never kept
+		{"a b", "id/with/slash", ""},
+		{strings.Repeat("r", MaxRequestIDBytes+1), "ok-1:2.3", "ok-1:2.3"},
+		{"\x1b[31mred", "", ""},
+	} {
+		h := http.Header{}
+		h.Set("request-id", tc.first)
+		h.Set("x-request-id", tc.second)
+		if got := tr.requestID(h); got != tc.want {
+			t.Errorf("%q,%q: got %q want %q", tc.first, tc.second, got, tc.want)
+		}
+	}
+	h := http.Header{}
+	h.Set("Retry-After", "12")
+	if tr.retryAfter(h) != 12*time.Second {
+		t.Error("plain advice lost")
+	}
+	h.Set("Retry-After", key)
+	if tr.retryAfter(h) != 0 || tr.scrub(key) != redacted || tr.scrub("gpt-x") != "gpt-x" {
+		t.Error("a value carrying the key was kept")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -189,4 +190,41 @@ func TestStreamRefusesImproperStreams(t *testing.T) {
 			wantCode(t, err, tc.code)
 		})
 	}
+}
+
+// TestEchoedKeyIsScrubbedFromResponseAndLogs: a successful call whose
+// request id headers and model name echo the key returns and logs the
+// redaction marker instead, unary and streaming.
+func TestEchoedKeyIsScrubbedFromResponseAndLogs(t *testing.T) {
+	var logs providertest.Logs
+	open := func(s *providertest.Server) *anthropic.Client {
+		cfg := provider.Config{Provider: "anthropic", Model: "claude-test", BaseURL: s.URL + "/v1/", APIKeyEnv: "ANTHROPIC_API_KEY", Logger: logs.Logger()}
+		cfg, err := cfg.WithCredential(providertest.Getenv("ANTHROPIC_API_KEY"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := anthropic.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	body := `{"id":"msg_1","type":"message","role":"assistant","model":"` + providertest.Key + `","content":[{"type":"text","text":"{\"answer\":\"42\"}"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"output_tokens":7}}`
+	s := providertest.NewServer(t, providertest.EchoKey(providertest.JSON(200, body)))
+	got, err := open(s).Complete(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := strings.ReplaceAll(render(events()), `"model":"claude-test"`, `"model":"`+providertest.Key+`"`)
+	s = providertest.NewServer(t, providertest.EchoKey(providertest.SSE(stream, 7)))
+	streamed, err := open(s).Stream(context.Background(), request(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []provider.Response{got, streamed} {
+		if r.RequestID != "[REDACTED]" || r.Model != "[REDACTED]" {
+			t.Fatalf("request id %q model %q", r.RequestID, r.Model)
+		}
+	}
+	providertest.NoKey(t, fmt.Sprintf("%+v %+v", got, streamed), logs.String())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -120,4 +121,30 @@ func TestStreamIsUnsupportedWithoutIO(t *testing.T) {
 	if n := s.Count(); n != 0 {
 		t.Fatalf("server saw %d requests", n)
 	}
+}
+
+// TestEchoedKeyIsScrubbedFromResponseAndLogs: a successful call whose
+// request id headers and model name echo the key returns and logs the
+// redaction marker instead.
+func TestEchoedKeyIsScrubbedFromResponseAndLogs(t *testing.T) {
+	var logs providertest.Logs
+	s := providertest.NewServer(t, providertest.EchoKey(providertest.JSON(200,
+		strings.Replace(completion(`{"answer":"42"}`, "stop"), `"model":"deepseek-chat"`, `"model":"`+providertest.Key+`"`, 1))))
+	cfg := provider.Config{Provider: "deepseek", Model: "deepseek-chat", BaseURL: s.URL, APIKeyEnv: "DEEPSEEK_API_KEY", Logger: logs.Logger()}
+	cfg, err := cfg.WithCredential(providertest.Getenv("DEEPSEEK_API_KEY"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := deepseek.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Complete(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.RequestID != "[REDACTED]" || got.Model != "[REDACTED]" {
+		t.Fatalf("request id %q model %q", got.RequestID, got.Model)
+	}
+	providertest.NoKey(t, fmt.Sprintf("%+v", got), logs.String())
 }

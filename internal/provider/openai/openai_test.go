@@ -293,3 +293,42 @@ func TestDuplicateMembersAreRefused(t *testing.T) {
 	_, err = newClient(t, s).Stream(context.Background(), request(), nil)
 	wantCode(t, err, provider.CodeResponseMalformed)
 }
+
+// TestEchoedKeyIsScrubbedFromResponseAndLogs: a successful call whose
+// request id headers and model name echo the key returns and logs the
+// redaction marker instead, unary and streaming.
+func TestEchoedKeyIsScrubbedFromResponseAndLogs(t *testing.T) {
+	var logs providertest.Logs
+	cfg := provider.Config{Provider: "openai", Model: "gpt-test", APIKeyEnv: "OPENAI_API_KEY", Logger: logs.Logger()}
+	open := func(s *providertest.Server) *openai.Client {
+		c := cfg
+		c.BaseURL = s.URL + "/v1"
+		c, err := c.WithCredential(providertest.Getenv("OPENAI_API_KEY"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl, err := openai.New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cl
+	}
+	body := strings.Replace(strings.Replace(unary, `\"\"`, `"\"42\"}"`, 1), "gpt-test-2026", providertest.Key, 1)
+	s := providertest.NewServer(t, providertest.EchoKey(providertest.JSON(200, body)))
+	got, err := open(s).Complete(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := strings.ReplaceAll(render(streamEvents()), `"model":"gpt-test"`, `"model":"`+providertest.Key+`"`)
+	s = providertest.NewServer(t, providertest.EchoKey(providertest.SSE(stream, 7)))
+	streamed, err := open(s).Stream(context.Background(), request(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []provider.Response{got, streamed} {
+		if r.RequestID != "[REDACTED]" || r.Model != "[REDACTED]" {
+			t.Fatalf("request id %q model %q", r.RequestID, r.Model)
+		}
+	}
+	providertest.NoKey(t, fmt.Sprintf("%+v %+v", got, streamed), logs.String())
+}

@@ -314,3 +314,43 @@ func TestOpenChecksConfigBeforeAnyIO(t *testing.T) {
 		t.Fatalf("IPv6 loopback: %v", err)
 	}
 }
+
+// TestEchoedKeyStaysOutOfLogsAndErrors: a provider that echoes the key in
+// its request id headers and Retry-After gets it into no log line and no
+// error, on every adapter's unary and streaming path, whatever the status.
+func TestEchoedKeyStaysOutOfLogsAndErrors(t *testing.T) {
+	for _, f := range fixtures {
+		t.Run(f.name, func(t *testing.T) {
+			var logs providertest.Logs
+			var e errs
+			withLog := func(c *provider.Config) { c.Logger = logs.Logger() }
+			for _, reply := range []func(http.ResponseWriter, *http.Request){
+				providertest.JSON(429, `{}`),
+				providertest.JSON(503, `{}`),
+				providertest.JSON(401, `{}`),
+				providertest.JSON(200, `{"not":"a response"}`),
+			} {
+				s := providertest.NewServer(t, providertest.EchoKey(reply))
+				c := open(t, f.name, f.env, s.URL+f.prefix, withLog)
+				_, err := c.Complete(context.Background(), req)
+				if e.add(err) == nil {
+					t.Fatal("no error")
+				}
+				var pe *provider.Error
+				if errors.As(err, &pe) && pe.RetryAfter != 0 {
+					t.Fatalf("a Retry-After echoing the key became advice: %v", pe.RetryAfter)
+				}
+				if f.streams {
+					_, err = c.Stream(context.Background(), req, nil)
+					if e.add(err) == nil {
+						t.Fatal("no stream error")
+					}
+				}
+			}
+			providertest.NoKey(t, append(e.all, logs.String())...)
+			if !strings.Contains(logs.String(), "request_id=[REDACTED]") {
+				t.Fatalf("the echoed id is not marked redacted:\n%s", logs.String())
+			}
+		})
+	}
+}

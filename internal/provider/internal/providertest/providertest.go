@@ -147,3 +147,25 @@ func Getenv(name string) func(string) string {
 		return ""
 	}
 }
+
+// EchoKey wraps reply so the response first carries the key in every
+// request id header an adapter reads and in Retry-After, as a provider
+// that echoes the request's credential would.
+func EchoKey(reply func(w http.ResponseWriter, r *http.Request)) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for _, h := range []string{"x-request-id", "request-id", "x-ds-trace-id", "Retry-After"} {
+			w.Header().Set(h, Key)
+		}
+		reply(w, r)
+	}
+}
+
+// NoKey fails t if any of texts carries the key, whole or cut short.
+func NoKey(t testing.TB, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		if strings.Contains(s, Key) || strings.Contains(s, "SECRET-0123456789") {
+			t.Fatalf("the key leaked: %s", s)
+		}
+	}
+}
