@@ -23,16 +23,17 @@ import (
 // seen, so forgetting it loses nothing. Memory is bounded by forgetting:
 // when the limiter is full, a new key evicts the least recently used one
 // (per shard; see newShards). A key forgotten while it still owed time
-// gets its whole burst back, so an attacker with more addresses than
-// MaxKeys can make the limiter forget, its own debts or anyone's, but
-// never make it grow; and forgetting only gives budget back: no key is
-// ever allowed fewer requests than if it had been remembered
-// (TestKeyedEvictionOnlyForgets), so an honest client is never refused
-// because of someone else's keys. What an
-// attacker gains that way is at most one burst per address it cycles
-// through, which it had anyway with that many addresses; the per-site
-// Gate caps the work all of it can cause at once. Forgotten counts these
-// lossy evictions, for a metric.
+// gets its whole burst back. So an attacker with many addresses can make
+// the limiter forget, its own debts or anyone's, but never make it grow.
+// And forgetting only gives budget back: no key is ever allowed fewer
+// requests than if it had been remembered (TestKeyedEvictionOnlyForgets),
+// so an honest client is never refused because of someone else's keys.
+// The cost is on the other side: an attacker cycling through more than
+// MaxKeys addresses (IPv4 addresses or IPv6 /64s, 65,536 by default) has
+// each one forgotten before it comes back, and the per-address limit
+// stops binding it; Forgotten counts these lossy evictions, so a metric
+// can show it. What then still holds is the per-site Gate, which caps the
+// work all keys together can cause at once.
 type Keyed struct {
 	rate     Rate
 	interval int64 // ns per request
