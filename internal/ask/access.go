@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -41,6 +42,14 @@ type Access struct {
 	// browser its signed cookie names. Its own Origins are ignored: Access
 	// checks Origins itself.
 	Anonymous *CookieAuth
+	// FailedAuth, when set, limits refused bearer tokens per client
+	// address: once an address has spent it, its requests with a token
+	// get 429 before the token is even compared, so guessing is as slow
+	// as the limit. A good token is never charged.
+	FailedAuth PeekLimiter
+	// ClientAddr names the client address for FailedAuth; nil means the
+	// TCP peer's.
+	ClientAddr ClientAddrFunc
 
 	once    sync.Once
 	digests [][sha256.Size]byte // SHA-256 of each token, computed once
@@ -117,13 +126,30 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgHostForbidden})
 		return "", false
 	}
+	// Two Origin headers are no browser's: refuse rather than trust
+	// whichever one a proxy or this check happens to read.
+	if origins := r.Header.Values("Origin"); len(origins) > 1 {
+		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
+		return "", false
+	}
 	if origin := r.Header.Get("Origin"); origin != "" && !containsFold(a.Origins, origin) {
 		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
 		return "", false
 	}
 	if auth, ok := r.Header["Authorization"]; ok {
+		var addr string
+		if a.FailedAuth != nil {
+			addr = a.clientAddr(r)
+			if ok, after := a.FailedAuth.Peek(addr); !ok {
+				writeError(w, rateLimited(after))
+				return "", false
+			}
+		}
 		if subject, ok := a.token(auth); ok {
 			return subject, true
+		}
+		if a.FailedAuth != nil {
+			a.FailedAuth.Allow(addr)
 		}
 		unauthorized(w)
 		return "", false
@@ -163,6 +189,13 @@ func (a *Access) token(values []string) (string, bool) {
 		return "", false
 	}
 	return tokenPrefix + a.Tokens[match].Subject, true
+}
+
+func (a *Access) clientAddr(r *http.Request) string {
+	if a.ClientAddr != nil {
+		return a.ClientAddr(r)
+	}
+	return limit.ClientAddr{}.Key(r)
 }
 
 // unauthorized writes 401 ASK_UNAUTHORIZED with a Bearer challenge.

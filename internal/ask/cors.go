@@ -34,7 +34,7 @@ func (c *CORS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Add("Vary", "Origin")
 	origin := r.Header.Get("Origin")
-	allowed := origin != "" && containsFold(c.Origins, origin)
+	allowed := origin != "" && len(r.Header.Values("Origin")) == 1 && containsFold(c.Origins, origin)
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 		h.Add("Vary", "Access-Control-Request-Method")
 		h.Add("Vary", "Access-Control-Request-Headers")

@@ -41,20 +41,23 @@ const (
 	msgNotCited        = "The answer cited no grounded source."
 	msgGeneration      = "The Ask answer could not be generated."
 	msgConflict        = "The Ask session changed concurrently."
+	msgShuttingDown    = "The Ask service is restarting; ask again."
+	msgBusy            = "The Ask service is busy; try again shortly."
 )
 
 var (
-	errMethod      = &Error{Status: http.StatusMethodNotAllowed, Code: protocol.CodeAskInvalidRequest, Message: msgMethod}
-	errContentType = &Error{Status: http.StatusUnsupportedMediaType, Code: protocol.CodeAskInvalidRequest, Message: msgContentType}
-	errInternal    = &Error{Status: http.StatusInternalServerError, Code: protocol.CodeAskInternal, Message: msgInternal, Retryable: true}
-	errForbidden   = &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgForbidden}
-	errTooLarge    = &Error{Status: http.StatusRequestEntityTooLarge, Code: protocol.CodeAskInvalidRequest, Message: msgTooLarge}
-	errNoBody      = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgNoBody}
-	errNoQuestion  = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgNoQuestion}
-	errTimeout     = &Error{Status: http.StatusRequestTimeout, Code: protocol.CodeAskTimeout, Message: msgTimeout, Retryable: true}
-	errCancelled   = &Error{Status: 499, Code: protocol.CodeAskCancelled, Message: msgCancelled, Retryable: true}
-	errRetrieval   = &Error{Status: http.StatusBadGateway, Code: protocol.CodeAskRetrievalFailed, Message: msgRetrieval, Retryable: true}
-	errNoSources   = &Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskNoGroundedSources, Message: msgNoSources}
+	errMethod       = &Error{Status: http.StatusMethodNotAllowed, Code: protocol.CodeAskInvalidRequest, Message: msgMethod}
+	errContentType  = &Error{Status: http.StatusUnsupportedMediaType, Code: protocol.CodeAskInvalidRequest, Message: msgContentType}
+	errInternal     = &Error{Status: http.StatusInternalServerError, Code: protocol.CodeAskInternal, Message: msgInternal, Retryable: true}
+	errForbidden    = &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgForbidden}
+	errTooLarge     = &Error{Status: http.StatusRequestEntityTooLarge, Code: protocol.CodeAskInvalidRequest, Message: msgTooLarge}
+	errNoBody       = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgNoBody}
+	errNoQuestion   = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgNoQuestion}
+	errTimeout      = &Error{Status: http.StatusRequestTimeout, Code: protocol.CodeAskTimeout, Message: msgTimeout, Retryable: true}
+	errCancelled    = &Error{Status: 499, Code: protocol.CodeAskCancelled, Message: msgCancelled, Retryable: true}
+	errRetrieval    = &Error{Status: http.StatusBadGateway, Code: protocol.CodeAskRetrievalFailed, Message: msgRetrieval, Retryable: true}
+	errShuttingDown = &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskInternal, Message: msgShuttingDown, Retryable: true, RetryAfter: time.Second}
+	errNoSources    = &Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskNoGroundedSources, Message: msgNoSources}
 )
 
 // badRequest maps a protocol decode diagnostic to a 400.

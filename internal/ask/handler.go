@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -30,8 +31,22 @@ type Config struct {
 	// Site.Persistence.Mode "required" every request needs a sessionId and
 	// a store, or it fails with 500 ASK_INTERNAL.
 	Sessions session.Store
-	// RateLimiter is asked before the body is read; nil means no limit.
-	RateLimiter RateLimiter
+	// RateLimiter limits each subject's questions to this site, keyed by
+	// the subject, before the body is read; nil means no limit.
+	RateLimiter Limiter
+	// AddressLimiter limits the questions from one client address, keyed
+	// by ClientAddr, before anyone is authenticated: a client that drops
+	// its cookie gets a new subject each time, never a new address. nil
+	// means no limit.
+	AddressLimiter Limiter
+	// ClientAddr names a request's client address; nil means the TCP
+	// peer's (limit.ClientAddr{}.Key).
+	ClientAddr ClientAddrFunc
+	// Generations caps the answers being written at once, so model spend
+	// is bounded by configuration, never by clients; a question that finds
+	// no place in time gets 503 ASK_RATE_LIMITED with Retry-After. nil
+	// means no cap.
+	Generations Gate
 	// Metrics receives privacy-safe observations; nil drops them.
 	Metrics Metrics
 	// Logger gets one record per internal failure, with the request id and
@@ -49,6 +64,15 @@ type Config struct {
 	// NewID makes request ids; nil, a panic or an id that is not a
 	// SafeIdentifier falls back to a random UUID.
 	NewID func() string
+	// BodyTimeout bounds reading the request body, however slowly the
+	// client sends it; 0 means DefaultBodyTimeout. The request deadline
+	// still wins when it is earlier.
+	BodyTimeout time.Duration
+	// Shutdown, when closed, ends every request in flight: a question not
+	// yet streaming gets 503 and one streaming gets a terminal, retryable
+	// ASK_INTERNAL error event, so a reader's widget can ask again of
+	// another instance. nil never fires.
+	Shutdown <-chan struct{}
 }
 
 // Handler serves POST /v1/ask. Build it with New; it is safe for
@@ -61,6 +85,12 @@ type Handler struct {
 // Defaults of Config.
 const (
 	DefaultBootstrapTimeout = 30 * time.Second
+	DefaultBodyTimeout      = 10 * time.Second
+	// streamReadSlack is how long past the request deadline the
+	// connection's read deadline is left once the body is read, so the
+	// server's background read (which notices a client that went away)
+	// never cancels an answer that is still within its deadline.
+	streamReadSlack = 5 * time.Second
 	// MaxAnswerLen bounds an answer, in UTF-16 units.
 	MaxAnswerLen = 16_384
 )
@@ -81,6 +111,8 @@ func New(c Config) (*Handler, error) {
 		return nil, fmt.Errorf("ask: Config.MaxBodyBytes must be 1 to %d", protocol.MaxAskBodyBytes)
 	case c.BootstrapTimeout < 0:
 		return nil, errors.New("ask: Config.BootstrapTimeout must be positive")
+	case c.BodyTimeout < 0:
+		return nil, errors.New("ask: Config.BodyTimeout must be positive")
 	}
 	if v, ok := c.Auth.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -92,6 +124,9 @@ func New(c Config) (*Handler, error) {
 	}
 	if c.BootstrapTimeout == 0 {
 		c.BootstrapTimeout = DefaultBootstrapTimeout
+	}
+	if c.BodyTimeout == 0 {
+		c.BodyTimeout = DefaultBodyTimeout
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -109,11 +144,13 @@ var (
 	errRequestDeadline    = errors.New("ask: request deadline")
 	errRetrievalDeadline  = errors.New("ask: retrieval deadline")
 	errGenerationDeadline = errors.New("ask: generation deadline")
+	errBodyDeadline       = errors.New("ask: body deadline")
+	errShutdown           = errors.New("ask: server shutting down")
 )
 
 func isDeadline(cause error) bool {
 	return cause == errBootstrapDeadline || cause == errRequestDeadline ||
-		cause == errRetrievalDeadline || cause == errGenerationDeadline
+		cause == errRetrievalDeadline || cause == errGenerationDeadline || cause == errBodyDeadline
 }
 
 // ServeHTTP runs the pipeline for one request.
@@ -167,6 +204,21 @@ func (x *exchange) serve() {
 	defer cancel(nil)
 	boot := time.AfterFunc(h.cfg.BootstrapTimeout, func() { cancel(errBootstrapDeadline) })
 	defer boot.Stop()
+	if down := h.cfg.Shutdown; down != nil {
+		select {
+		case <-down:
+			x.fail(errShuttingDown)
+			return
+		default:
+		}
+		go func() {
+			select {
+			case <-down:
+				cancel(errShutdown)
+			case <-ctx.Done():
+			}
+		}()
+	}
 
 	// 1–2. Method and content type.
 	if x.r.Method != http.MethodPost {
@@ -178,6 +230,13 @@ func (x *exchange) serve() {
 	if !strings.HasPrefix(ct, "application/json") {
 		writeError(x.w, errContentType)
 		return
+	}
+	// 2b. The client address's budget, before anyone is authenticated.
+	if al := h.cfg.AddressLimiter; al != nil {
+		if ok, after := al.Allow(h.clientAddr(x.r)); !ok {
+			writeError(x.w, rateLimited(after))
+			return
+		}
 	}
 	// 3. Authentication: a refusal is the host's own response.
 	subject, ok := h.cfg.Auth.Authenticate(x.w, x.r.WithContext(ctx))
@@ -212,6 +271,14 @@ func (x *exchange) serve() {
 		x.fail(err)
 		return
 	}
+	if g := h.cfg.Generations; g != nil {
+		release, err := g.Acquire(ctx)
+		if err != nil {
+			x.fail(x.busy(ctx, err))
+			return
+		}
+		defer release()
+	}
 	boot.Stop()
 	x.stream(ctx, sources)
 }
@@ -221,9 +288,8 @@ func (x *exchange) serve() {
 func (x *exchange) admit(ctx context.Context) error {
 	h, site := x.h, x.site
 	if rl := h.cfg.RateLimiter; rl != nil {
-		if ok, after := rl.Allow(ctx, site.SiteID, x.subject); !ok {
-			return &Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited,
-				Message: msgRateLimited, Retryable: true, RetryAfter: max(after, time.Second)}
+		if ok, after := rl.Allow(x.subject); !ok {
+			return rateLimited(after)
 		}
 	}
 	if ctx.Err() != nil {
@@ -333,6 +399,29 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 	return sources, nil
 }
 
+// clientAddr is the request's client address, as the limits key it.
+func (h *Handler) clientAddr(r *http.Request) string {
+	if h.cfg.ClientAddr != nil {
+		return h.cfg.ClientAddr(r)
+	}
+	return limit.ClientAddr{}.Key(r)
+}
+
+// busy is the failure of a generation that found no place: the context's
+// own when it ended, else 503 with the gate's retry advice.
+func (x *exchange) busy(ctx context.Context, err error) *Error {
+	if ctx.Err() != nil {
+		return x.ctxError(ctx)
+	}
+	after := time.Second
+	var le *limit.Error
+	if errors.As(err, &le) && le.RetryAfter > 0 {
+		after = le.RetryAfter
+	}
+	return &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited,
+		Message: msgBusy, Retryable: true, RetryAfter: after}
+}
+
 func hintMatches(values []string, want string) bool {
 	for _, v := range values {
 		if v != want {
@@ -345,23 +434,42 @@ func hintMatches(values []string, want string) bool {
 // ctxError maps a done context to 499 (the client went away) or 408 (a
 // deadline fired).
 func (x *exchange) ctxError(ctx context.Context) *Error {
+	if context.Cause(ctx) == errShutdown {
+		return errShuttingDown
+	}
 	if x.r.Context().Err() == nil && isDeadline(context.Cause(ctx)) {
 		return errTimeout
 	}
 	return errCancelled
 }
 
-// readBody reads at most MaxBodyBytes, giving 413 past it.
+// readBody reads at most MaxBodyBytes, giving 413 past it, within
+// BodyTimeout (or the request deadline, when earlier): a client that
+// stalls mid-body gets 408 and its connection back, not a held handler.
+// Once the body is read the connection's read deadline moves to just past
+// the request deadline, never to none.
 func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
 	max := x.h.cfg.MaxBodyBytes
 	if x.r.ContentLength > max {
 		return nil, errTooLarge
 	}
-	if dl, ok := ctx.Deadline(); ok {
-		x.rc.SetReadDeadline(dl) // best effort: not every writer supports it
+	end, _ := ctx.Deadline()
+	bodyEnd := x.h.cfg.Now().Add(x.h.cfg.BodyTimeout)
+	if end.IsZero() || bodyEnd.Before(end) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadlineCause(ctx, bodyEnd, errBodyDeadline)
+		defer cancel()
 	}
+	dl, _ := ctx.Deadline()
+	// Best effort: a writer that does not support it leaves the server's
+	// own ReadTimeout in force.
+	x.rc.SetReadDeadline(dl)
+	stop := context.AfterFunc(ctx, func() { x.rc.SetReadDeadline(time.Now()) })
 	body, err := io.ReadAll(http.MaxBytesReader(x.w, x.r.Body, max))
-	x.rc.SetReadDeadline(time.Time{})
+	stop()
+	if !end.IsZero() {
+		x.rc.SetReadDeadline(end.Add(streamReadSlack))
+	}
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

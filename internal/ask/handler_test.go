@@ -337,7 +337,7 @@ func TestRetrieverSeesTrustedSite(t *testing.T) {
 
 type limiterFunc func() (bool, time.Duration)
 
-func (f limiterFunc) Allow(context.Context, string, string) (bool, time.Duration) { return f() }
+func (f limiterFunc) Allow(string) (bool, time.Duration) { return f() }
 
 // TestRateLimitBeforeBody: 429 with retry-after, even for a "{" body.
 func TestRateLimitBeforeBody(t *testing.T) {

@@ -1,7 +1,6 @@
 package ask
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -55,27 +54,6 @@ func TestMergeHistory(t *testing.T) {
 		if ok != c.ok || q != c.question || !slices.Equal(contents(got), c.want) {
 			t.Errorf("%s: %v %q %v", c.name, contents(got), q, ok)
 		}
-	}
-}
-
-func TestWindowLimiter(t *testing.T) {
-	now := time.Unix(1000, 0)
-	l := &WindowLimiter{Limit: 2, Window: time.Minute, Now: func() time.Time { return now }}
-	ctx := context.Background()
-	for i := range 2 {
-		if ok, _ := l.Allow(ctx, "s", "u"); !ok {
-			t.Fatalf("request %d refused", i)
-		}
-	}
-	if ok, after := l.Allow(ctx, "s", "u"); ok || after != time.Minute {
-		t.Fatalf("third: %v %v", ok, after)
-	}
-	if ok, _ := l.Allow(ctx, "s", "other"); !ok {
-		t.Fatal("other subject refused")
-	}
-	now = now.Add(time.Minute)
-	if ok, _ := l.Allow(ctx, "s", "u"); !ok {
-		t.Fatal("refused after the window")
 	}
 }
 

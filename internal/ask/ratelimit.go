@@ -2,46 +2,57 @@ package ask
 
 import (
 	"context"
-	"sync"
+	"net/http"
 	"time"
+
+	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/protocol"
 )
 
-// RateLimiter decides whether a subject may ask now. It runs before the
-// body is read. When it refuses, retryAfter (rounded up to whole seconds,
-// at least one) goes in the retry-after header.
-type RateLimiter interface {
-	Allow(ctx context.Context, siteID, subject string) (ok bool, retryAfter time.Duration)
+// Limiter spends one request of a key's budget, or says how long until
+// it may. internal/limit's Keyed is the one the sidecar uses.
+type Limiter interface {
+	Allow(key string) (ok bool, retryAfter time.Duration)
 }
 
-// WindowLimiter allows each (site, subject) at most Limit requests per
-// fixed Window. It is in-process and safe for concurrent use.
-type WindowLimiter struct {
-	Limit  int
-	Window time.Duration
-	Now    func() time.Time // nil means time.Now
-
-	mu     sync.Mutex
-	start  time.Time
-	counts map[[2]string]int
+// PeekLimiter is a Limiter that can also tell, spending nothing, whether
+// a key has budget left: what limiting failed attempts needs, since only
+// a failure is charged but every attempt is checked first.
+type PeekLimiter interface {
+	Limiter
+	Peek(key string) (ok bool, retryAfter time.Duration)
 }
 
-// Allow implements RateLimiter.
-func (l *WindowLimiter) Allow(_ context.Context, siteID, subject string) (bool, time.Duration) {
-	now := time.Now()
-	if l.Now != nil {
-		now = l.Now()
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.counts == nil || now.Sub(l.start) >= l.Window || now.Before(l.start) {
-		l.start, l.counts = now, make(map[[2]string]int)
-	}
-	k := [2]string{siteID, subject}
-	if l.counts[k] >= l.Limit {
-		return false, l.start.Add(l.Window).Sub(now)
-	}
-	l.counts[k]++
-	return true, 0
+// Gate caps work done at once. Acquire returns a release func, or an
+// error once the wait it allows is over (or ctx is done). internal/limit's
+// Gate is the one the sidecar uses.
+type Gate interface {
+	Acquire(ctx context.Context) (release func(), err error)
 }
 
-var _ RateLimiter = (*WindowLimiter)(nil)
+// ClientAddrFunc names the client address a request came from, as the
+// key of the limits kept per address (internal/limit's ClientAddr.Key).
+type ClientAddrFunc func(*http.Request) string
+
+// rateLimited is the 429 of a spent budget.
+func rateLimited(after time.Duration) *Error {
+	return &Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited,
+		Message: msgRateLimited, Retryable: true, RetryAfter: max(after, time.Second)}
+}
+
+// LimitMints returns a CookieAuth.BeforeMint that lets each client
+// address mint subjects within l's budget and answers 429
+// ASK_RATE_LIMITED past it: a client that never keeps its cookie gets a
+// new subject, and a fresh per-subject budget, only as often as l allows.
+func LimitMints(l Limiter, addr ClientAddrFunc) func(http.ResponseWriter, *http.Request) bool {
+	if addr == nil {
+		addr = limit.ClientAddr{}.Key
+	}
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		if ok, after := l.Allow(addr(r)); !ok {
+			writeError(w, rateLimited(after))
+			return false
+		}
+		return true
+	}
+}

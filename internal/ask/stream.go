@@ -161,6 +161,9 @@ const deltaBuffer = 16
 // ctxFailure is the failure of a done context: nothing when the client is
 // gone, ASK_TIMEOUT when a deadline fired.
 func (x *exchange) ctxFailure(ctx context.Context) *streamFailure {
+	if context.Cause(ctx) == errShutdown && x.r.Context().Err() == nil {
+		return &streamFailure{protocol.CodeAskInternal, msgShuttingDown, true}
+	}
 	if x.r.Context().Err() != nil || !isDeadline(context.Cause(ctx)) {
 		return &streamFailure{code: protocol.CodeAskCancelled}
 	}

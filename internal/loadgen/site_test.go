@@ -17,6 +17,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -153,7 +154,7 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 		Generator:   grounded,
 		Auth:        auth,
 		Sessions:    session.NewMemoryStore(),
-		RateLimiter: &ask.WindowLimiter{Limit: limit, Window: time.Minute},
+		RateLimiter: mustKeyed(tb, limit),
 		Metrics:     &ask.Prometheus{},
 	})
 	if err != nil {
@@ -164,4 +165,13 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 	srv := httptest.NewServer(mux)
 	tb.Cleanup(srv.Close)
 	return srv, auth
+}
+
+// mustKeyed is a per-subject limiter of n questions a minute.
+func mustKeyed(tb testing.TB, n int) *limit.Keyed {
+	k, err := limit.NewKeyed(limit.KeyedConfig{Rate: limit.Rate{Requests: n, Window: time.Minute}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return k
 }

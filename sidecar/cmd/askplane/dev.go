@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/askplane/askplane/internal/sidecar"
 )
 
 // runDev builds exampleSite with the pinned Hugo, checks what the module
@@ -56,23 +58,19 @@ func runDev(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	hosts := []string{ln.Addr().String(), "localhost:" + port, "127.0.0.1:" + port}
 	origins := []string{"http://" + ln.Addr().String(), "http://localhost:" + port, "http://127.0.0.1:" + port}
 	// Conversations persist in SQLite, the embedded default, in a local
 	// folder that git ignores.
 	sessions := filepath.Join(root, ".askplane", "sessions.db")
-	cfg, err := devConfig(os.DirFS(public), origins, "sqlite:"+sessions)
+	cfg, env, err := sidecar.Dev(public, hosts, origins, "sqlite:"+sessions)
 	if err != nil {
-		fmt.Fprintln(stderr, "askplane dev:", err)
-		return exitFailed
-	}
-	h, err := newServer(cfg, slog.Default())
-	if err != nil {
+		ln.Close()
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
 	}
 	fmt.Fprintf(stdout, "askplane dev: open http://%s/  (Ctrl-C to stop)\n", ln.Addr())
-	defer h.Close()
-	return serveUntilSignal("askplane dev", ln, h, stderr)
+	return serve("askplane dev", cfg, sidecar.Options{Env: env, Logger: slog.Default()}, ln, stdout, stderr)
 }
 
 // buildSite runs `go tool hugo` from the askplane module root, so the Hugo

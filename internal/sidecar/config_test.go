@@ -1,6 +1,7 @@
-package main
+package sidecar
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,21 +72,32 @@ func TestDecodeConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := DecodeConfig([]byte(tt.config))
+			// Decode checks the file; provisioning reads the environment.
+			// Both must fail with the same kind of message, and neither
+			// may echo a secret.
+			c, err := Decode([]byte(tt.config))
+			var sites []*site
+			var dsn string
+			if err == nil {
+				dsn, sites, err = provisionSecrets(c, nil, nil)
+			}
 			if tt.err == "" {
 				if err != nil {
-					t.Fatalf("DecodeConfig: %v", err)
+					t.Fatalf("Decode and provision: %v", err)
 				}
-				if c.Addr == "" || c.Sites[0].site == nil || (c.Sites[0].anonymous() && string(c.Sites[0].secret) != testSecret) || c.Sites[0].RateLimit == nil || c.sessions == "" {
-					t.Errorf("config not resolved: %+v", c)
+				if sites[0].record == nil || (sites[0].cfg.anonymous() && string(sites[0].secret) != testSecret) || dsn == "" {
+					t.Errorf("config not provisioned: %+v", sites[0])
 				}
 				return
 			}
 			if err == nil {
-				t.Fatalf("DecodeConfig succeeded, want %q", tt.err)
+				t.Fatalf("Decode and provision succeeded, want %q", tt.err)
 			}
 			if err.Error() != tt.err {
 				t.Errorf("error\n got %q\nwant %q", err, tt.err)
+			}
+			if !errors.Is(err, ErrConfig) {
+				t.Errorf("error does not wrap ErrConfig: %v", err)
 			}
 			if strings.Contains(err.Error(), testSecret) || strings.Contains(err.Error(), "short-secret") || strings.Contains(err.Error(), "hunter2") {
 				t.Errorf("error echoes a secret: %v", err)
@@ -98,12 +110,16 @@ func TestDecodeConfig(t *testing.T) {
 func TestExampleConfig(t *testing.T) {
 	t.Setenv("ASKPLANE_COOKIE_SECRET", testSecret)
 	t.Setenv("ASKPLANE_TOKEN_CI", testSecret+"-token")
-	c, err := LoadConfig("../../config/askplane.example.json")
+	c, err := Load("../../sidecar/config/askplane.example.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != "127.0.0.1:8080" || len(c.Sites) != 1 || c.Sites[0].site.Corpus.ID != "docs-en" || !c.Metrics ||
-		!strings.HasSuffix(c.sessions, filepath.Join("config", "askplane-data", "sessions.db")) || len(c.Sites[0].tokens) != 1 {
+	dsn, sites, err := provisionSecrets(c, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || len(sites) != 1 || sites[0].record.Corpus.ID != "docs-en" || !c.Metrics ||
+		!strings.HasSuffix(dsn, filepath.Join("config", "askplane-data", "sessions.db")) || len(sites[0].tokens) != 1 {
 		t.Errorf("unexpected example config: %+v", c)
 	}
 	if _, err := os.Stat(c.Sites[0].Public); err != nil && !os.IsNotExist(err) {
@@ -114,20 +130,24 @@ func TestExampleConfig(t *testing.T) {
 // TestLoadConfigDefaultsToSQLite: a config file that names no session
 // store gets the embedded default, SQLite beside the config file.
 func TestLoadConfigDefaultsToSQLite(t *testing.T) {
-	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "askplane.json")
 	if err := os.WriteFile(path, []byte(`{"sites":[`+testSiteConfig(testSite("docs", "docs-en"), "")+`]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	c, err := LoadConfig(path)
+	c, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "sqlite:" + filepath.Join(dir, "askplane-data", "sessions.db"); c.sessions != want {
-		t.Errorf("sessions = %q, want %q", c.sessions, want)
+	if want := "sqlite:" + filepath.Join(dir, "askplane-data", "sessions.db"); c.Sessions != want {
+		t.Errorf("sessions = %q, want %q", c.Sessions, want)
 	}
-	if c, err := DecodeConfig([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-en"), "") + `]}`)); err != nil || c.sessions != "memory:" {
-		t.Errorf("DecodeConfig without a file: sessions %q, %v", c.sessions, err)
+	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
+	c, err = Decode([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-en"), "") + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dsn, _, err := provisionSecrets(c, nil, nil); err != nil || dsn != "memory:" {
+		t.Errorf("Decode without a file: sessions %q, %v", dsn, err)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"bufio"
@@ -31,11 +31,12 @@ func TestDevServesSiteAndGroundedAsk(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Start()
 	defer srv.Close()
-	cfg, err := devConfig(os.DirFS(public), []string{srv.URL}, "sqlite:"+filepath.Join(t.TempDir(), "sessions.db"))
+	host := strings.TrimPrefix(srv.URL, "http://")
+	cfg, env, err := Dev(public, []string{host}, []string{srv.URL}, "sqlite:"+filepath.Join(t.TempDir(), "sessions.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newServer(cfg, nil)
+	h, err := New(t.Context(), cfg, Options{Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,8 @@
-package main
+package sidecar
 
 import (
 	"errors"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/askplane/askplane/internal/agent"
@@ -41,15 +40,42 @@ type GeneratorConfig struct {
 // extractive names the embedded default generator.
 const extractive = "extractive"
 
+// check validates the generator as the file gives it, without reading
+// the environment.
+func (g *GeneratorConfig) check() error {
+	if g.extractive() {
+		if g != nil && (g.Model != "" || g.APIKeyEnv != "" || g.BaseURL != "") {
+			return errors.New("the extractive generator takes no model, apiKeyEnv or baseUrl")
+		}
+		return nil
+	}
+	if _, err := g.timeout(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (g *GeneratorConfig) extractive() bool {
+	return g == nil || g.Provider == "" || g.Provider == extractive
+}
+
+func (g *GeneratorConfig) timeout() (time.Duration, error) {
+	if g.Timeout == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(g.Timeout)
+	if err != nil || d <= 0 {
+		return 0, errors.New("timeout must be a duration such as \"60s\"")
+	}
+	return d, nil
+}
+
 // build returns the site's generator: nil for the extractive default,
 // else a model generator bound (fail closed) to the provider's profile.
-// It reads the API key from the environment now, so a missing key stops
-// the sidecar before it listens. Errors never contain the key.
-func (g *GeneratorConfig) build(logger *slog.Logger) (generate.Generator, error) {
-	if g == nil || g.Provider == "" || g.Provider == extractive {
-		if g != nil && (g.Model != "" || g.APIKeyEnv != "" || g.BaseURL != "") {
-			return nil, errors.New("the extractive generator takes no model, apiKeyEnv or baseUrl")
-		}
+// It reads the API key through env now, so a missing key stops the
+// sidecar before it listens. Errors never contain the key.
+func (g *GeneratorConfig) build(env Env, logger *slog.Logger) (generate.Generator, error) {
+	if g.extractive() {
 		return nil, nil
 	}
 	cfg := provider.Config{
@@ -59,19 +85,17 @@ func (g *GeneratorConfig) build(logger *slog.Logger) (generate.Generator, error)
 	if cfg.MaxOutputTokens == 0 {
 		cfg.MaxOutputTokens = provider.DefaultMaxOutputTokens
 	}
-	if g.Timeout != "" {
-		d, err := time.ParseDuration(g.Timeout)
-		if err != nil || d <= 0 {
-			return nil, errors.New("timeout must be a duration such as \"60s\"")
-		}
-		cfg.Timeout = d
+	d, err := g.timeout()
+	if err != nil {
+		return nil, err
 	}
+	cfg.Timeout = d
 	if g.APIKeyEnv != "" {
-		if _, err := envSecret("apiKeyEnv", g.APIKeyEnv, 1); err != nil {
+		if _, err := env.secret("apiKeyEnv", g.APIKeyEnv, 1); err != nil {
 			return nil, err
 		}
 	}
-	client, err := providers.Open(cfg, os.Getenv)
+	client, err := providers.Open(cfg, env.get)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"bytes"
@@ -6,24 +6,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/askplane/askplane/internal/ask"
-	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/endpoint"
-	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/store"
 )
 
 // Config is the file askplane serve reads (sidecar/config/askplane.example.json
 // is a complete example). It is JSON, decoded strictly: an unknown member
-// anywhere is an error, and so is a file over maxConfigBytes.
+// anywhere is an error, and so is a file over maxConfigBytes. A Config
+// holds only what the file says: names of environment variables, never
+// their values, which New reads when it provisions the server.
 //
 //	{
 //	  "addr": "127.0.0.1:8080",        // listen address; --addr overrides it; default 127.0.0.1:8080
@@ -32,6 +30,8 @@ import (
 //	                                   //   sqlite:askplane-data/sessions.db next to the config file
 //	  "sessionsEnv": "",               // or: NAME of an environment variable holding that value
 //	                                   //   (use it for a postgres:// URL with a password)
+//	  "hosts": ["ask.example.com"],    // Host values every route answers under, with the sites' own
+//	  "edge": {…},                     // limits of the HTTP edge (see Edge); omitted: the defaults
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
 //	    "site": {…},                   // the trusted agentskit.chat.backend-site v1 record
 //	                                   //   (siteId, assistant, corpus {id, mode}, limits, persistence),
@@ -59,6 +59,7 @@ import (
 //	                                   //   (needs secureCookie)
 //	    "rateLimit": {"requests": 60, "windowSeconds": 60},
 //	                                   // per subject and site; omitted means 60 per 60 s
+//	    "generations": {…},            // concurrent answers being written (see Generations)
 //	    "static": false,               // also serve "public" at / (at most one site)
 //	    "generator": {…}               // how answers are written; omitted: extractive
 //	                                   //   (see GeneratorConfig)
@@ -77,9 +78,9 @@ type Config struct {
 	Metrics     bool         `json:"metrics"`
 	Sessions    string       `json:"sessions"`
 	SessionsEnv string       `json:"sessionsEnv"`
+	Hosts       []string     `json:"hosts"`
+	Edge        Edge         `json:"edge"`
 	Sites       []SiteConfig `json:"sites"`
-
-	sessions string // resolved by Validate: Sessions, or the value SessionsEnv names
 }
 
 // SiteConfig is one site of a Config; see Config for each field.
@@ -96,17 +97,9 @@ type SiteConfig struct {
 	SecureCookie    bool             `json:"secureCookie"`
 	CrossSiteCookie bool             `json:"crossSiteCookie"`
 	RateLimit       *RateLimit       `json:"rateLimit"`
+	Generations     *Generations     `json:"generations"`
 	Static          bool             `json:"static"`
 	Generator       *GeneratorConfig `json:"generator"`
-
-	// Resolved by Validate (or set directly by askplane dev).
-	site   *ask.Site
-	secret []byte             // nil when not anonymous
-	tokens []ask.Token        // from the environment
-	gen    generate.Generator // nil: the extractive default
-	genSet bool               // gen resolved
-	fsys   fs.FS              // nil means os.DirFS(Public)
-	corpus *corpus.Corpus     // nil means loaded by newServer
 }
 
 // TokenConfig names one bearer token: who it asks as, and the environment
@@ -119,7 +112,7 @@ type TokenConfig struct {
 // anonymous reports whether browsers may ask without a token (the default).
 func (s *SiteConfig) anonymous() bool { return s.Anonymous == nil || *s.Anonymous }
 
-// RateLimit allows Requests per WindowSeconds for each subject of a site.
+// RateLimit allows Requests per WindowSeconds.
 type RateLimit struct {
 	Requests      int `json:"requests"`
 	WindowSeconds int `json:"windowSeconds"`
@@ -132,7 +125,9 @@ const (
 	maxOrigins     = 64
 	maxHosts       = 64
 	minSecretBytes = 32
-	defaultAddr    = "127.0.0.1:8080"
+	// DefaultAddr is where the sidecar listens when neither the config
+	// nor the command line says.
+	DefaultAddr = "127.0.0.1:8080"
 	// defaultSessionsFile is where askplane serve keeps sessions when the
 	// config file names no store, relative to the config file.
 	defaultSessionsFile = "askplane-data/sessions.db"
@@ -140,16 +135,17 @@ const (
 	defaultWindow       = 60
 )
 
-// errConfig prefixes every config error.
-var errConfig = errors.New("config")
+// ErrConfig is wrapped by every config error, from Decode, Load and New.
+var ErrConfig = errors.New("config")
 
 func configErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errConfig, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
 }
 
-// LoadConfig reads, decodes and validates a config file. Relative public
-// folders are taken from the config file's folder.
-func LoadConfig(path string) (*Config, error) {
+// Load reads and decodes a config file. Relative public folders and
+// SQLite files are taken from the config file's folder, and a file that
+// names no session store gets the embedded default, SQLite beside it.
+func Load(path string) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, configErr("cannot open %s", path)
@@ -159,7 +155,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, configErr("cannot read %s", path)
 	}
-	c, err := DecodeConfig(data)
+	c, err := Decode(data)
 	if err != nil {
 		return nil, err
 	}
@@ -170,17 +166,17 @@ func LoadConfig(path string) (*Config, error) {
 		}
 	}
 	if c.Sessions == "" && c.SessionsEnv == "" {
-		// The embedded default: SQLite in a folder beside the config.
-		c.sessions = "sqlite:" + defaultSessionsFile
+		c.Sessions = "sqlite:" + defaultSessionsFile
 	}
-	if file, ok := strings.CutPrefix(c.sessions, "sqlite:"); ok && file != "" && !filepath.IsAbs(file) {
-		c.sessions = "sqlite:" + filepath.Join(dir, file)
+	if file, ok := strings.CutPrefix(c.Sessions, "sqlite:"); ok && file != "" && !filepath.IsAbs(file) {
+		c.Sessions = "sqlite:" + filepath.Join(dir, file)
 	}
 	return c, nil
 }
 
-// DecodeConfig decodes config bytes strictly and validates them.
-func DecodeConfig(data []byte) (*Config, error) {
+// Decode decodes config bytes strictly and checks everything that needs
+// no environment, file or network: New checks the rest.
+func Decode(data []byte) (*Config, error) {
 	if len(data) > maxConfigBytes {
 		return nil, configErr("larger than %d bytes", maxConfigBytes)
 	}
@@ -193,7 +189,7 @@ func DecodeConfig(data []byte) (*Config, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, configErr("trailing data after the config object")
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.check(); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -217,17 +213,21 @@ func jsonReason(err error) string {
 	return "invalid JSON"
 }
 
-// Validate checks the whole config, decodes each site record and resolves
-// each cookie secret from the environment. Errors name the field, never a
-// value read from the environment.
-func (c *Config) Validate() error {
-	if c.Addr == "" {
-		c.Addr = defaultAddr
-	} else if _, _, err := net.SplitHostPort(c.Addr); err != nil {
-		return configErr("addr must be host:port")
+// check validates what the file itself says. It changes nothing.
+func (c *Config) check() error {
+	if c.Addr != "" {
+		if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+			return configErr("addr must be host:port")
+		}
 	}
-	if err := c.validateSessions(); err != nil {
+	if err := checkSessions(c.Sessions, c.SessionsEnv); err != nil {
 		return err
+	}
+	if err := checkHosts(c.Hosts); err != nil {
+		return configErr("%v", err)
+	}
+	if err := c.Edge.check(); err != nil {
+		return configErr("edge.%v", err)
 	}
 	switch {
 	case len(c.Sites) == 0:
@@ -239,13 +239,14 @@ func (c *Config) Validate() error {
 	static := -1
 	for i := range c.Sites {
 		s := &c.Sites[i]
-		if err := s.validate(); err != nil {
+		site, err := s.check()
+		if err != nil {
 			return configErr("sites[%d].%v", i, err)
 		}
-		if j, dup := corpora[s.site.Corpus.ID]; dup {
-			return configErr("sites[%d].site.corpus.id: %q is also sites[%d]'s; corpus ids route requests and must be unique", i, s.site.Corpus.ID, j)
+		if j, dup := corpora[site.Corpus.ID]; dup {
+			return configErr("sites[%d].site.corpus.id: %q is also sites[%d]'s; corpus ids route requests and must be unique", i, site.Corpus.ID, j)
 		}
-		corpora[s.site.Corpus.ID] = i
+		corpora[site.Corpus.ID] = i
 		if s.Static {
 			if static >= 0 {
 				return configErr("sites[%d].static: sites[%d] is already served at /; only one site may set static", i, static)
@@ -256,148 +257,126 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-func (s *SiteConfig) validate() error {
-	if s.site == nil {
-		if len(s.Site) == 0 || string(s.Site) == "null" {
-			return errors.New("site: the backend-site record is required")
-		}
-		site, err := ask.DecodeSite(s.Site)
-		if err != nil {
-			if errors.Is(err, ask.ErrInvalidSite) {
-				return fmt.Errorf("site: %s", strings.TrimPrefix(err.Error(), "ask: "))
-			}
-			return errors.New("site: invalid backend site")
-		}
-		s.site = site
+// check validates one site as the file gives it and returns its decoded
+// backend-site record.
+func (s *SiteConfig) check() (*ask.Site, error) {
+	site, err := s.record()
+	if err != nil {
+		return nil, err
 	}
 	switch {
-	case s.fsys != nil || s.corpus != nil:
 	case s.Public == "" && s.CorpusURL == "":
-		return errors.New("public: the built site folder (or corpusUrl) is required")
+		return nil, errors.New("public: the built site folder (or corpusUrl) is required")
 	case s.Public != "" && s.CorpusURL != "" && !s.Static:
-		return errors.New("corpusUrl: give public or corpusUrl, not both (public is still needed for static)")
+		return nil, errors.New("corpusUrl: give public or corpusUrl, not both (public is still needed for static)")
 	case s.CorpusURL != "" && !validEndpoint(s.CorpusURL):
-		return errors.New("corpusUrl: must be an https URL (plain http only to a loopback address)")
+		return nil, errors.New("corpusUrl: must be an https URL (plain http only to a loopback address)")
 	case s.Static && s.Public == "":
-		return errors.New("static: needs the public folder")
+		return nil, errors.New("static: needs the public folder")
 	}
 	if !protocol.ValidIdentifier(s.Language) {
-		return errors.New("language: must be a language code such as \"en\"")
+		return nil, errors.New("language: must be a language code such as \"en\"")
 	}
 	if len(s.Origins) > maxOrigins {
-		return fmt.Errorf("origins: at most %d", maxOrigins)
+		return nil, fmt.Errorf("origins: at most %d", maxOrigins)
 	}
 	for _, o := range s.Origins {
 		if !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") || strings.Count(o, "/") != 2 {
-			return errors.New("origins: each must be scheme://host[:port], without a path")
+			return nil, errors.New("origins: each must be scheme://host[:port], without a path")
 		}
 	}
-	if len(s.Hosts) > maxHosts {
+	if err := checkHosts(s.Hosts); err != nil {
+		return nil, err
+	}
+	if len(s.Tokens) > ask.MaxTokens {
+		return nil, fmt.Errorf("tokens: at most %d", ask.MaxTokens)
+	}
+	for i, t := range s.Tokens {
+		if t.Env == "" {
+			return nil, fmt.Errorf("tokens[%d].env: name the environment variable holding the token", i)
+		}
+	}
+	switch {
+	case !s.anonymous() && len(s.Tokens) == 0:
+		return nil, errors.New("anonymous: false needs at least one token, or nobody could ask")
+	case s.CrossSiteCookie && !s.SecureCookie:
+		return nil, errors.New("crossSiteCookie: browsers only send a SameSite=None cookie that is Secure; set secureCookie too")
+	case s.anonymous() && s.CookieSecretEnv == "":
+		return nil, errors.New("cookieSecretEnv: name the environment variable holding the cookie secret")
+	}
+	if r := s.RateLimit; r != nil {
+		if err := r.check("rateLimit"); err != nil {
+			return nil, err
+		}
+	}
+	if g := s.Generations; g != nil {
+		if err := g.check(); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.Generator.check(); err != nil {
+		return nil, fmt.Errorf("generator: %v", err)
+	}
+	return site, nil
+}
+
+// record decodes the site's trusted backend-site record.
+func (s *SiteConfig) record() (*ask.Site, error) {
+	if len(s.Site) == 0 || string(s.Site) == "null" {
+		return nil, errors.New("site: the backend-site record is required")
+	}
+	site, err := ask.DecodeSite(s.Site)
+	if err != nil {
+		if errors.Is(err, ask.ErrInvalidSite) {
+			return nil, fmt.Errorf("site: %s", strings.TrimPrefix(err.Error(), "ask: "))
+		}
+		return nil, errors.New("site: invalid backend site")
+	}
+	return site, nil
+}
+
+// rateLimit is the site's per-subject limit, or the default.
+func (s *SiteConfig) rateLimit() RateLimit {
+	if s.RateLimit == nil {
+		return RateLimit{Requests: defaultRequests, WindowSeconds: defaultWindow}
+	}
+	return *s.RateLimit
+}
+
+func (r RateLimit) check(field string) error {
+	if r.Requests < 1 || r.Requests > 1_000_000 {
+		return fmt.Errorf("%s.requests: must be 1 to 1000000", field)
+	}
+	if r.WindowSeconds < 1 || r.WindowSeconds > 86_400 {
+		return fmt.Errorf("%s.windowSeconds: must be 1 to 86400", field)
+	}
+	return nil
+}
+
+func checkHosts(hosts []string) error {
+	if len(hosts) > maxHosts {
 		return fmt.Errorf("hosts: at most %d", maxHosts)
 	}
-	for _, h := range s.Hosts {
+	for _, h := range hosts {
 		if h == "" || strings.ContainsAny(h, "/@ ") {
 			return errors.New("hosts: each must be host or host:port")
 		}
 	}
-	if err := s.validateTokens(); err != nil {
-		return err
-	}
-	if !s.anonymous() && len(s.tokens) == 0 {
-		return errors.New("anonymous: false needs at least one token, or nobody could ask")
-	}
-	if s.CrossSiteCookie && !s.SecureCookie {
-		return errors.New("crossSiteCookie: browsers only send a SameSite=None cookie that is Secure; set secureCookie too")
-	}
-	if s.secret == nil && s.anonymous() {
-		if s.CookieSecretEnv == "" {
-			return errors.New("cookieSecretEnv: name the environment variable holding the cookie secret")
-		}
-		v, err := envSecret("cookieSecretEnv", s.CookieSecretEnv, minSecretBytes)
-		if err != nil {
-			return err
-		}
-		s.secret = []byte(v)
-	}
-	if !s.genSet {
-		gen, err := s.Generator.build(slog.Default())
-		if err != nil {
-			return fmt.Errorf("generator: %s", strings.TrimPrefix(err.Error(), "provider: "))
-		}
-		s.gen, s.genSet = gen, true
-	}
-	if s.RateLimit == nil {
-		s.RateLimit = &RateLimit{Requests: defaultRequests, WindowSeconds: defaultWindow}
-	}
-	if s.RateLimit.Requests < 1 || s.RateLimit.Requests > 1_000_000 {
-		return errors.New("rateLimit.requests: must be 1 to 1000000")
-	}
-	if s.RateLimit.WindowSeconds < 1 || s.RateLimit.WindowSeconds > 86_400 {
-		return errors.New("rateLimit.windowSeconds: must be 1 to 86400")
-	}
 	return nil
 }
 
-// validateTokens reads each token from the environment variable it names.
-// Errors name the variable, never its value.
-func (s *SiteConfig) validateTokens() error {
-	if len(s.Tokens) > ask.MaxTokens {
-		return fmt.Errorf("tokens: at most %d", ask.MaxTokens)
-	}
-	if s.tokens != nil {
-		return nil
-	}
-	for i, t := range s.Tokens {
-		if t.Env == "" {
-			return fmt.Errorf("tokens[%d].env: name the environment variable holding the token", i)
-		}
-		v, err := envSecret(fmt.Sprintf("tokens[%d].env", i), t.Env, ask.MinTokenBytes)
-		if err != nil {
-			return err
-		}
-		s.tokens = append(s.tokens, ask.Token{Subject: t.Subject, Secret: []byte(v)})
-	}
-	if err := ask.ValidateTokens(s.tokens); err != nil {
-		return fmt.Errorf("tokens: %s", strings.TrimPrefix(err.Error(), "ask: invalid access: "))
-	}
-	return nil
-}
-
-// envSecret reads the secret the environment variable name holds, for the
-// config field that names it: set, non-empty and at least min bytes.
-// Errors name the field and the variable, never the value.
-func envSecret(field, name string, min int) (string, error) {
-	v, ok := os.LookupEnv(name)
+// checkSessions checks where sessions persist as the file says it.
+// Errors never quote the value, which may be a database URL with a
+// password.
+func checkSessions(sessions, env string) error {
 	switch {
-	case !ok || v == "":
-		return "", fmt.Errorf("%s: environment variable %s is not set", field, name)
-	case len(v) < min:
-		return "", fmt.Errorf("%s: environment variable %s holds fewer than %d bytes", field, name, min)
-	}
-	return v, nil
-}
-
-// validateSessions resolves where sessions persist. Errors never quote
-// the value, which may be a database URL with a password.
-func (c *Config) validateSessions() error {
-	switch {
-	case c.Sessions != "" && c.SessionsEnv != "":
+	case sessions != "" && env != "":
 		return configErr("sessions: give sessions or sessionsEnv, not both")
-	case c.SessionsEnv != "":
-		v, err := envSecret("sessionsEnv", c.SessionsEnv, 1)
-		if err != nil {
-			return configErr("%v", err)
-		}
-		c.sessions = v
-	case c.Sessions != "":
-		if strings.HasPrefix(c.Sessions, "postgres") && strings.Contains(c.Sessions, "@") {
-			return configErr("sessions: a database URL with credentials belongs in an environment variable; name it in sessionsEnv")
-		}
-		c.sessions = c.Sessions
-	default:
-		c.sessions = "memory:"
-	}
-	if !validSessionsDSN(c.sessions) {
+	case sessions == "":
+		return nil
+	case strings.HasPrefix(sessions, "postgres") && strings.Contains(sessions, "@"):
+		return configErr("sessions: a database URL with credentials belongs in an environment variable; name it in sessionsEnv")
+	case !validSessionsDSN(sessions):
 		return configErr("sessions: must be memory:, sqlite:PATH or a postgres:// URL")
 	}
 	return nil

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"crypto/sha256"
@@ -58,7 +58,7 @@ func twoSiteConfig(t *testing.T, origin string) *Config {
 	site := func(public, siteID, corpusID string) string {
 		return `{"site":` + testSite(siteID, corpusID) + `,"public":"` + public + `","language":"en","origins":["` + origin + `"],"cookieSecretEnv":"ASKPLANE_TEST_SECRET"}`
 	}
-	cfg, err := DecodeConfig([]byte(`{"metrics":true,"sites":[` + site(pub, "docs", "docs-public") + `,` + site(internal, "ops", "docs-internal") + `]}`))
+	cfg, err := Decode([]byte(`{"metrics":true,"sites":[` + site(pub, "docs", "docs-public") + `,` + site(internal, "ops", "docs-internal") + `]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestServeRoutesSitesByCorpusHint(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Start()
 	defer srv.Close()
-	h, err := newServer(twoSiteConfig(t, srv.URL), nil)
+	h, err := New(t.Context(), twoSiteConfig(t, srv.URL), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,11 +159,11 @@ func TestServeRoutesSitesByCorpusHint(t *testing.T) {
 func TestServeOneSiteAndStatic(t *testing.T) {
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	pub := writeCorpus(t, "docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command.")
-	cfg, err := DecodeConfig([]byte(`{"sites":[{"site":` + testSite("docs", "docs-public") + `,"public":"` + pub + `","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET","static":true}]}`))
+	cfg, err := Decode([]byte(`{"sites":[{"site":` + testSite("docs", "docs-public") + `,"public":"` + pub + `","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET","static":true}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := newServer(cfg, nil)
+	h, err := New(t.Context(), cfg, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,15 +191,15 @@ func TestServeOneSiteAndStatic(t *testing.T) {
 func TestServeRejectsCorpusOfAnotherSite(t *testing.T) {
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	pub := writeCorpus(t, "docs", "/a/", "A", "a", "Some text.")
-	cfg, err := DecodeConfig([]byte(`{"sites":[{"site":` + testSite("other", "c") + `,"public":"` + pub + `","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET"}]}`))
+	cfg, err := Decode([]byte(`{"sites":[{"site":` + testSite("other", "c") + `,"public":"` + pub + `","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := newServer(cfg, nil); err == nil || !strings.Contains(err.Error(), `site.siteId "other" differs from the corpus's siteId "docs"`) {
+	if _, err := New(t.Context(), cfg, Options{}); err == nil || !strings.Contains(err.Error(), `site.siteId "other" differs from the corpus's siteId "docs"`) {
 		t.Errorf("newServer = %v", err)
 	}
 	cfg.Sites[0].Language = "fr"
-	if _, err := newServer(cfg, nil); err == nil || !strings.Contains(err.Error(), "loading the fr corpus") {
+	if _, err := New(t.Context(), cfg, Options{}); err == nil || !strings.Contains(err.Error(), "loading the fr corpus") {
 		t.Errorf("newServer with a missing corpus = %v", err)
 	}
 }
@@ -218,12 +218,12 @@ func TestServePrivateSiteWithRemoteCorpusAndSQLite(t *testing.T) {
 		`"corpusUrl":"` + published.URL + `/","language":"en","origins":["https://docs.example.com"],` +
 		`"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]}]}`
 
-	start := func() (*httptest.Server, *server) {
-		cfg, err := DecodeConfig([]byte(config))
+	start := func() (*httptest.Server, *Server) {
+		cfg, err := Decode([]byte(config))
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := newServer(cfg, nil)
+		h, err := New(t.Context(), cfg, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

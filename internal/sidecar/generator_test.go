@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"encoding/json"
@@ -72,12 +72,12 @@ func TestServeAnswersThroughEachProvider(t *testing.T) {
 			} {
 				fake := newFakeProvider(t, name, `{"answer":"Install it with go install; it needs Go 1.26.","cites":["`+c.cite+`"]}`)
 				gen := `{"provider":"` + name + `","model":"fake-model","baseUrl":"` + fake.srv.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
-				cfg, err := DecodeConfig([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen) + `]}`))
+				cfg, err := Decode([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen) + `]}`))
 				if err != nil {
 					t.Fatal(err)
 				}
 				cfg.Sites[0].Public = public
-				h, err := newServer(cfg, nil)
+				h, err := New(t.Context(), cfg, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -127,7 +127,7 @@ func TestGeneratorConfigRefuses(t *testing.T) {
 		`{"provider":"openai","model":"m","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"soon"}`:                  `config: sites[0].generator: timeout must be a duration such as "60s"`,
 		`{"provider":"extractive","model":"m"}`:                                                                     "config: sites[0].generator: the extractive generator takes no model, apiKeyEnv or baseUrl",
 	} {
-		_, err := DecodeConfig([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"generator":`+gen) + `]}`))
+		err := checkConfig([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"generator":`+gen) + `]}`))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %s…", gen, err, want)
 		}
@@ -135,4 +135,14 @@ func TestGeneratorConfigRefuses(t *testing.T) {
 			t.Errorf("error leaks the key: %v", err)
 		}
 	}
+}
+
+// checkConfig decodes a config and provisions its secrets, as New does
+// before any I/O, and returns the first error.
+func checkConfig(data []byte) error {
+	c, err := Decode(data)
+	if err == nil {
+		_, _, err = provisionSecrets(c, nil, nil)
+	}
+	return err
 }

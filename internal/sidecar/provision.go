@@ -1,0 +1,165 @@
+package sidecar
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/limit"
+)
+
+// Env looks up the environment variables a config names. New reads every
+// secret through it, once, before anything listens.
+type Env func(name string) (value string, ok bool)
+
+func (e Env) lookup(name string) (string, bool) {
+	if e == nil {
+		return os.LookupEnv(name)
+	}
+	return e(name)
+}
+
+// get is lookup in os.Getenv's shape, for the provider adapters.
+func (e Env) get(name string) string {
+	v, _ := e.lookup(name)
+	return v
+}
+
+// secret reads the secret the environment variable name holds, for the
+// config field that names it: set, non-empty and at least min bytes.
+// Errors name the field and the variable, never the value.
+func (e Env) secret(field, name string, min int) (string, error) {
+	v, ok := e.lookup(name)
+	switch {
+	case !ok || v == "":
+		return "", fmt.Errorf("%s: environment variable %s is not set", field, name)
+	case len(v) < min:
+		return "", fmt.Errorf("%s: environment variable %s holds fewer than %d bytes", field, name, min)
+	}
+	return v, nil
+}
+
+// site is one configured site once provisioned: its trusted record,
+// its secrets, its generator and, after loading, its corpus.
+type site struct {
+	cfg     *SiteConfig
+	record  *ask.Site
+	secret  []byte      // nil when not anonymous
+	tokens  []ask.Token // from the environment
+	gen     generate.Generator
+	public  fs.FS // nil without a public folder
+	corpus  *corpus.Corpus
+	handler http.Handler
+}
+
+// provisionSecrets reads every secret the config names and builds each
+// site's generator: the cheap steps that fail on a missing variable, done
+// before any store is opened or corpus fetched.
+func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string, sites []*site, err error) {
+	switch {
+	case c.SessionsEnv != "":
+		v, err := env.secret("sessionsEnv", c.SessionsEnv, 1)
+		if err != nil {
+			return "", nil, configErr("%v", err)
+		}
+		if !validSessionsDSN(v) {
+			return "", nil, configErr("sessionsEnv: must hold memory:, sqlite:PATH or a postgres:// URL")
+		}
+		sessions = v
+	case c.Sessions != "":
+		sessions = c.Sessions
+	default:
+		sessions = "memory:"
+	}
+	for i := range c.Sites {
+		s, err := provisionSite(&c.Sites[i], env, logger)
+		if err != nil {
+			return "", nil, configErr("sites[%d].%v", i, err)
+		}
+		sites = append(sites, s)
+	}
+	return sessions, sites, nil
+}
+
+func provisionSite(sc *SiteConfig, env Env, logger *slog.Logger) (*site, error) {
+	record, err := sc.check()
+	if err != nil {
+		return nil, err
+	}
+	s := &site{cfg: sc, record: record}
+	for i, t := range sc.Tokens {
+		v, err := env.secret(fmt.Sprintf("tokens[%d].env", i), t.Env, ask.MinTokenBytes)
+		if err != nil {
+			return nil, err
+		}
+		s.tokens = append(s.tokens, ask.Token{Subject: t.Subject, Secret: []byte(v)})
+	}
+	if err := ask.ValidateTokens(s.tokens); err != nil {
+		return nil, fmt.Errorf("tokens: %s", strings.TrimPrefix(err.Error(), "ask: invalid access: "))
+	}
+	if sc.anonymous() {
+		v, err := env.secret("cookieSecretEnv", sc.CookieSecretEnv, minSecretBytes)
+		if err != nil {
+			return nil, err
+		}
+		s.secret = []byte(v)
+	}
+	if s.gen, err = sc.Generator.build(env, logger); err != nil {
+		return nil, fmt.Errorf("generator: %s", strings.TrimPrefix(err.Error(), "provider: "))
+	}
+	if sc.Public != "" {
+		s.public = os.DirFS(sc.Public)
+	}
+	return s, nil
+}
+
+// loadCorpus fetches the site's corpus from corpusUrl or reads it from the
+// public folder, and checks it belongs to the site the record names.
+func (s *site) loadCorpus(ctx context.Context) error {
+	var err error
+	if s.cfg.CorpusURL != "" {
+		s.corpus, err = corpus.Fetch(ctx, s.cfg.CorpusURL, s.cfg.Language)
+	} else {
+		s.corpus, err = corpus.LoadDir(s.public, s.cfg.Language)
+	}
+	if err != nil {
+		return fmt.Errorf("loading the %s corpus: %w", s.cfg.Language, err)
+	}
+	if s.corpus.SiteID != s.record.SiteID {
+		return fmt.Errorf("site.siteId %q differs from the corpus's siteId %q", s.record.SiteID, s.corpus.SiteID)
+	}
+	return nil
+}
+
+// generations is the site's cap on answers being written at once.
+func (s *site) generations() limit.GateConfig {
+	if g := s.cfg.Generations; g != nil {
+		return limit.GateConfig{Slots: g.Max, Queue: g.Queue, MaxWait: time.Duration(g.WaitMs) * time.Millisecond}
+	}
+	n := DefaultExtractiveGenerations
+	if s.gen != nil {
+		n = DefaultModelGenerations
+	}
+	return limit.GateConfig{Slots: n, Queue: 4 * n, MaxWait: DefaultGenerationWait}
+}
+
+// access is the site's Authenticator.
+func (s *site) access() *ask.Access {
+	a := &ask.Access{Hosts: s.cfg.Hosts, Origins: s.cfg.Origins, Tokens: s.tokens}
+	if s.secret != nil {
+		sameSite := http.SameSiteLaxMode
+		if s.cfg.CrossSiteCookie {
+			sameSite = http.SameSiteNoneMode
+		}
+		a.Anonymous = &ask.CookieAuth{SiteID: s.record.SiteID, Secret: s.secret, Secure: s.cfg.SecureCookie, SameSite: sameSite}
+	}
+	return a
+}

@@ -1,0 +1,324 @@
+package sidecar
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/session"
+	"github.com/askplane/askplane/internal/store"
+)
+
+// Options are what New takes besides the config: where secrets and logs
+// come from.
+type Options struct {
+	// Env reads the environment variables the config names; nil means
+	// os.LookupEnv.
+	Env Env
+	// Logger gets the server's records; nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is the sidecar: one http.Handler for every route, and the
+// session store and background work it holds until Close. askplane serve,
+// askplane dev and every other entry point build it with New.
+type Server struct {
+	cfg      *Config
+	log      *slog.Logger
+	handler  http.Handler
+	sessions store.Backend
+	sites    []*site
+
+	drainOnce  sync.Once
+	drain      chan struct{} // closed when answers in flight must end
+	stopPruner context.CancelFunc
+	pruned     chan struct{} // closed when the pruner has stopped
+}
+
+// Session retention: a persistent store forgets sessions not written for
+// sessionRetention, checked every pruneEvery, so its table stays bounded.
+const (
+	sessionRetention = 30 * 24 * time.Hour
+	pruneEvery       = time.Hour
+)
+
+// corpusFetchTimeout bounds fetching every corpusUrl at start-up.
+const corpusFetchTimeout = 2 * time.Minute
+
+// New provisions and validates the server cfg describes: it reads every
+// secret through opts.Env and builds each site's generator (failing on a
+// missing variable before any I/O), opens the session store, loads and
+// verifies each site's corpus (from its public folder or corpusUrl), then
+// builds one handler for /v1/ask, /health, /ready, /metrics and the static
+// site. Nothing listens: call Serve, or mount the Server as a handler.
+func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	dsn, sites, err := provisionSecrets(cfg, opts.Env, logger)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, corpusFetchTimeout)
+	defer cancel()
+	for i, s := range sites {
+		if err := s.loadCorpus(ctx); err != nil {
+			return nil, fmt.Errorf("sites[%d]: %w", i, err)
+		}
+	}
+	sessions, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	srv := &Server{cfg: cfg, log: logger, sessions: sessions, sites: sites, drain: make(chan struct{})}
+	if srv.handler, err = srv.routes(); err != nil {
+		sessions.Close()
+		return nil, err
+	}
+	pctx, stop := context.WithCancel(context.Background())
+	srv.stopPruner, srv.pruned = stop, make(chan struct{})
+	go prune(pctx, sessions, logger, srv.pruned)
+	return srv, nil
+}
+
+// ServeHTTP serves every route.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Drain makes every answer in flight end now with a terminal, retryable
+// error event, and every new question get 503: what a process does before
+// it exits. It returns at once; the handlers return soon after.
+func (s *Server) Drain() {
+	s.drainOnce.Do(func() { close(s.drain) })
+}
+
+// Close stops pruning and releases the session store; call it after the
+// HTTP server stopped.
+func (s *Server) Close() error {
+	s.Drain()
+	s.stopPruner()
+	<-s.pruned
+	return s.sessions.Close()
+}
+
+// routes builds the one handler of every route.
+func (s *Server) routes() (http.Handler, error) {
+	var metrics *ask.Prometheus
+	if s.cfg.Metrics {
+		metrics = &ask.Prometheus{}
+	}
+	edge, err := s.edgeLimits()
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	byCorpus := make(map[string]http.Handler, len(s.sites))
+	var only http.Handler
+	for i, st := range s.sites {
+		subjects, err := newKeyed(st.cfg.rateLimit())
+		if err != nil {
+			return nil, fmt.Errorf("sites[%d].rateLimit: %w", i, err)
+		}
+		gate, err := limit.NewGate(st.generations())
+		if err != nil {
+			return nil, fmt.Errorf("sites[%d].generations: %w", i, err)
+		}
+		auth := st.access()
+		auth.FailedAuth, auth.ClientAddr = edge.failedAuth, edge.addr
+		if auth.Anonymous != nil {
+			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr)
+		}
+		grounded := &ask.Grounded{Engine: evidence.NewIndex(st.corpus), Generator: st.gen}
+		acfg := ask.Config{
+			Site:           *st.record,
+			Retriever:      grounded,
+			Generator:      grounded,
+			Auth:           auth,
+			Sessions:       s.sessions,
+			RateLimiter:    subjects,
+			AddressLimiter: edge.perAddress,
+			ClientAddr:     edge.addr,
+			Generations:    gate,
+			BodyTimeout:    s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout),
+			Logger:         s.log,
+			Shutdown:       s.drain,
+		}
+		if metrics != nil {
+			acfg.Metrics = metrics
+		}
+		h, err := ask.New(acfg)
+		if err != nil {
+			return nil, fmt.Errorf("sites[%d]: %w", i, err)
+		}
+		var ah http.Handler = h
+		if len(st.cfg.Origins) > 0 {
+			ah = &ask.CORS{Origins: st.cfg.Origins, Next: ah}
+		}
+		byCorpus[st.record.Corpus.ID] = ah
+		only = ah
+		if st.cfg.Static {
+			mux.Handle("/", staticHandler(http.FileServerFS(st.public)))
+		}
+	}
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("GET /ready", s.ready)
+	// Not "POST /v1/ask": the handler answers other methods with the
+	// protocol's own 405 body.
+	if len(byCorpus) == 1 {
+		mux.Handle("/v1/ask", only)
+	} else {
+		mux.Handle("/v1/ask", corpusRouter(byCorpus))
+	}
+	if metrics != nil {
+		mux.Handle("GET /metrics", metrics)
+	}
+	return s.guard(mux), nil
+}
+
+// edgeLimits are the limits every site shares, kept per client address.
+type edgeLimits struct {
+	addr       ask.ClientAddrFunc
+	perAddress *limit.Keyed
+	mints      *limit.Keyed
+	failedAuth *limit.Keyed
+}
+
+func (s *Server) edgeLimits() (*edgeLimits, error) {
+	e := &s.cfg.Edge
+	l := &edgeLimits{addr: limit.ClientAddr{Header: e.TrustedProxyHeader}.Key}
+	var err error
+	if l.perAddress, err = newKeyed(rateOr(e.PerAddress, DefaultPerAddress)); err != nil {
+		return nil, configErr("edge.perAddress: %v", err)
+	}
+	if l.mints, err = newKeyed(rateOr(e.NewSubjects, DefaultNewSubjects)); err != nil {
+		return nil, configErr("edge.newSubjects: %v", err)
+	}
+	if l.failedAuth, err = newKeyed(rateOr(e.FailedAuth, DefaultFailedAuth)); err != nil {
+		return nil, configErr("edge.failedAuth: %v", err)
+	}
+	return l, nil
+}
+
+func newKeyed(r RateLimit) (*limit.Keyed, error) {
+	return limit.NewKeyed(limit.KeyedConfig{Rate: limit.Rate{Requests: r.Requests, Window: time.Duration(r.WindowSeconds) * time.Second}})
+}
+
+// readyTimeout bounds the readiness checks of one /ready request.
+const readyTimeout = 2 * time.Second
+
+// ready answers GET /ready: 200 when the session store answers and every
+// site's corpus is loaded, else 503, with a JSON body naming what failed
+// (a stable code, never an error's text, which could name a path).
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	type report struct {
+		Status   string `json:"status"`
+		Sessions string `json:"sessions"`
+		Sites    int    `json:"sites"`
+	}
+	rep := report{Status: "ok", Sessions: "ok", Sites: len(s.sites)}
+	status := http.StatusOK
+	select {
+	case <-s.drain:
+		rep.Status, status = "draining", http.StatusServiceUnavailable
+	default:
+	}
+	if c, ok := s.sessions.(session.Checker); ok {
+		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+		err := c.Check(ctx)
+		cancel()
+		if err != nil {
+			rep.Status, status = "unavailable", http.StatusServiceUnavailable
+			rep.Sessions = string(store.CodeOf(err))
+			if rep.Sessions == "" {
+				rep.Sessions = "unavailable"
+			}
+			s.log.Warn("askplane: readiness: the session store failed its check", "err", err)
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(rep)
+}
+
+// prune deletes old sessions from a store that can, until ctx is done.
+func prune(ctx context.Context, b store.Backend, logger *slog.Logger, done chan<- struct{}) {
+	defer close(done)
+	p, ok := b.(store.Pruner)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(pruneEvery)
+	defer t.Stop()
+	for {
+		pctx, cancel := context.WithTimeout(ctx, time.Minute)
+		n, err := p.Prune(pctx, time.Now().Add(-sessionRetention))
+		cancel()
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Warn("askplane: pruning old sessions failed", "err", err)
+		case n > 0:
+			logger.Info("askplane: pruned old sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// staticHandler serves a built site read-only.
+func staticHandler(files http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
+}
+
+// corpusRouter picks the site whose corpus id the ?corpus= hint names. The
+// chosen handler checks every hint again (they must all agree) and fails
+// closed; a request with no hint or one naming no configured corpus gets
+// 403 ASK_FORBIDDEN here, since no site can be trusted for it.
+func corpusRouter(byCorpus map[string]http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hints := r.URL.Query()["corpus"]
+		if len(hints) > 0 {
+			if h, ok := byCorpus[hints[0]]; ok {
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
+		writeForbidden(w)
+	})
+}
+
+// writeForbidden writes the protocol's 403 ASK_FORBIDDEN response, as
+// internal/ask writes it, with a fresh x-request-id.
+func writeForbidden(w http.ResponseWriter) {
+	w.Header().Set("X-Request-Id", rand.Text())
+	ask.WriteForbidden(w)
+}
+
+var errNoListener = errors.New("sidecar: no listener")
