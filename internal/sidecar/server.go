@@ -16,6 +16,7 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/session"
+	"github.com/askplane/askplane/internal/static"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -38,6 +39,7 @@ type Server struct {
 	handler  http.Handler
 	sessions store.Backend
 	sites    []*site
+	files    *static.Handler // the static site, or nil
 
 	drainOnce  sync.Once
 	drain      chan struct{} // closed when answers in flight must end
@@ -86,6 +88,9 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	}
 	srv := &Server{cfg: cfg, log: logger, sessions: sessions, sites: sites, drain: make(chan struct{})}
 	if srv.handler, err = srv.routes(); err != nil {
+		if srv.files != nil {
+			srv.files.Close()
+		}
 		sessions.Close()
 		return nil, err
 	}
@@ -111,6 +116,9 @@ func (s *Server) Close() error {
 	s.Drain()
 	s.stopPruner()
 	<-s.pruned
+	if s.files != nil {
+		s.files.Close()
+	}
 	return s.sessions.Close()
 }
 
@@ -170,7 +178,12 @@ func (s *Server) routes() (http.Handler, error) {
 		byCorpus[st.record.Corpus.ID] = ah
 		only = ah
 		if st.cfg.Static {
-			mux.Handle("/", staticHandler(http.FileServerFS(st.public)))
+			files, err := static.New(st.cfg.Public, static.Options{})
+			if err != nil {
+				return nil, fmt.Errorf("sites[%d].static: %w", i, err)
+			}
+			s.files = files
+			mux.Handle("/", files)
 		}
 	}
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
@@ -285,17 +298,6 @@ func prune(ctx context.Context, b store.Backend, logger *slog.Logger, done chan<
 	}
 }
 
-// staticHandler serves a built site read-only.
-func staticHandler(files http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		files.ServeHTTP(w, r)
-	})
-}
 
 // corpusRouter picks the site whose corpus id the ?corpus= hint names. The
 // chosen handler checks every hint again (they must all agree) and fails
