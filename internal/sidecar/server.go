@@ -298,7 +298,6 @@ func prune(ctx context.Context, b store.Backend, logger *slog.Logger, done chan<
 	}
 }
 
-
 // corpusRouter picks the site whose corpus id the ?corpus= hint names. The
 // chosen handler checks every hint again (they must all agree) and fails
 // closed; a request with no hint or one naming no configured corpus gets
