@@ -57,7 +57,7 @@ func BenchmarkKeyedAllowParallelEvicting(b *testing.B) {
 }
 
 func BenchmarkGateAcquireRelease(b *testing.B) {
-	g, _ := NewGate(DefaultGateConfig())
+	g, _ := NewGate(GateConfig{Slots: 8, Queue: 16, MaxWait: 2 * time.Second})
 	ctx := context.Background()
 	for b.Loop() {
 		release, err := g.Acquire(ctx)

@@ -23,25 +23,13 @@ type Gate struct {
 	waiting atomic.Int64
 }
 
-// GateConfig configures a Gate; DefaultGateConfig has the defaults.
+// GateConfig configures a Gate.
 type GateConfig struct {
 	Slots int // 1 to 65,536
 	Queue int // 0 (no waiting) to 65,536
 	// MaxWait bounds one caller's wait in the queue: 0 to a minute,
 	// positive when Queue is.
 	MaxWait time.Duration
-}
-
-// Defaults of GateConfig.
-const (
-	DefaultGateSlots   = 8
-	DefaultGateQueue   = 16
-	DefaultGateMaxWait = 2 * time.Second
-)
-
-// DefaultGateConfig returns the default Gate config.
-func DefaultGateConfig() GateConfig {
-	return GateConfig{Slots: DefaultGateSlots, Queue: DefaultGateQueue, MaxWait: DefaultGateMaxWait}
 }
 
 // Validate returns ErrGateSlots, ErrGateQueue or ErrGateWait for a config

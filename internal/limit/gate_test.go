@@ -282,10 +282,6 @@ func TestGateConfig(t *testing.T) {
 			t.Errorf("%+v: err %v, want %v", c.cfg, err, c.want)
 		}
 	}
-	d := DefaultGateConfig()
-	if d != (GateConfig{DefaultGateSlots, DefaultGateQueue, DefaultGateMaxWait}) || d.Validate() != nil {
-		t.Fatalf("DefaultGateConfig %+v: %v", d, d.Validate())
-	}
 	if err := (GateConfig{Slots: 1}).Validate(); err != nil {
 		t.Fatalf("no queue: %v", err)
 	}

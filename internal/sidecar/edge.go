@@ -134,7 +134,8 @@ func rateOr(r *RateLimit, def RateLimit) RateLimit {
 //	"generations": {"max": 4, "queue": 16, "waitMs": 2000}
 //
 // Omitted: 4 at once for a model generator, 64 for the extractive one
-// (which costs only CPU), with a queue of four times that and 2 s.
+// (which costs only CPU), with a queue of four times that; waitMs 0 (or
+// omitted) means 2 s.
 type Generations struct {
 	Max    int `json:"max"`
 	Queue  int `json:"queue"`
@@ -152,8 +153,8 @@ func (g *Generations) check() error {
 	switch {
 	case g.Max < 1 || g.Max > 10_000:
 		return errors.New("generations.max: must be 1 to 10000")
-	case g.Queue < 0 || g.Queue > 100_000:
-		return errors.New("generations.queue: must be 0 to 100000")
+	case g.Queue < 0 || g.Queue > 10_000:
+		return errors.New("generations.queue: must be 0 to 10000")
 	case g.WaitMs < 0 || g.WaitMs > 60_000:
 		return errors.New("generations.waitMs: must be 0 to 60000")
 	}

@@ -142,7 +142,11 @@ func (s *site) loadCorpus(ctx context.Context) error {
 // generations is the site's cap on answers being written at once.
 func (s *site) generations() limit.GateConfig {
 	if g := s.cfg.Generations; g != nil {
-		return limit.GateConfig{Slots: g.Max, Queue: g.Queue, MaxWait: time.Duration(g.WaitMs) * time.Millisecond}
+		wait := time.Duration(g.WaitMs) * time.Millisecond
+		if wait == 0 {
+			wait = DefaultGenerationWait
+		}
+		return limit.GateConfig{Slots: g.Max, Queue: g.Queue, MaxWait: wait}
 	}
 	n := DefaultExtractiveGenerations
 	if s.gen != nil {

@@ -86,6 +86,7 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
+	logger.Info("askplane: sessions opened", "store", store.Redacted(dsn))
 	srv := &Server{cfg: cfg, log: logger, sessions: sessions, sites: sites, drain: make(chan struct{})}
 	if srv.handler, err = srv.routes(); err != nil {
 		if srv.files != nil {
