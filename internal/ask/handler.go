@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/askplane/askplane/internal/evidence"
@@ -183,12 +182,13 @@ type exchange struct {
 	id    string
 	start time.Time
 
-	site    *Site // set once the site is resolved; metrics need it
-	subject string
-	req     *protocol.AskRequest
-	merged  []protocol.AskMessage
-	rev     int               // loaded session revision
-	pkg     *evidence.Package // from an EvidenceRetriever, else nil
+	site     *Site // set once the site is resolved; metrics need it
+	subject  string
+	req      *protocol.AskRequest
+	merged   []protocol.AskMessage // the stored history with this question, merged once
+	question string                // the trimmed latest user turn
+	rev      int                   // loaded session revision
+	pkg      *evidence.Package     // from an EvidenceRetriever, else nil
 
 	// stream accounting
 	buf        []byte
@@ -220,51 +220,18 @@ func (x *exchange) serve() {
 		}()
 	}
 
-	// 1–2. Method and content type.
-	if x.r.Method != http.MethodPost {
-		x.w.Header().Set("Allow", http.MethodPost)
-		writeError(x.w, errMethod)
-		return
-	}
-	ct := strings.ToLower(x.r.Header.Get("Content-Type"))
-	if !strings.HasPrefix(ct, "application/json") {
-		writeError(x.w, errContentType)
-		return
-	}
-	// 2b. The client address's budget, before anyone is authenticated.
-	if al := h.cfg.AddressLimiter; al != nil {
-		if ok, after := al.Allow(h.clientAddr(x.r)); !ok {
-			writeError(x.w, rateLimited(after))
-			return
-		}
-	}
-	// 3. Authentication: a refusal is the host's own response.
-	subject, ok := h.cfg.Auth.Authenticate(x.w, x.r.WithContext(ctx))
-	if !ok {
-		return
-	}
-	// 4. The trusted site (validated by New). Metrics start here.
-	x.site = &h.cfg.Site
-	// 5. Subject.
-	if !validSubject(subject) {
-		h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
-		x.fail(errInternal)
-		return
-	}
-	x.subject = subject
-	// 6. Hints fail closed: when present they must name the trusted ids.
-	q := x.r.URL.Query()
-	if !hintMatches(q["corpus"], x.site.Corpus.ID) || !hintMatches(q["persona"], x.site.Assistant.ID) {
-		x.fail(errForbidden)
-		return
-	}
-	// 7. Request deadline, then the rate limit, before the body is read.
-	limit := time.Duration(x.site.Limits.RequestTimeoutMs) * time.Millisecond
+	// The request deadline runs from here; no step before the body reads
+	// the context, so starting it a step early costs nothing.
+	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
 	defer cancelReq()
-	if err := x.admit(ctx); err != nil {
-		x.fail(err)
-		return
+	for _, step := range admission {
+		if err := step(x, ctx); err != nil {
+			if err != errAnswered {
+				x.fail(err)
+			}
+			return
+		}
 	}
 	sources, err := x.retrieve(ctx)
 	if err != nil {
@@ -283,68 +250,12 @@ func (x *exchange) serve() {
 	x.stream(ctx, sources)
 }
 
-// admit runs steps 7 (rate limit) to 13: body, strict request, fallback
-// metric, persistence check, session load and history merge.
-func (x *exchange) admit(ctx context.Context) error {
-	h, site := x.h, x.site
-	if rl := h.cfg.RateLimiter; rl != nil {
-		if ok, after := rl.Allow(x.subject); !ok {
-			return rateLimited(after)
-		}
-	}
-	if ctx.Err() != nil {
-		return x.ctxError(ctx)
-	}
-	body, err := x.readBody(ctx)
-	if err != nil {
-		return err
-	}
-	req, err := protocol.DecodeAskRequest(body)
-	if err != nil {
-		return badRequest(protocol.AsDiagnostic(err))
-	}
-	x.req = req
-	fallback := 0.0
-	if req.Deterministic != nil {
-		fallback = 1
-	}
-	x.metric(MetricFallback, fallback, UnitCount, OutcomeOK)
-
-	store := h.cfg.Sessions
-	if site.Persistence.Mode == PersistenceRequired && (req.SessionID == "" || store == nil) {
-		h.log.Error("ask: persistence required but the request has no session or the server no store", "requestId", x.id)
-		return errInternal
-	}
-	var stored []protocol.AskMessage
-	if req.SessionID != "" && store != nil {
-		t := h.cfg.Now()
-		rec, err := store.Load(ctx, x.key())
-		if err != nil {
-			x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeError)
-			if ctx.Err() != nil {
-				return x.ctxError(ctx)
-			}
-			h.log.Error("ask: session load failed", "requestId", x.id, "err", err)
-			return errInternal
-		}
-		x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
-		x.rev, stored = rec.Revision, rec.Messages
-	}
-	merged, _, ok := mergeHistory(stored, req.Messages)
-	if !ok {
-		return errNoQuestion
-	}
-	x.merged = merged
-	return nil
-}
-
 func (x *exchange) key() session.Key {
 	return session.Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: x.req.SessionID}
 }
 
 func (x *exchange) query() Query {
-	_, question, _ := mergeHistory(nil, x.merged)
-	return Query{RequestID: x.id, Site: x.site, Text: question, Messages: x.merged, Evidence: x.pkg}
+	return Query{RequestID: x.id, Site: x.site, Text: x.question, Messages: x.merged, Evidence: x.pkg}
 }
 
 // retrieve runs steps 14–16 under the retrieval deadline.

@@ -1,0 +1,148 @@
+package ask
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// A step is one admission check of a question, run in order before
+// retrieval. It returns nil to go on, an *Error for the handler to answer
+// with, or errAnswered when it has written the response itself (an
+// Authenticator's refusal).
+type step func(x *exchange, ctx context.Context) error
+
+// errAnswered: the step wrote the response; send nothing more.
+var errAnswered = errors.New("ask: response already written")
+
+// admission is the order of the checks, the reference pipeline's steps 1
+// to 13 with the per-address limit in front of authentication: nothing
+// about the body is read until the client, its site, its hints and its
+// budgets have passed.
+var admission = [...]step{
+	checkMethod,      // 1
+	checkContentType, // 2
+	checkAddress,     // the client address's budget
+	authenticate,     // 3–5: subject, the trusted site
+	checkHints,       // 6
+	checkSubjectRate, // 7
+	readRequest,      // 8–10: body, strict decoding, fallback metric
+	loadHistory,      // 11–13: persistence, session load, one history merge
+}
+
+func checkMethod(x *exchange, _ context.Context) error {
+	if x.r.Method != http.MethodPost {
+		x.w.Header().Set("Allow", http.MethodPost)
+		return errMethod
+	}
+	return nil
+}
+
+func checkContentType(x *exchange, _ context.Context) error {
+	if ct := strings.ToLower(x.r.Header.Get("Content-Type")); !strings.HasPrefix(ct, "application/json") {
+		return errContentType
+	}
+	return nil
+}
+
+// checkAddress spends the client address's budget: a client that drops
+// its cookie gets a new subject each time, never a new address.
+func checkAddress(x *exchange, _ context.Context) error {
+	if al := x.h.cfg.AddressLimiter; al != nil {
+		if ok, after := al.Allow(x.h.clientAddr(x.r)); !ok {
+			return rateLimited(after)
+		}
+	}
+	return nil
+}
+
+// authenticate names the subject; the site is the trusted one New
+// validated, and metrics start once it is known.
+func authenticate(x *exchange, ctx context.Context) error {
+	subject, ok := x.h.cfg.Auth.Authenticate(x.w, x.r.WithContext(ctx))
+	if !ok {
+		return errAnswered
+	}
+	x.site = &x.h.cfg.Site
+	if !validSubject(subject) {
+		x.h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
+		return errInternal
+	}
+	x.subject = subject
+	return nil
+}
+
+// checkHints fails closed: hints, when present, must name the trusted ids.
+func checkHints(x *exchange, _ context.Context) error {
+	q := x.r.URL.Query()
+	if !hintMatches(q["corpus"], x.site.Corpus.ID) || !hintMatches(q["persona"], x.site.Assistant.ID) {
+		return errForbidden
+	}
+	return nil
+}
+
+func checkSubjectRate(x *exchange, ctx context.Context) error {
+	if rl := x.h.cfg.RateLimiter; rl != nil {
+		if ok, after := rl.Allow(x.subject); !ok {
+			return rateLimited(after)
+		}
+	}
+	if ctx.Err() != nil {
+		return x.ctxError(ctx)
+	}
+	return nil
+}
+
+func readRequest(x *exchange, ctx context.Context) error {
+	body, err := x.readBody(ctx)
+	if err != nil {
+		return err
+	}
+	req, err := protocol.DecodeAskRequest(body)
+	if err != nil {
+		return badRequest(protocol.AsDiagnostic(err))
+	}
+	x.req = req
+	fallback := 0.0
+	if req.Deterministic != nil {
+		fallback = 1
+	}
+	x.metric(MetricFallback, fallback, UnitCount, OutcomeOK)
+	return nil
+}
+
+// loadHistory loads the stored session, when there is one, and merges
+// the question into it, once: retrieval, generation and the save all read
+// x.merged and x.question.
+func loadHistory(x *exchange, ctx context.Context) error {
+	h, req := x.h, x.req
+	store := h.cfg.Sessions
+	if x.site.Persistence.Mode == PersistenceRequired && (req.SessionID == "" || store == nil) {
+		h.log.Error("ask: persistence required but the request has no session or the server no store", "requestId", x.id)
+		return errInternal
+	}
+	var stored []protocol.AskMessage
+	if req.SessionID != "" && store != nil {
+		t := h.cfg.Now()
+		rec, err := store.Load(ctx, x.key())
+		if err != nil {
+			x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeError)
+			if ctx.Err() != nil {
+				return x.ctxError(ctx)
+			}
+			h.log.Error("ask: session load failed", "requestId", x.id, "err", err)
+			return errInternal
+		}
+		x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
+		x.rev, stored = rec.Revision, rec.Messages
+	}
+	merged, question, ok := mergeHistory(stored, req.Messages)
+	if !ok {
+		return errNoQuestion
+	}
+	x.merged, x.question = merged, question
+	return nil
+}
