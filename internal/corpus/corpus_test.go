@@ -1,12 +1,22 @@
 package corpus
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/askplane/askplane/internal/protocol"
 )
+
+// CodeOf returns the code of a corpus error, or "" for any other error.
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
 
 const tinyCorpus = `{"language":"en","pages":[{"chunks":[` +
 	`{"anchor":"","headings":["Install"],"text":"Install the CLI with go install."},` +

@@ -1,7 +1,5 @@
 package corpus
 
-import "errors"
-
 // Stable error codes. Callers (the Ask handler, `askplane verify`, logs)
 // switch on these, never on messages, so they must not change.
 const (
@@ -27,12 +25,3 @@ func (e *Error) Error() string { return "corpus: " + e.Code + ": " + e.Message }
 func (e *Error) Unwrap() error { return e.Err }
 
 func fail(code, msg string) *Error { return &Error{Code: code, Message: msg} }
-
-// CodeOf returns the code of a corpus error, or "" for any other error.
-func CodeOf(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return ""
-}

@@ -75,11 +75,11 @@ func TestParseKinds(t *testing.T) {
 	if _, ok := v.Member("absent"); ok {
 		t.Error("absent member found")
 	}
-	if s, ok := v.StringMember("s"); !ok || s != "s" {
-		t.Errorf("StringMember(s) = %q, %v", s, ok)
+	if m, ok := v.Member("s"); !ok || m.Kind != String || m.Str != "s" {
+		t.Errorf("Member(s) = %v, %v", m, ok)
 	}
-	if _, ok := v.StringMember("n"); ok {
-		t.Error("null read as a string")
+	if m, ok := v.Member("n"); !ok || m.Kind != Null {
+		t.Errorf("Member(n) = %v, %v", m, ok)
 	}
 	var nilValue *Value
 	if _, ok := nilValue.Member("a"); ok {
@@ -125,8 +125,8 @@ func TestParseDoesNotAliasInput(t *testing.T) {
 	buf := []byte(`{"k":"value"}`)
 	v, _ := Parse(buf)
 	copy(buf, `{"k":"XXXXX"}`)
-	if s, _ := v.StringMember("k"); s != "value" {
-		t.Errorf("string changed with the input buffer: %q", s)
+	if m, _ := v.Member("k"); m.Str != "value" {
+		t.Errorf("string changed with the input buffer: %q", m.Str)
 	}
 }
 

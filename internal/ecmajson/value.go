@@ -47,15 +47,6 @@ func (v *Value) Member(key string) (*Value, bool) {
 	return nil, false
 }
 
-// StringMember returns the member key when it is present and a string.
-func (v *Value) StringMember(key string) (string, bool) {
-	m, ok := v.Member(key)
-	if !ok || m.Kind != String {
-		return "", false
-	}
-	return m.Str, true
-}
-
 // Members yields an object's members in document order, duplicates
 // included: strict schemas must look at every key the text holds, not only
 // the ones JSON.parse keeps. It yields nothing when v is not an object.

@@ -2,16 +2,13 @@ package evidence
 
 import "github.com/askplane/askplane/internal/ecmajson"
 
-// appendCanonical appends the RFC 8785 (JCS) form of the package without
-// digest and, unless withIDs, also without context_id and
-// budget.used_bytes: the text the identities hash. Those keys are left
-// out, not emptied, as OKF evidence packages do. JCS orders members by
-// their UTF-16 code units; all keys here are ASCII, so the order below is
-// plain byte order.
-func (p *Package) appendCanonical(b []byte, withIDs bool) []byte {
-	return p.appendCanonicalBody(p.appendCanonicalHead(b, withIDs))
-}
-
+// appendCanonicalHead and appendCanonicalBody together write the RFC 8785
+// (JCS) form of the package without digest and, unless withIDs, also
+// without context_id and budget.used_bytes: the text the identities hash.
+// Those keys are left out, not emptied, as OKF evidence packages do. JCS
+// orders members by their UTF-16 code units; all keys here are ASCII, so
+// the order below is plain byte order.
+//
 // appendCanonicalHead writes the members the two identities differ in:
 // budget, and context_id when withIDs.
 func (p *Package) appendCanonicalHead(b []byte, withIDs bool) []byte {

@@ -12,6 +12,18 @@ import (
 
 func slicesSort(s []string) { sort.Strings(s) }
 
+// appendCanonical appends the whole canonical form sealMeasured hashes in
+// two parts (see appendCanonicalHead).
+func (p *Package) appendCanonical(b []byte, withIDs bool) []byte {
+	return p.appendCanonicalBody(p.appendCanonicalHead(b, withIDs))
+}
+
+// identity hashes the canonical form in one piece: the context id when
+// context, else the digest. The tests check sealMeasured against it.
+func (p *Package) identity(context bool) string {
+	return hashID(p.appendCanonical(nil, !context), nil)
+}
+
 var words = strings.Fields(`alpha beta gamma delta widget corpus build hugo sidecar answer question
 cache header artifact hash verify install module config page section anchor site deploy server`)
 

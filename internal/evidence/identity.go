@@ -51,13 +51,6 @@ func (p *Package) sealMeasured(rest int) {
 	*buf = body[:0]
 }
 
-// identity hashes the RFC 8785 (JCS) form of the package without digest
-// and, for the context id, also without context_id and budget.used_bytes
-// (see appendCanonical).
-func (p *Package) identity(context bool) string {
-	return hashID(p.appendCanonical(nil, !context), nil)
-}
-
 // hashID spells the SHA-256 of head followed by body as an identity.
 func hashID(head, body []byte) string {
 	h := sha256.New()

@@ -3,7 +3,6 @@ package protocol
 import (
 	"bytes"
 	"errors"
-	"io"
 
 	"github.com/askplane/askplane/internal/ecmajson"
 )
@@ -71,8 +70,11 @@ type AskToolEvent struct {
 	Name string // at most MaxAskToolNameLen units
 	// Args is the JSON object text of the arguments. Decoded events hold it
 	// in canonical form, the bytes JSON.stringify writes for the value zod
-	// returns (see CanonicalToolArgs). Encoding re-canonicalises it, so it
-	// may be any JSON object text; nil is written as {}.
+	// returns: numbers in ECMAScript form, strings with ECMAScript
+	// escaping, repeated keys merged (last value wins), array-index keys
+	// first, and a top-level __proto__ member dropped. Encoding
+	// re-canonicalises it, so it may be any JSON object text; nil is
+	// written as {}.
 	Args []byte
 }
 
@@ -213,22 +215,6 @@ func writeArgs(w *ecmajson.Writer, v *ecmajson.Value) {
 	w.EndObject()
 }
 
-// CanonicalToolArgs validates raw as Ask tool args, a JSON object whose keys
-// are at most MaxAskArgKeyLen UTF-16 units, and returns the bytes a
-// decoded AskToolEvent holds for it: JSON.stringify of the value zod
-// returns, so numbers are in ECMAScript form, strings use ECMAScript
-// escaping, repeated keys are merged (last value wins), array-index keys
-// come first, and a top-level __proto__ member is dropped.
-func CanonicalToolArgs(raw []byte) ([]byte, error) {
-	v, ok := ecmajson.Parse(raw)
-	if !ok || v.Kind != ecmajson.Object || !validArgKeys(&v) {
-		return nil, errToolArgs
-	}
-	var w ecmajson.Writer
-	writeArgs(&w, &v)
-	return w.Bytes(), nil
-}
-
 // decodeAskEventLine decodes one NDJSON line: it trims ECMAScript
 // whitespace and skips an empty line or one longer than MaxAskEventBytes.
 // p is reused from line to line.
@@ -325,8 +311,7 @@ func validAskErrorCode(s string) bool {
 //     as rest so the caller can prepend it to the next read. A partial
 //     longer than MaxAskEventBytes is dropped instead, rest is nil and
 //     discardedPartial is true; the caller must then discard input up to
-//     the next newline, so the line's tail never reads as an event
-//     (AskEventReader does).
+//     the next newline, so the line's tail never reads as an event.
 //
 // rest aliases buf. Lengths are measured on the bytes as given; the
 // reference measures the string TextDecoder produced, which differs only
@@ -357,128 +342,4 @@ func DecodeAskEvents(buf []byte) (events []AskEvent, rest []byte, discardedParti
 		return events, nil, true
 	}
 	return events, rest, false
-}
-
-// askReadChunk is how much AskEventReader asks its reader for at a time.
-const askReadChunk = 32 << 10
-
-// AskEventReader reads Ask events from an NDJSON stream, such as a response
-// body, with bounded memory: it holds at most one partial line of
-// MaxAskEventBytes plus one read chunk.
-//
-// Each line is decoded as DecodeAskEvents decodes a line, with two
-// differences that make the result independent of how the stream is
-// chunked:
-//
-//   - There is no per-call line budget; every complete line is looked at.
-//   - A line is dropped when its raw bytes, before trimming, exceed
-//     MaxAskEventBytes, the size at which DecodeAskEvents would have
-//     discarded it as a partial had it been split across reads. The reader
-//     then discards input up to the next newline, so the line's tail never
-//     becomes an event.
-//
-// A final line without a newline at end of stream is decoded like any
-// other, as the reference client does by decoding rest + "\n" at the end.
-type AskEventReader struct {
-	r       io.Reader
-	chunk   []byte // read buffer
-	data    []byte // unread part of chunk
-	line    []byte // pending partial line, at most MaxAskEventBytes
-	discard bool   // dropping input up to the next newline
-	err     error  // sticky error from r
-	parser  ecmajson.Parser
-}
-
-// NewAskEventReader returns a reader of the Ask events in r.
-func NewAskEventReader(r io.Reader) *AskEventReader {
-	return &AskEventReader{r: r}
-}
-
-// Next returns the next valid event. It returns io.EOF after the last
-// event when the stream ends, and any other read error as it happens, in
-// which case a pending partial line is dropped. Invalid lines are skipped.
-func (a *AskEventReader) Next() (AskEvent, error) {
-	empty := 0
-	for {
-		if len(a.data) > 0 {
-			if ev, ok := a.scan(); ok {
-				return ev, nil
-			}
-			continue
-		}
-		if a.err != nil {
-			if a.err != io.EOF {
-				a.line = a.line[:0]
-				return nil, a.err
-			}
-			if len(a.line) > 0 {
-				ev, ok := decodeAskEventLine(&a.parser, a.line)
-				a.line = a.line[:0]
-				if ok {
-					return ev, nil
-				}
-			}
-			return nil, io.EOF
-		}
-		if a.chunk == nil {
-			a.chunk = make([]byte, askReadChunk)
-		}
-		n, err := a.r.Read(a.chunk)
-		a.data, a.err = a.chunk[:n], err
-		if n == 0 && err == nil {
-			if empty++; empty >= 100 {
-				a.err = io.ErrNoProgress
-			}
-		}
-	}
-}
-
-// scan consumes a.data up to and including the next newline, or all of it,
-// and returns the event of a line it completes.
-func (a *AskEventReader) scan() (AskEvent, bool) {
-	i := bytes.IndexByte(a.data, '\n')
-	if a.discard {
-		if i < 0 {
-			a.data = nil
-			return nil, false
-		}
-		a.data = a.data[i+1:]
-		a.discard = false
-		return nil, false
-	}
-	if i < 0 {
-		if len(a.line)+len(a.data) > MaxAskEventBytes {
-			a.line, a.data, a.discard = a.line[:0], nil, true
-			return nil, false
-		}
-		a.appendLine(a.data)
-		a.data = nil
-		return nil, false
-	}
-	seg := a.data[:i]
-	a.data = a.data[i+1:]
-	if len(a.line)+len(seg) > MaxAskEventBytes {
-		a.line = a.line[:0]
-		return nil, false
-	}
-	line := seg
-	if len(a.line) > 0 {
-		a.appendLine(seg)
-		line = a.line
-	}
-	ev, ok := decodeAskEventLine(&a.parser, line)
-	a.line = a.line[:0]
-	return ev, ok
-}
-
-// appendLine adds b to the pending line, growing it to at most
-// MaxAskEventBytes; callers have checked the total fits.
-func (a *AskEventReader) appendLine(b []byte) {
-	if need := len(a.line) + len(b); need > cap(a.line) {
-		c := min(max(2*cap(a.line), need, 4096), MaxAskEventBytes)
-		grown := make([]byte, len(a.line), c)
-		copy(grown, a.line)
-		a.line = grown
-	}
-	a.line = append(a.line, b...)
 }

@@ -3,13 +3,10 @@ package protocol
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/askplane/askplane/internal/ecmajson"
 
@@ -141,181 +138,6 @@ func checkAskEventRoundTrip(t testing.TB, ev AskEvent) {
 	}
 }
 
-// chunkReader returns at most n bytes per Read.
-type chunkReader struct {
-	r io.Reader
-	n int
-}
-
-func (c chunkReader) Read(p []byte) (int, error) {
-	if len(p) > c.n {
-		p = p[:c.n]
-	}
-	return c.r.Read(p)
-}
-
-func readAllEvents(t testing.TB, r io.Reader) ([]AskEvent, error) {
-	t.Helper()
-	ar := NewAskEventReader(r)
-	var out []AskEvent
-	for {
-		ev, err := ar.Next()
-		if err != nil {
-			if err == io.EOF {
-				if _, err2 := ar.Next(); err2 != io.EOF {
-					t.Fatalf("Next after EOF = %v", err2)
-				}
-			}
-			return out, err
-		}
-		out = append(out, ev)
-	}
-}
-
-// lineStats returns the number of lines DecodeAskEvents(data + "\n") looks
-// at and the longest raw line.
-func lineStats(data []byte) (lines, longest int) {
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			return lines + 1, max(longest, len(data))
-		}
-		lines++
-		longest = max(longest, i)
-		data = data[i+1:]
-	}
-}
-
-// readerAgrees reports whether AskEventReader is specified to yield what
-// DecodeAskEvents(data + "\n") yields: no line budget is hit and no raw
-// line is over the size limit.
-func readerAgrees(data []byte) bool {
-	lines, longest := lineStats(data)
-	return lines <= MaxAskEventLines && longest <= MaxAskEventBytes
-}
-
-func TestAskEventReaderMatchesDecoderOnVectors(t *testing.T) {
-	for _, c := range loadAskEventVectors(t) {
-		in := c.input()
-		if !readerAgrees(in) {
-			continue
-		}
-		want, _, _ := DecodeAskEvents(append(bytes.Clone(in), '\n'))
-		sizes := []int{askReadChunk, 4096, 7}
-		if len(in) < 64<<10 {
-			sizes = append(sizes, 1)
-		}
-		for _, n := range sizes {
-			got, err := readAllEvents(t, chunkReader{bytes.NewReader(in), n})
-			if err != io.EOF {
-				t.Fatalf("%s/%d: err %v", c.Name, n, err)
-			}
-			if !reflect.DeepEqual(encodeAll(got), encodeAll(want)) {
-				t.Errorf("%s/%d: reader events\n%s\nwant\n%s", c.Name, n, strings.Join(encodeAll(got), "\n"), strings.Join(encodeAll(want), "\n"))
-			}
-		}
-	}
-}
-
-func TestAskEventReaderDiscardsTheTailOfAnOversizedLine(t *testing.T) {
-	// The tail of an oversized line is itself a valid event. Decoding each
-	// read separately would surface it once the head is discarded.
-	head := strings.Repeat("x", MaxAskEventBytes+1)
-	tail := `{"type":"done","model":"smuggled"}` + "\n" + `{"type":"text","delta":"ok"}` + "\n"
-	_, _, discarded := DecodeAskEvents([]byte(head))
-	if !discarded {
-		t.Fatal("DecodeAskEvents kept an oversized partial")
-	}
-	if evs, _, _ := DecodeAskEvents([]byte(tail)); len(evs) != 2 {
-		t.Fatal("the tail alone should decode to two events")
-	}
-	for name, r := range map[string]io.Reader{
-		"tail in its own read":         io.MultiReader(strings.NewReader(head), strings.NewReader(tail)),
-		"tail shares a read":           strings.NewReader(head + tail),
-		"tail one byte at a time":      io.MultiReader(strings.NewReader(head), iotest.OneByteReader(strings.NewReader(tail))),
-		"head and tail in 1000s":       chunkReader{strings.NewReader(head + tail), 1000},
-		"head over a read, then bytes": io.MultiReader(strings.NewReader(head[:MaxAskEventBytes-3]), iotest.OneByteReader(strings.NewReader(head[MaxAskEventBytes-3:]+tail))),
-	} {
-		got, err := readAllEvents(t, r)
-		if err != io.EOF || len(got) != 1 || got[0] != (AskTextEvent{Delta: "ok"}) {
-			t.Errorf("%s: got %v, %v; want only the text event", name, encodeAll(got), err)
-		}
-	}
-}
-
-func TestAskEventReaderDropsRawLinesOverTheLimit(t *testing.T) {
-	// DecodeAskEvents measures the trimmed line; the reader measures the raw
-	// line so its result does not depend on chunking (see AskEventReader).
-	padded := strings.Repeat(" ", MaxAskEventBytes) + `{"type":"done"}` + "\n"
-	if evs, _, _ := DecodeAskEvents([]byte(padded)); len(evs) != 1 {
-		t.Fatal("DecodeAskEvents should accept a padded line in one buffer")
-	}
-	got, err := readAllEvents(t, strings.NewReader(padded+`{"type":"text","delta":"next"}`+"\n"))
-	if err != io.EOF || len(got) != 1 || got[0] != (AskTextEvent{Delta: "next"}) {
-		t.Errorf("got %v, %v", encodeAll(got), err)
-	}
-}
-
-func TestAskEventReaderBoundsMemory(t *testing.T) {
-	// 5 MiB without a newline, then a valid line.
-	r := io.MultiReader(
-		io.LimitReader(repeatReader('x'), 5<<20),
-		strings.NewReader("\n"+`{"type":"done"}`+"\n"),
-	)
-	ar := NewAskEventReader(r)
-	ev, err := ar.Next()
-	if err != nil || ev.Type() != AskEventDone {
-		t.Fatalf("Next = %v, %v", ev, err)
-	}
-	if cap(ar.line) > MaxAskEventBytes || cap(ar.chunk) > askReadChunk {
-		t.Errorf("buffers grew to %d + %d bytes", cap(ar.line), cap(ar.chunk))
-	}
-	if _, err := ar.Next(); err != io.EOF {
-		t.Errorf("Next = %v, want EOF", err)
-	}
-}
-
-type repeatReader byte
-
-func (b repeatReader) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(b)
-	}
-	return len(p), nil
-}
-
-func TestAskEventReaderEndOfStream(t *testing.T) {
-	got, err := readAllEvents(t, strings.NewReader(`{"type":"text","delta":"a"}`+"\n"+`  {"type":"done"}  `))
-	if err != io.EOF || !reflect.DeepEqual(encodeAll(got), []string{`{"type":"text","delta":"a"}`, `{"type":"done"}`}) {
-		t.Errorf("got %v, %v; want the final partial decoded as a line", encodeAll(got), err)
-	}
-	got, err = readAllEvents(t, strings.NewReader(""))
-	if err != io.EOF || len(got) != 0 {
-		t.Errorf("empty stream: %v, %v", got, err)
-	}
-	// Data and EOF in the same Read.
-	got, err = readAllEvents(t, iotest.DataErrReader(strings.NewReader(`{"type":"done"}`)))
-	if err != io.EOF || len(got) != 1 {
-		t.Errorf("DataErrReader: %v, %v", encodeAll(got), err)
-	}
-}
-
-func TestAskEventReaderReadError(t *testing.T) {
-	boom := errors.New("connection reset")
-	r := io.MultiReader(strings.NewReader(`{"type":"text","delta":"a"}`+"\n"+`{"type":"done"}`), iotest.ErrReader(boom))
-	got, err := readAllEvents(t, r)
-	if !errors.Is(err, boom) || len(got) != 1 || got[0] != (AskTextEvent{Delta: "a"}) {
-		t.Errorf("got %v, %v; want the complete line, then the error with the partial dropped", encodeAll(got), err)
-	}
-	if _, err := readAllEvents(t, zeroReader{}); !errors.Is(err, io.ErrNoProgress) {
-		t.Errorf("zero reads: err = %v, want io.ErrNoProgress", err)
-	}
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read([]byte) (int, error) { return 0, nil }
-
 func TestAskEventEncoding(t *testing.T) {
 	retry, model := true, ""
 	for _, tc := range []struct {
@@ -355,7 +177,9 @@ func TestAskEventEncoding(t *testing.T) {
 	}
 }
 
-func TestCanonicalToolArgs(t *testing.T) {
+// TestToolArgsCanonical checks the form AskToolEvent writes its args in,
+// the bytes JSON.stringify writes for the value zod returns.
+func TestToolArgsCanonical(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{}`, `{}`},
 		{` { "a" : 1 } `, `{"a":1}`},
@@ -366,14 +190,14 @@ func TestCanonicalToolArgs(t *testing.T) {
 		{`{"s":"\u2028\/\ud83d\ude00\u0007"}`, `{"s":"` + "\u2028" + `/😀\u0007"}`},
 		{`{"k":{"z":1,"y":2,"z":3}}`, `{"k":{"z":3,"y":2}}`},
 	} {
-		got, err := CanonicalToolArgs([]byte(tc.in))
-		if err != nil || string(got) != tc.want {
-			t.Errorf("CanonicalToolArgs(%s) = %s, %v; want %s", tc.in, got, err, tc.want)
+		got, err := AskToolEvent{ID: "t", Name: "n", Args: []byte(tc.in)}.MarshalJSON()
+		if want := `{"type":"tool","id":"t","name":"n","args":` + tc.want + `}`; err != nil || string(got) != want {
+			t.Errorf("args %s: %s, %v; want %s", tc.in, got, err, want)
 		}
 	}
-	for _, in := range []string{``, `[]`, `null`, `"x"`, `{`, `{"` + strings.Repeat("k", 129) + `":1}`} {
-		if _, err := CanonicalToolArgs([]byte(in)); err == nil {
-			t.Errorf("CanonicalToolArgs(%.40s) accepted", in)
+	for _, in := range []string{`[]`, `null`, `"x"`, `{`} {
+		if _, err := (AskToolEvent{Args: []byte(in)}).MarshalJSON(); err == nil {
+			t.Errorf("args %.40s accepted", in)
 		}
 	}
 	// A large object with duplicates takes the map path.
@@ -383,8 +207,8 @@ func TestCanonicalToolArgs(t *testing.T) {
 		fmt.Fprintf(&b, `"k%d":%d,`, i%10, i)
 	}
 	b.WriteString(`"k0":"last"}`)
-	got, _ := CanonicalToolArgs([]byte(b.String()))
-	if want := `{"k0":"last","k1":11,"k2":12,"k3":13,"k4":14,"k5":15,"k6":16,"k7":17,"k8":18,"k9":19}`; string(got) != want {
+	got := AskToolEvent{ID: "t", Name: "n", Args: []byte(b.String())}.AppendJSON(nil)
+	if want := `{"type":"tool","id":"t","name":"n","args":{"k0":"last","k1":11,"k2":12,"k3":13,"k4":14,"k5":15,"k6":16,"k7":17,"k8":18,"k9":19}}`; string(got) != want {
 		t.Errorf("duplicates: %s", got)
 	}
 }
@@ -403,15 +227,15 @@ func TestAskEventTypes(t *testing.T) {
 }
 
 // FuzzDecodeAskEvents checks the decoder's invariants: no panic, rest never
-// holds a newline and stays bounded, every event re-encodes to one line that
-// decodes back to it, and the streaming reader agrees with the decoder.
+// holds a newline and stays bounded, and every event re-encodes to one line
+// that decodes back to it.
 func FuzzDecodeAskEvents(f *testing.F) {
 	for _, c := range loadAskEventVectors(f) {
 		if in := c.input(); len(in) <= 4096 {
-			f.Add(in, uint16(7))
+			f.Add(in)
 		}
 	}
-	f.Fuzz(func(t *testing.T, data []byte, chunk uint16) {
+	f.Fuzz(func(t *testing.T, data []byte) {
 		events, rest, discarded := DecodeAskEvents(data)
 		if bytes.IndexByte(rest, '\n') >= 0 {
 			t.Fatalf("rest holds a newline: %q", rest)
@@ -424,13 +248,6 @@ func FuzzDecodeAskEvents(f *testing.F) {
 		}
 		for _, ev := range events {
 			checkAskEventRoundTrip(t, ev)
-		}
-		if readerAgrees(data) {
-			want, _, _ := DecodeAskEvents(append(bytes.Clone(data), '\n'))
-			got, err := readAllEvents(t, chunkReader{bytes.NewReader(data), int(chunk%512) + 1})
-			if err != io.EOF || !reflect.DeepEqual(encodeAll(got), encodeAll(want)) {
-				t.Fatalf("reader %v, %v; decoder %v", encodeAll(got), err, encodeAll(want))
-			}
 		}
 	})
 }
@@ -448,28 +265,6 @@ func BenchmarkDecodeAskEvents(b *testing.B) {
 		events, _, _ := DecodeAskEvents(buf)
 		if len(events) != 1002 {
 			b.Fatalf("%d events", len(events))
-		}
-	}
-}
-
-func BenchmarkAskEventReader(b *testing.B) {
-	var buf []byte
-	for i := range 1000 {
-		buf = AppendNDJSON(buf, AskTextEvent{Delta: fmt.Sprintf("token %d of a streamed answer, ", i)})
-	}
-	b.SetBytes(int64(len(buf)))
-	b.ReportAllocs()
-	for b.Loop() {
-		r := NewAskEventReader(bytes.NewReader(buf))
-		n := 0
-		for {
-			if _, err := r.Next(); err != nil {
-				break
-			}
-			n++
-		}
-		if n != 1000 {
-			b.Fatalf("%d events", n)
 		}
 	}
 }

@@ -114,48 +114,6 @@ func v8Milliseconds(f string) int {
 	}
 }
 
-// FormatDateTime renders ms like JavaScript Date.prototype.toISOString:
-// "YYYY-MM-DDTHH:MM:SS.sssZ" for years 0000..9999 and the expanded
-// "±YYYYYY-..." form outside them (JavaScript would throw beyond ±8.64e15 ms;
-// this never fails). It is used for generatedAt so that the Go server emits
-// byte-identical timestamps to the TypeScript reference.
-func FormatDateTime(ms int64) string {
-	days, rem := ms/86400000, ms%86400000
-	if rem < 0 { // floor division without overflow, so 0 <= rem < 86400000
-		days--
-		rem += 86400000
-	}
-	y, m, d := civilFromDays(days)
-	var b [32]byte
-	n := 0
-	if y >= 0 && y <= 9999 {
-		n = putDigits(b[:], n, y, 4)
-	} else {
-		if y < 0 {
-			b[n] = '-'
-			y = -y
-		} else {
-			b[n] = '+'
-		}
-		n++
-		n = putDigits(b[:], n, y, 6)
-	}
-	b[n] = '-'
-	n = putDigits(b[:], n+1, int64(m), 2)
-	b[n] = '-'
-	n = putDigits(b[:], n+1, int64(d), 2)
-	b[n] = 'T'
-	n = putDigits(b[:], n+1, rem/3600000, 2)
-	b[n] = ':'
-	n = putDigits(b[:], n+1, rem/60000%60, 2)
-	b[n] = ':'
-	n = putDigits(b[:], n+1, rem/1000%60, 2)
-	b[n] = '.'
-	n = putDigits(b[:], n+1, rem%1000, 3)
-	b[n] = 'Z'
-	return string(b[:n+1])
-}
-
 // digits parses s[i:i+n] as exactly n ASCII digits.
 func digits(s string, i, n int) (int, bool) {
 	if i < 0 || i+n > len(s) {
@@ -169,18 +127,6 @@ func digits(s string, i, n int) (int, bool) {
 		v = v*10 + int(c-'0')
 	}
 	return v, true
-}
-
-// putDigits writes v (>= 0) zero-padded to at least width digits.
-func putDigits(b []byte, n int, v int64, width int) int {
-	var tmp [20]byte
-	k := len(tmp)
-	for v > 0 || len(tmp)-k < width {
-		k--
-		tmp[k] = byte('0' + v%10)
-		v /= 10
-	}
-	return n + copy(b[n:], tmp[k:])
 }
 
 func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
@@ -219,24 +165,4 @@ func daysFromCivil(y int64, m, d int) int64 {
 	doy := (153*mp+2)/5 + int64(d) - 1
 	doe := yoe*365 + yoe/4 - yoe/100 + doy
 	return era*146097 + doe - 719468
-}
-
-// civilFromDays is the inverse of daysFromCivil.
-func civilFromDays(z int64) (y int64, m, d int) {
-	z += 719468
-	era := floorDiv(z, 146097)
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = int(doy - (153*mp+2)/5 + 1)
-	m = int(mp + 3)
-	if m > 12 {
-		m -= 12
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
 }

@@ -14,11 +14,3 @@ func AsDiagnostic(err error) *Diagnostic {
 	}
 	return invalid()
 }
-
-// CodeOf returns the code of err, or "" when err is nil.
-func CodeOf(err error) Code {
-	if err == nil {
-		return ""
-	}
-	return AsDiagnostic(err).Code
-}

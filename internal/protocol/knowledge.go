@@ -82,10 +82,6 @@ func (a *Artifact) Matches(key string) []int { return a.owners[key] }
 // Expires reports the artifact's expiry in Unix milliseconds.
 func (a *Artifact) Expires() (ms int64, ok bool) { return a.expiresMs, a.ExpiresAt != "" }
 
-// StaleAt reports whether the artifact has expired at nowMs. Expiry is
-// inclusive: at the exact expiresAt instant it is already stale.
-func (a *Artifact) StaleAt(nowMs int64) bool { return a.ExpiresAt != "" && a.expiresMs <= nowMs }
-
 // decodeArtifactValue maps a parsed document onto an Artifact, checking
 // types and presence and trimming the trimmed fields. Bounds and
 // cross-entry rules are validate's job, so they apply equally to values

@@ -13,8 +13,6 @@ type decoder struct {
 
 var nullValue = ecmajson.Value{Kind: ecmajson.Null}
 
-func (d *decoder) fail() { d.failed = true }
-
 // check records a failed rule.
 func (d *decoder) check(ok bool) {
 	if !ok {

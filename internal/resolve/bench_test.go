@@ -44,8 +44,8 @@ func benchTrust(a *protocol.Artifact) protocol.Trust {
 func BenchmarkResolve(b *testing.B) {
 	a := benchArtifact(b)
 	r := New(a, benchTrust(a))
-	if r.Err() != nil {
-		b.Fatal(r.Err())
+	if r.err != nil {
+		b.Fatal(r.err)
 	}
 	for _, bc := range []struct {
 		name, query string
@@ -74,7 +74,7 @@ func BenchmarkNew(b *testing.B) {
 	trust := benchTrust(a)
 	b.ReportAllocs()
 	for b.Loop() {
-		if New(a, trust).Err() != nil {
+		if New(a, trust).err != nil {
 			b.Fatal("rejected")
 		}
 	}

@@ -1,12 +1,9 @@
 // Package resolve is askplane's local answer plane: it answers a question
-// from a verified agentskit.chat.knowledge v1 artifact, decides whether the
-// result is served locally or escalated to the Ask backend, turns backend
-// output into the same answer envelope, projects envelopes to ordered
-// assistant content, and guards choice submissions with session-scoped
-// reservations.
+// from a verified agentskit.chat.knowledge v1 artifact and decides whether
+// the result is served locally or escalated to the Ask backend.
 //
-// It follows the AgentsKit Chat v1 resolver, adapter and reservation rules
-// so that a question gets the same envelope from the Go sidecar as from the
+// It follows the AgentsKit Chat v1 resolver and fallback rules so that a
+// question gets the same envelope from the Go sidecar as from the
 // TypeScript widget. The shared vectors in
 // testdata/conformance/resolver.json pin that behaviour for both.
 //

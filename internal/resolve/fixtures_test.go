@@ -73,8 +73,8 @@ func fixtureResolver(t testing.TB) (*Resolver, *fixtureFile) {
 	t.Helper()
 	f := loadFixtures(t)
 	r := New(decodeArtifact(t, f.Artifact), siteConfig(t, f).Trust(), at(fixtureNow(t)))
-	if r.Err() != nil {
-		t.Fatalf("fixture artifact rejected: %v", r.Err())
+	if r.err != nil {
+		t.Fatalf("fixture artifact rejected: %v", r.err)
 	}
 	return r, f
 }

@@ -15,7 +15,8 @@ import (
 // returns a corrupt escalation, so a bad or tampered artifact degrades to
 // the backend (or to an honest "corrupt" message) instead of answering.
 type Resolver struct {
-	// art is the verified private copy; nil when verification failed.
+	// art is the verified private copy; nil when verification failed,
+	// and err then says why (a payload-free *protocol.Diagnostic).
 	art *protocol.Artifact
 	err error
 	now func() int64
@@ -50,7 +51,7 @@ var errPanic = errors.New("resolve: artifact verification panicked")
 // from a verifying decoder: an artifact value changed after it was decoded
 // must not answer, and the Resolver keeps a private copy so later changes
 // to a cannot reach it either. A nil artifact or a failed verification
-// yields a Resolver whose every call escalates as corrupt; Err says why.
+// yields a Resolver whose every call escalates as corrupt.
 func New(a *protocol.Artifact, trust protocol.Trust, opts ...Option) *Resolver {
 	r := &Resolver{now: systemClock}
 	for _, o := range opts {
@@ -77,14 +78,6 @@ func reverify(a *protocol.Artifact, trust protocol.Trust) (art *protocol.Artifac
 	}()
 	return protocol.Reverify(a, trust)
 }
-
-// Err returns why the artifact was rejected, or nil when the Resolver
-// answers from it. The error is a payload-free *protocol.Diagnostic.
-func (r *Resolver) Err() error { return r.err }
-
-// Artifact returns the verified artifact the Resolver answers from, or nil.
-// It is the Resolver's own copy: callers must not modify it.
-func (r *Resolver) Artifact() *protocol.Artifact { return r.art }
 
 // suggestionValue is the text a choices suggestion submits for entry i: its
 // first declared alias (trimmed, not normalized, so it reads as the author

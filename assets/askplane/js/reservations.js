@@ -1,4 +1,4 @@
-// Session-scoped choice reservations (Go: internal/resolve/reservations.go).
+// Session-scoped choice reservations.
 // A choices answer offers suggestions; a click must be honoured once and
 // only for what was actually offered. So the widget remembers, per chat
 // session, each choice list it showed (its instance id and the exact JSON
@@ -36,7 +36,7 @@ export const SUBMIT_GRANTED = 'granted';
 // sanitizeIdentifier turns s into a SafeIdentifier for a frame instance
 // id: every UTF-16 unit outside [A-Za-z0-9._:-] becomes "-", the result is
 // cut to 128, and fallback is used when it does not start with a letter or
-// digit (Go: resolve.sanitize; the AgentsKit adapter does the same).
+// digit (the AgentsKit adapter does the same).
 export function sanitizeIdentifier(s, fallback) {
   const out = String(s).replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, MAX_IDENTIFIER_LEN);
   return /^[A-Za-z0-9]/.test(out) ? out : fallback;
@@ -44,7 +44,7 @@ export function sanitizeIdentifier(s, fallback) {
 
 // choiceFrame returns the instance id and the exact props JSON of the
 // choice-list frame for a choices envelope answering user message
-// messageId (Go: resolve.ChoiceFrame), or null for any other envelope.
+// messageId, or null for any other envelope.
 export function choiceFrame(env, messageId) {
   if (env == null || env.outcome !== OUTCOME_CHOICES || !Array.isArray(env.suggestions) || env.suggestions.length === 0) {
     return null;
