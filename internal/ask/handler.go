@@ -211,11 +211,12 @@ func (x *exchange) serve() {
 			return
 		default:
 		}
+		finished := ctx.Done()
 		go func() {
 			select {
 			case <-down:
 				cancel(errShutdown)
-			case <-ctx.Done():
+			case <-finished:
 			}
 		}()
 	}
