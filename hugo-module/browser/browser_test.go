@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/hugo-module/sitetest"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -21,6 +22,57 @@ import (
 )
 
 const chromium = "/usr/bin/chromium"
+
+// builds holds what outlives one test: the exampleSite build every test
+// of the package shares. TestMain removes it.
+var builds string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "askplane-browser-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	builds = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// example is exampleSite, built once for the package.
+var example struct {
+	sync.Mutex
+	public string
+}
+
+// examplePublic returns the public folder of exampleSite, building it on
+// first use with the pinned Hugo and this checkout's module. Every test
+// reads the same build; none may write to it.
+func examplePublic(t *testing.T) string {
+	t.Helper()
+	example.Lock()
+	defer example.Unlock()
+	if example.public == "" {
+		b, err := sitetest.BuildDir(keepTB{t}, filepath.Join(sitetest.Root(), "exampleSite"))
+		if err != nil {
+			t.Fatalf("hugo: %v\n%s", err, b.Output)
+		}
+		example.public = b.Public
+	}
+	return example.public
+}
+
+// keepTB is t with temporary folders under builds, so a build outlives
+// the test that made it.
+type keepTB struct{ testing.TB }
+
+func (k keepTB) TempDir() string {
+	dir, err := os.MkdirTemp(builds, "")
+	if err != nil {
+		k.Fatal(err)
+	}
+	return dir
+}
 
 // startBrowser launches one headless chromium for the test and its
 // subtests. It skips when chromium is missing, unless CI is set.

@@ -44,15 +44,11 @@ Home.
 `
 }
 
-// TestWidget builds exampleSite once and runs every browser scenario
-// against it in one chromium.
+// TestWidget runs every browser scenario against the built exampleSite
+// (examplePublic) in one chromium.
 func TestWidget(t *testing.T) {
 	browser := startBrowser(t)
-	example, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), "exampleSite"))
-	if err != nil {
-		t.Fatalf("hugo: %v\n%s", err, example.Output)
-	}
-	public := example.Public
+	public := examplePublic(t)
 
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, browser, public) })
 
