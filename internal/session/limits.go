@@ -135,22 +135,64 @@ func MessageBytes(m protocol.AskMessage) int64 {
 // hold the two equal).
 func jsonStringLen(s string) int64 {
 	n := int64(len(s) + 2)
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				n += 2 // one byte becomes U+FFFD's three
+	if !utf8.ValidString(s) {
+		return n + invalidUTF8Extra(s)
+	}
+	i := 0
+	// Eight bytes at a time while none needs escaping: most text.
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if hasLess(w, 0x20) || hasZero(w^(lsb*'"')) || hasZero(w^(lsb*'\\')) {
+			for _, c := range []byte(s[i : i+8]) {
+				n += int64(escapeExtra[c])
 			}
-			i += size
-			continue
-		case c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
-			n++ // \x
-		case c < 0x20:
-			n += 5 // \u00xx
 		}
-		i++
+	}
+	for ; i < len(s); i++ {
+		n += int64(escapeExtra[s[i]])
+	}
+	return n
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasZero reports whether a byte of w is 0, hasLess whether a byte of w
+// is below b (b at most 0x80), by the well-known bit tricks. A false
+// positive would only cost the exact byte loop.
+func hasZero(w uint64) bool           { return (w-lsb)&^w&msb != 0 }
+func hasLess(w uint64, b uint64) bool { return (w-lsb*b)&^w&msb != 0 }
+
+// escapeExtra is what escaping adds to one byte of valid UTF-8: 1 for
+// quote, backslash and the controls with a short form, 5 for the other
+// C0 controls (\u00xx), 0 for everything else.
+var escapeExtra = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = 5
+	}
+	for _, c := range []byte{'"', '\\', '\b', '\f', '\n', '\r', '\t'} {
+		t[c] = 1
+	}
+	return t
+}()
+
+// invalidUTF8Extra is escapeExtra's sum for s, plus 2 for each byte of
+// invalid UTF-8, which is written as U+FFFD (three bytes).
+func invalidUTF8Extra(s string) (n int64) {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n += int64(escapeExtra[s[i]])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += 2
+		}
+		i += size
 	}
 	return n
 }
