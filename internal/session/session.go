@@ -3,7 +3,9 @@ package session
 import (
 	"container/list"
 	"context"
+	"errors"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/askplane/askplane/internal/protocol"
@@ -27,35 +29,98 @@ type Record struct {
 // Store keeps sessions with compare-and-swap writes.
 type Store interface {
 	// Load returns the stored record, or the zero Record when there is none.
+	// A stored record that cannot be decoded is an error that errors.As
+	// finds a *CorruptError in.
 	Load(ctx context.Context, k Key) (Record, error)
 	// Save stores r when the stored revision is expectedRevision (0 when
-	// there is none) and reports whether it did.
+	// there is none) and reports whether it did. A record whose Size is
+	// over the store's MaxSessionBytes is refused with an error wrapping
+	// ErrRecordTooLarge.
 	Save(ctx context.Context, k Key, r Record, expectedRevision int) (bool, error)
 }
 
-// MemoryStore is an in-process Store, safe for concurrent use. It
-// forgets everything on restart, and holds at most MaxMemorySessions:
-// saving one more evicts the session written longest ago, so a long-running
-// process cannot grow without bound.
+// Checker reports whether a store can serve Loads and Saves now, for a
+// readiness probe: nil when it can, an error naming why not otherwise.
+// Every store in askplane implements it.
+type Checker interface {
+	Check(ctx context.Context) error
+}
+
+// ErrCorrupt is what errors.Is finds in a Load error for a stored record
+// that failed strict decoding (the error holds a *CorruptError).
+var ErrCorrupt = errors.New("session: stored record is corrupt")
+
+// CorruptError is a stored record that failed strict decoding. Revision is
+// the revision stored with it, so a caller can start the conversation
+// again and overwrite the row with Save(k, r, Revision) (r.Revision =
+// Revision+1); the compare-and-swap still guards that write.
+type CorruptError struct {
+	Revision int
+}
+
+func (e *CorruptError) Error() string {
+	return "session: stored record at revision " + strconv.Itoa(e.Revision) + " is corrupt"
+}
+
+// Is makes errors.Is(err, ErrCorrupt) true.
+func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// MemoryStore is an in-process Store, safe for concurrent use. It forgets
+// everything on restart and is bounded so a long-running process cannot
+// grow without bound: by Limits in bytes (Size), and by MaxMemorySessions
+// in count. A Save that takes its subject (SiteID, Subject) past
+// MaxSubjectBytes evicts that subject's oldest-written sessions first; one
+// that takes the store past MaxTotalBytes or MaxMemorySessions then evicts
+// the oldest-written overall. The session just saved is never evicted.
 type MemoryStore struct {
-	mu    sync.Mutex
-	recs  map[Key]*list.Element // of *memEntry
-	order *list.List            // least recently written first
-	max   int
+	mu       sync.Mutex
+	recs     map[Key]*memEntry
+	order    list.List // of *memEntry, least recently written first
+	subjects map[subjectKey]*memSubject
+	bytes    int64
+	max      int
+	limits   Limits
+}
+
+type subjectKey struct{ site, subject string }
+
+type memSubject struct {
+	bytes int64
+	order list.List // of *memEntry, least recently written first
 }
 
 type memEntry struct {
-	key Key
-	rec Record
+	key       Key
+	rec       Record
+	size      int64
+	all, mine *list.Element
 }
 
-// MaxMemorySessions bounds a MemoryStore.
+// MaxMemorySessions bounds a MemoryStore's count of sessions.
 const MaxMemorySessions = 10_000
 
-// NewMemoryStore returns an empty MemoryStore.
+// NewMemoryStore returns an empty MemoryStore with DefaultLimits.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{recs: make(map[Key]*list.Element), order: list.New(), max: MaxMemorySessions}
+	m, _ := NewMemoryStoreWith(DefaultLimits())
+	return m
 }
+
+// NewMemoryStoreWith returns an empty MemoryStore with limits l, or
+// Validate's error.
+func NewMemoryStoreWith(l Limits) (*MemoryStore, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	return &MemoryStore{
+		recs:     make(map[Key]*memEntry),
+		subjects: make(map[subjectKey]*memSubject),
+		max:      MaxMemorySessions,
+		limits:   l,
+	}, nil
+}
+
+// Limits returns the store's limits.
+func (m *MemoryStore) Limits() Limits { return m.limits }
 
 // Load implements Store.
 func (m *MemoryStore) Load(ctx context.Context, k Key) (Record, error) {
@@ -68,7 +133,7 @@ func (m *MemoryStore) Load(ctx context.Context, k Key) (Record, error) {
 	if !ok {
 		return Record{}, nil
 	}
-	r := e.Value.(*memEntry).rec
+	r := e.rec
 	r.Messages = slices.Clone(r.Messages)
 	return r, nil
 }
@@ -78,29 +143,69 @@ func (m *MemoryStore) Save(ctx context.Context, k Key, r Record, expectedRevisio
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
+	size := Size(r)
+	if size > m.limits.MaxSessionBytes {
+		return false, ErrRecordTooLarge
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.recs[k]
 	stored := 0
 	if ok {
-		stored = e.Value.(*memEntry).rec.Revision
+		stored = e.rec.Revision
 	}
 	if stored != expectedRevision {
 		return false, nil
 	}
 	r.Messages = slices.Clone(r.Messages)
+	sk := subjectKey{k.SiteID, k.Subject}
+	sub := m.subjects[sk]
 	if ok {
-		e.Value.(*memEntry).rec = r
-		m.order.MoveToBack(e)
-		return true, nil
+		m.bytes -= e.size
+		sub.bytes -= e.size
+		e.rec, e.size = r, size
+		m.order.MoveToBack(e.all)
+		sub.order.MoveToBack(e.mine)
+	} else {
+		if sub == nil {
+			sub = &memSubject{}
+			m.subjects[sk] = sub
+		}
+		e = &memEntry{key: k, rec: r, size: size}
+		e.all = m.order.PushBack(e)
+		e.mine = sub.order.PushBack(e)
+		m.recs[k] = e
 	}
-	if m.order.Len() >= m.max {
-		oldest := m.order.Front()
-		delete(m.recs, oldest.Value.(*memEntry).key)
-		m.order.Remove(oldest)
+	m.bytes += size
+	sub.bytes += size
+	// e is at the back of both lists and no larger than any bound, so
+	// neither loop reaches it.
+	for sub.bytes > m.limits.MaxSubjectBytes {
+		m.evict(sub.order.Front().Value.(*memEntry))
 	}
-	m.recs[k] = m.order.PushBack(&memEntry{key: k, rec: r})
+	for m.bytes > m.limits.MaxTotalBytes || len(m.recs) > m.max {
+		m.evict(m.order.Front().Value.(*memEntry))
+	}
 	return true, nil
 }
 
-var _ Store = (*MemoryStore)(nil)
+func (m *MemoryStore) evict(e *memEntry) {
+	sk := subjectKey{e.key.SiteID, e.key.Subject}
+	sub := m.subjects[sk]
+	delete(m.recs, e.key)
+	m.order.Remove(e.all)
+	sub.order.Remove(e.mine)
+	m.bytes -= e.size
+	sub.bytes -= e.size
+	if sub.order.Len() == 0 {
+		delete(m.subjects, sk)
+	}
+}
+
+// Check implements Checker: memory is always ready.
+func (m *MemoryStore) Check(context.Context) error { return nil }
+
+var (
+	_ Store   = (*MemoryStore)(nil)
+	_ Checker = (*MemoryStore)(nil)
+)

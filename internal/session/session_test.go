@@ -49,7 +49,8 @@ func TestMemoryStoreCAS(t *testing.T) {
 func TestMemoryStoreEvictsLeastRecentlyWritten(t *testing.T) {
 	ctx := context.Background()
 	m := NewMemoryStore()
-	key := func(i int) Key { return Key{SiteID: "s", Subject: "anon:x", SessionID: fmt.Sprintf("k%d", i)} }
+	// One subject each, so only the count bound is in play.
+	key := func(i int) Key { return Key{SiteID: "s", Subject: fmt.Sprintf("anon:%d", i), SessionID: "k"} }
 	rec := func(rev int) Record { return Record{Revision: rev} }
 	for i := 0; i < MaxMemorySessions; i++ {
 		if ok, err := m.Save(ctx, key(i), rec(1), 0); !ok || err != nil {

@@ -20,7 +20,8 @@
 // which is what makes several instances (or two handles on one file) safe.
 //
 // Storage. One row per (site_id, subject, session_id) with the revision,
-// the messages as JSON text and updated_at. The JSON is written with
+// the messages as JSON text, bytes (the record's session.Size: that
+// text's length plus session.RecordOverheadBytes) and updated_at. The JSON is written with
 // JSON.stringify's escaping (internal/ecmajson) and kept as text, never
 // jsonb, so Load returns exactly the strings that were saved. Rows are
 // decoded strictly on the way out; a row that is not a valid record is a
@@ -32,7 +33,19 @@
 // Key parts are non-empty text of at most MaxKeyLen bytes. Every operation
 // is bounded by the caller's context and by OpTimeout (PostgreSQL also
 // gets statement and lock timeouts, and a cancel request when a context
-// ends). Sessions stay until Prune deletes those not saved for a while.
+// ends). Bytes are bounded by session.Limits (Options.Limits): Save
+// refuses a record over MaxSessionBytes (CodeInvalidRecord wrapping
+// session.ErrRecordTooLarge), and a Save that takes its subject over
+// MaxSubjectBytes deletes that subject's oldest-written other sessions in
+// the same transaction. Sessions otherwise stay until Prune deletes those
+// not saved for a while, and then the oldest-written while the table is
+// over MaxTotalBytes.
+//
+// Readiness. Every Backend implements session.Checker: memory is always
+// ready, PostgreSQL answers a ping, and SQLite checks that its path still
+// names the file it opened (Save checks that too, so a deleted file fails
+// writes instead of swallowing them), that the file's mode lets it be
+// written, and that the write lock can be taken.
 //
 // A Save that returns an error may or may not have been applied (the
 // commit can succeed as the connection fails); the next Load tells.

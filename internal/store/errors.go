@@ -16,15 +16,19 @@ const (
 	// opened, reached or migrated. Only Open and the Open* constructors
 	// return it.
 	CodeOpenFailed Code = "STORE_OPEN_FAILED"
-	// CodeUnavailable: a Load or Save did not complete in the backend (I/O,
-	// network, closed store, deadline or cancellation). Retrying may work.
+	// CodeUnavailable: a Load, Save, Prune or Check did not complete in the
+	// backend (I/O, network, closed store, deadline or cancellation), or
+	// Check found the backend unfit to serve (a SQLite file removed,
+	// replaced or read-only). Retrying may work once it is fixed.
 	CodeUnavailable Code = "STORE_UNAVAILABLE"
 	// CodeCorrupt: a stored row failed strict decoding. The row is left as
-	// it is; nothing is overwritten.
+	// it is; errors.As finds a *session.CorruptError with its revision, at
+	// which a Save may overwrite it.
 	CodeCorrupt Code = "STORE_CORRUPT"
 	// CodeInvalidRecord: Save was given a record outside the bounds
 	// (too many messages, an unknown role, content too long, a revision
-	// that is not expectedRevision+1); nothing was written.
+	// that is not expectedRevision+1, a Size over MaxSessionBytes, which
+	// also wraps session.ErrRecordTooLarge); nothing was written.
 	CodeInvalidRecord Code = "STORE_INVALID_RECORD"
 	// CodeInvalidKey: a key part is empty, too long or not valid text.
 	CodeInvalidKey Code = "STORE_INVALID_KEY"
@@ -35,7 +39,7 @@ const (
 // Limit is the bound that was exceeded, when one was.
 type Error struct {
 	Code   Code
-	Op     string // "open", "migrate", "load" or "save"
+	Op     string // "open", "load", "save", "prune" or "check"
 	Reason string
 	Limit  int
 	Err    error // the cause, or nil; never carries a DSN password

@@ -12,6 +12,8 @@ const (
 	OpTimeout = 10 * time.Second
 	// openTimeout bounds opening: connecting and migrating.
 	openTimeout = 30 * time.Second
+	// CheckTimeout bounds one Check, which a readiness probe calls often.
+	CheckTimeout = 2 * time.Second
 )
 
 // errSchemaNewer: the database was migrated by a newer askplane, whose

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"io"
 	"regexp"
 	"strings"
@@ -10,12 +11,38 @@ import (
 )
 
 // Backend is a session.Store that holds resources (a file, a pool) until
-// Close. Close waits for operations in flight to finish or fail; on SQLite
-// and PostgreSQL, Load and Save after Close fail with CodeUnavailable (the
-// memory backend has nothing to release and keeps working).
+// Close, and reports its readiness through Check. Close waits for
+// operations in flight to finish or fail; on SQLite and PostgreSQL, Load,
+// Save and Check after Close fail with CodeUnavailable (the memory backend
+// has nothing to release and keeps working).
 type Backend interface {
 	session.Store
+	session.Checker
 	io.Closer
+}
+
+// Options configure Open and the Open* constructors.
+type Options struct {
+	// Limits bound the stored bytes. Each zero field takes the backend's
+	// default: session.DefaultLimits for memory, session.DefaultDurableLimits
+	// for SQLite and PostgreSQL. The result must pass Limits.Validate.
+	Limits session.Limits
+}
+
+// limits resolves the at most one Options a constructor was given against
+// the backend's defaults.
+func limits(opts []Options, defaults session.Limits) (session.Limits, error) {
+	if len(opts) > 1 {
+		return session.Limits{}, &Error{Code: CodeOpenFailed, Op: "open", Reason: "more than one Options"}
+	}
+	l := defaults
+	if len(opts) == 1 {
+		l = opts[0].Limits.Or(defaults)
+	}
+	if err := l.Validate(); err != nil {
+		return session.Limits{}, &Error{Code: CodeOpenFailed, Op: "open", Reason: "limits are invalid", Err: err}
+	}
+	return l, nil
 }
 
 // MaxDSNLen bounds a DSN; longer ones are rejected unread.
@@ -27,17 +54,27 @@ const MaxDSNLen = 4096
 //	sqlite:PATH or a plain PATH      SQLite file, created with its folder
 //	postgres://… or postgresql://…   PostgreSQL, shared by several instances
 //
+// opts is at most one Options (limits); none means the defaults.
+//
 // Every failure is an *Error with CodeOpenFailed whose text never
 // contains the DSN's password; log the DSN itself through Redacted.
-func Open(ctx context.Context, dsn string) (Backend, error) {
+func Open(ctx context.Context, dsn string, opts ...Options) (Backend, error) {
 	kind, target, reason := parseDSN(dsn)
 	switch kind {
 	case KindMemory:
-		return memory{session.NewMemoryStore()}, nil
+		return openMemory(opts)
 	case KindSQLite:
-		return OpenSQLite(ctx, target)
+		s, err := OpenSQLite(ctx, target, opts...)
+		if err != nil {
+			return nil, err // not a nil *SQLite in a non-nil Backend
+		}
+		return s, nil
 	case KindPostgres:
-		return OpenPostgres(ctx, target)
+		p, err := OpenPostgres(ctx, target, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 	return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason}
 }
@@ -93,6 +130,18 @@ func parseDSN(dsn string) (kind, target, reason string) {
 // behaviour.
 type memory struct{ m *session.MemoryStore }
 
+func openMemory(opts []Options) (Backend, error) {
+	l, err := limits(opts, session.DefaultLimits())
+	if err != nil {
+		return nil, err
+	}
+	m, err := session.NewMemoryStoreWith(l)
+	if err != nil { // Validate passed in limits
+		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: "limits are invalid", Err: err}
+	}
+	return memory{m}, nil
+}
+
 func (s memory) Load(ctx context.Context, k session.Key) (session.Record, error) {
 	if err := checkKey("load", k); err != nil {
 		return session.Record{}, err
@@ -108,15 +157,23 @@ func (s memory) Save(ctx context.Context, k session.Key, r session.Record, expec
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}
-	if err := checkRecord(r, expectedRevision); err != nil {
+	// MemoryStore measures the record itself: checkRecord's size check
+	// would measure it twice.
+	if err := checkSchema(r, expectedRevision); err != nil {
 		return false, err
 	}
 	ok, err := s.m.Save(ctx, k, r, expectedRevision)
+	if errors.Is(err, session.ErrRecordTooLarge) {
+		return false, &Error{Code: CodeInvalidRecord, Op: "save", Reason: reasonTooLarge, Limit: int(s.m.Limits().MaxSessionBytes), Err: err}
+	}
 	if err != nil {
 		return false, unavailable(ctx, "save", err)
 	}
 	return ok, nil
 }
+
+// Check implements session.Checker: memory is always ready.
+func (memory) Check(context.Context) error { return nil }
 
 func (memory) Close() error { return nil }
 

@@ -27,6 +27,7 @@ import (
 type Postgres struct {
 	pool    *pgxpool.Pool
 	secrets []string // the DSN's password forms, scrubbed from errors
+	limits  session.Limits
 }
 
 // postgresMigrations are applied in order, each once, tracked in
@@ -44,6 +45,16 @@ var postgresMigrations = []string{
 		PRIMARY KEY (site_id, subject, session_id)
 	)`,
 	`CREATE INDEX sessions_updated_at ON sessions (updated_at)`,
+	// 3: bytes, each row's session.Size, set by every Save and summed by
+	// the subject and total bounds. Existing rows get the size of their
+	// text, which is what Size gives for it; then the default goes, so a
+	// row written by another program must say its size. The index on
+	// (updated_at, bytes) serves the pruner's scans.
+	`ALTER TABLE sessions ADD COLUMN bytes bigint NOT NULL DEFAULT 0 CHECK (bytes >= 0);
+	UPDATE sessions SET bytes = octet_length(messages) + ` + strconv.Itoa(session.RecordOverheadBytes) + `;
+	ALTER TABLE sessions ALTER COLUMN bytes DROP DEFAULT;
+	DROP INDEX sessions_updated_at;
+	CREATE INDEX sessions_updated_at_bytes ON sessions (updated_at, bytes)`,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances
@@ -62,10 +73,16 @@ const (
 // OpenPostgres connects a pool to the database dsn names (a pgx URL,
 // including pool_max_conns and search_path parameters), checks that it
 // answers and applies the schema. Failures never contain the password.
-func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
+// opts is at most one Options; the limits default to
+// session.DefaultDurableLimits.
+func OpenPostgres(ctx context.Context, dsn string, opts ...Options) (*Postgres, error) {
 	sec := secrets(dsn)
 	fail := func(reason string, err error) (*Postgres, error) {
 		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason, Err: safeCause(err, sec)}
+	}
+	lim, err := limits(opts, session.DefaultDurableLimits())
+	if err != nil {
+		return nil, err
 	}
 	if len(dsn) > MaxDSNLen {
 		return fail("DSN is too long", nil)
@@ -110,7 +127,7 @@ func OpenPostgres(ctx context.Context, dsn string) (*Postgres, error) {
 		pool.Close()
 		return fail("PostgreSQL schema migration failed", err)
 	}
-	return &Postgres{pool: pool, secrets: sec}, nil
+	return &Postgres{pool: pool, secrets: sec, limits: lim}, nil
 }
 
 // postgresMigrate applies the missing migrations in one transaction under
@@ -173,32 +190,77 @@ func (p *Postgres) Load(ctx context.Context, k session.Key) (session.Record, err
 // Under READ COMMITTED an UPDATE that waited for another writer's row lock
 // re-evaluates its WHERE on the row that writer committed, so exactly one
 // of several racing instances wins a revision.
+//
+// The subject bound rides in the same statement (data-modifying WITH
+// queries, one round trip): when the write lands, the subject's other
+// sessions, newest first, are kept while they fit MaxSubjectBytes beside
+// this one, and the older ones deleted. Rows another writer holds locked
+// are skipped (SKIP LOCKED) rather than waited for: they are being written
+// now, so they are not the oldest, and waiting could deadlock two savers
+// of one subject. Two such savers each see the other's row as it was, so
+// the subject may stay over its bound by a racing save until its next one.
 func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}
-	if err := checkRecord(r, expectedRevision); err != nil {
+	size, err := checkRecord(r, expectedRevision, p.limits.MaxSessionBytes)
+	if err != nil {
 		return false, err
 	}
 	raw := string(encodeMessages(r.Messages))
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	var sql string
-	var args []any
-	if expectedRevision == 0 {
-		sql = `INSERT INTO sessions (site_id, subject, session_id, revision, messages)
-		       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`
-		args = []any{k.SiteID, k.Subject, k.SessionID, r.Revision, raw}
-	} else {
-		sql = `UPDATE sessions SET revision = $4, messages = $5, updated_at = now()
-		       WHERE site_id = $1 AND subject = $2 AND session_id = $3 AND revision = $6`
-		args = []any{k.SiteID, k.Subject, k.SessionID, r.Revision, raw, expectedRevision}
+	sql := postgresInsert
+	args := []any{k.SiteID, k.Subject, k.SessionID, r.Revision, raw, size, p.limits.MaxSubjectBytes}
+	if expectedRevision != 0 {
+		sql = postgresUpdate
+		args = append(args, expectedRevision)
 	}
-	tag, err := p.pool.Exec(ctx, sql, args...)
-	if err != nil {
+	var n int64
+	if err := p.pool.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
 		return false, p.unavailable(ctx, "save", err)
 	}
-	return tag.RowsAffected() == 1, nil
+	return n == 1, nil
+}
+
+// Save's statements: $1..$3 the key, $4 the revision, $5 the messages,
+// $6 their size, $7 MaxSubjectBytes, $8 the expected revision.
+const (
+	postgresInsert = `WITH saved AS (
+		INSERT INTO sessions (site_id, subject, session_id, revision, messages, bytes)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1
+	)` + postgresEvictSubject
+	postgresUpdate = `WITH saved AS (
+		UPDATE sessions SET revision = $4, messages = $5, bytes = $6, updated_at = now()
+		WHERE site_id = $1 AND subject = $2 AND session_id = $3 AND revision = $8 RETURNING 1
+	)` + postgresEvictSubject
+	postgresEvictSubject = `,
+	ranked AS (
+		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
+		FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id <> $3
+	),
+	victims AS (
+		SELECT session_id FROM sessions
+		WHERE site_id = $1 AND subject = $2
+		  AND session_id IN (SELECT session_id FROM ranked WHERE newer + $6 > $7)
+		  AND EXISTS (SELECT FROM saved)
+		FOR UPDATE SKIP LOCKED
+	),
+	evicted AS (
+		DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id IN (SELECT session_id FROM victims)
+	)
+	SELECT count(*) FROM saved`
+)
+
+// Check implements session.Checker: a ping through the pool within
+// CheckTimeout.
+func (p *Postgres) Check(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	defer cancel()
+	if err := p.pool.Ping(ctx); err != nil {
+		return p.unavailable(ctx, "check", err)
+	}
+	return nil
 }
 
 // unavailable is the package's unavailable with the DSN's password
@@ -217,6 +279,28 @@ func (p *Postgres) unavailable(ctx context.Context, op string, err error) error 
 // Prune implements Pruner, deleting in batches so no statement holds
 // many row locks for long.
 func (p *Postgres) Prune(ctx context.Context, before time.Time) (int64, error) {
+	total, err := p.pruneBefore(ctx, before)
+	if err != nil {
+		return total, err
+	}
+	// The total bound: the newest row that does not fit beside the rows
+	// written after it, and every row written no later, go.
+	qctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	var cutoff *time.Time
+	if err := p.pool.QueryRow(qctx, `SELECT max(updated_at) FROM (
+		SELECT updated_at, sum(bytes) OVER (ORDER BY updated_at DESC ROWS UNBOUNDED PRECEDING) AS newer FROM sessions) AS s
+		WHERE newer > $1`, p.limits.MaxTotalBytes).Scan(&cutoff); err != nil {
+		return total, p.unavailable(qctx, "prune", err)
+	}
+	if cutoff == nil {
+		return total, nil
+	}
+	n, err := p.pruneBefore(ctx, cutoff.Add(time.Microsecond)) // timestamptz counts microseconds
+	return total + n, err
+}
+
+func (p *Postgres) pruneBefore(ctx context.Context, before time.Time) (int64, error) {
 	var total int64
 	for {
 		n, err := p.pruneBatch(ctx, before)

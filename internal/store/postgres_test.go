@@ -27,8 +27,8 @@ func rawPostgres(t *testing.T, dsn string) *pgx.Conn {
 	return c
 }
 
-func openPostgres(t *testing.T, dsn string) *store.Postgres {
-	s, err := store.OpenPostgres(t.Context(), dsn)
+func openPostgres(t *testing.T, dsn string, opts ...store.Options) *store.Postgres {
+	s, err := store.OpenPostgres(t.Context(), dsn, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +41,20 @@ func TestPostgresCorruptRowsAreTypedErrors(t *testing.T) {
 	s := openPostgres(t, dsn)
 	raw := rawPostgres(t, dsn)
 	checkCorruptLoads(t, s, func(k session.Key, messages string) {
-		if _, err := raw.Exec(t.Context(), `INSERT INTO sessions (site_id, subject, session_id, revision, messages) VALUES ($1, $2, $3, 1, $4)`,
+		if _, err := raw.Exec(t.Context(), `INSERT INTO sessions (site_id, subject, session_id, revision, messages, bytes) VALUES ($1, $2, $3, 1, $4, 100)`,
 			k.SiteID, k.Subject, k.SessionID, messages); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestPostgresCorruptRowCanBeOverwritten(t *testing.T) {
+	dsn := postgresSchema(t)
+	s := openPostgres(t, dsn)
+	raw := rawPostgres(t, dsn)
+	checkCorruptOverwrite(t, s, func(k session.Key, revision int, messages string) {
+		if _, err := raw.Exec(t.Context(), `INSERT INTO sessions (site_id, subject, session_id, revision, messages, bytes) VALUES ($1, $2, $3, $4, $5, 100)`,
+			k.SiteID, k.Subject, k.SessionID, revision, messages); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -49,7 +49,8 @@ func TestSQLitePrune(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range n {
-			if _, err := tx.Exec(`INSERT INTO sessions VALUES ('site-a', 'anon:aged', ?, 1, '[]', ?)`, fmt.Sprintf("aged-%d", i), dayAgo); err != nil {
+			if _, err := tx.Exec(`INSERT INTO sessions (site_id, subject, session_id, revision, bytes, updated_at, messages)
+				VALUES ('site-a', 'anon:aged', ?, 1, 66, ?, '[]')`, fmt.Sprintf("aged-%d", i), dayAgo); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -65,8 +66,8 @@ func TestPostgresPrune(t *testing.T) {
 	raw := rawPostgres(t, dsn)
 	checkPrune(t, s, func(n int) {
 		if _, err := raw.Exec(t.Context(),
-			`INSERT INTO sessions (site_id, subject, session_id, revision, messages, updated_at)
-			 SELECT 'site-a', 'anon:aged', 'aged-' || i, 1, '[]', now() - interval '1 day'
+			`INSERT INTO sessions (site_id, subject, session_id, revision, messages, bytes, updated_at)
+			 SELECT 'site-a', 'anon:aged', 'aged-' || i, 1, '[]', 66, now() - interval '1 day'
 			 FROM generate_series(0, $1 - 1) AS i`, n); err != nil {
 			t.Fatal(err)
 		}

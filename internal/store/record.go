@@ -42,6 +42,7 @@ const (
 	reasonRowJSON       = "stored messages are not a strict message list"
 	reasonRowRevision   = "stored revision is not positive"
 	reasonRowNoMessages = "stored messages are missing"
+	reasonTooLarge      = "record is larger than MaxSessionBytes"
 )
 
 // checkKey enforces MaxKeyLen and plain text on every key part. Postgres
@@ -65,10 +66,22 @@ func checkKey(op string, k session.Key) error {
 	return nil
 }
 
-// checkRecord enforces the record schema before anything is written.
+// checkRecord enforces the record schema before anything is written, and
+// returns the record's session.Size, which must be at most maxBytes.
 // Content must be valid UTF-8 because JSON cannot carry other bytes: a
 // store that silently replaced them would not give back what it was given.
-func checkRecord(r session.Record, expectedRevision int) error {
+func checkRecord(r session.Record, expectedRevision int, maxBytes int64) (int64, error) {
+	if err := checkSchema(r, expectedRevision); err != nil {
+		return 0, err
+	}
+	size := session.Size(r)
+	if size > maxBytes {
+		return 0, &Error{Code: CodeInvalidRecord, Op: "save", Reason: reasonTooLarge, Limit: int(maxBytes), Err: session.ErrRecordTooLarge}
+	}
+	return size, nil
+}
+
+func checkSchema(r session.Record, expectedRevision int) error {
 	invalid := func(reason string, limit int) error {
 		return &Error{Code: CodeInvalidRecord, Op: "save", Reason: reason, Limit: limit}
 	}
@@ -119,7 +132,7 @@ func encodeMessages(msgs []protocol.AskMessage) []byte {
 // never a panic and never a partial record.
 func decodeRow(revision int64, raw string) (session.Record, error) {
 	corrupt := func(reason string) (session.Record, error) {
-		return session.Record{}, &Error{Code: CodeCorrupt, Op: "load", Reason: reason}
+		return session.Record{}, &Error{Code: CodeCorrupt, Op: "load", Reason: reason, Err: &session.CorruptError{Revision: int(revision)}}
 	}
 	if revision < 1 {
 		return corrupt(reasonRowRevision)

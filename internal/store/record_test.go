@@ -31,7 +31,7 @@ func TestWidestRecordFitsMaxEncodedBytes(t *testing.T) {
 	for i := range msgs {
 		msgs[i] = protocol.AskMessage{Role: protocol.RoleAssistant, Content: strings.Repeat("\x01", MaxContentLen)}
 	}
-	if err := checkRecord(session.Record{Revision: 1, Messages: msgs}, 0); err != nil {
+	if err := checkSchema(session.Record{Revision: 1, Messages: msgs}, 0); err != nil {
 		t.Fatal(err)
 	}
 	raw := encodeMessages(msgs)
@@ -73,16 +73,42 @@ func FuzzDecodeRow(f *testing.F) {
 		if rev > 1<<40 {
 			return // checkRecord's revision rule needs rev-1 in range
 		}
-		if err := checkRecord(r, int(rev)-1); err != nil {
-			t.Fatalf("decoded record fails checkRecord: %v", err)
+		if err := checkSchema(r, int(rev)-1); err != nil {
+			t.Fatalf("decoded record fails checkSchema: %v", err)
 		}
-		again, err := decodeRow(rev, string(encodeMessages(r.Messages)))
+		enc := encodeMessages(r.Messages)
+		if got, want := session.Size(r), int64(session.RecordOverheadBytes+len(enc)); got != want {
+			t.Fatalf("session.Size = %d, want %d", got, want)
+		}
+		again, err := decodeRow(rev, string(enc))
 		if err != nil || len(again.Messages) != len(r.Messages) {
 			t.Fatalf("re-encoded record does not decode: %v", err)
 		}
 		for i := range r.Messages {
 			if again.Messages[i] != r.Messages[i] {
 				t.Fatalf("message %d changed through encode/decode", i)
+			}
+		}
+	})
+}
+
+// session.Size is the stored text's length plus the record overhead, for
+// every content, valid UTF-8 or not: the bytes column, the limits and the
+// rows agree.
+func FuzzSizeIsEncodedLength(f *testing.F) {
+	for _, s := range []string{"", "plain", "\x00\x1f\"\\\b\f\n\r\t\x7f", "é😀\u2028\u2029", "a\xffb\xc3", "\xed\xa0\x80"} {
+		f.Add(s, s+"!")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, msgs := range [][]protocol.AskMessage{
+			nil,
+			{{Role: protocol.RoleUser, Content: a}},
+			{{Role: protocol.RoleUser, Content: a}, {Role: protocol.RoleAssistant, Content: b}},
+			{{Role: a, Content: b}},
+		} {
+			r := session.Record{Revision: 1, Messages: msgs}
+			if got, want := session.Size(r), int64(session.RecordOverheadBytes+len(encodeMessages(msgs))); got != want {
+				t.Fatalf("Size(%q) = %d, want %d", msgs, got, want)
 			}
 		}
 	})

@@ -19,8 +19,16 @@ import (
 // no server to run. Several handles, in one process or several, may share
 // the file: every write is one statement that SQLite serialises, and
 // busy_timeout makes a writer wait for another instead of failing.
+//
+// The store remembers the file it opened: once the path names another
+// file or none (deleted, replaced by a restore), Save and Check fail with
+// CodeUnavailable instead of writing to a file no one will open again.
+// Load keeps reading the open file.
 type SQLite struct {
-	db *sql.DB
+	db     *sql.DB
+	path   string
+	file   os.FileInfo // the file at path when opened
+	limits session.Limits
 }
 
 // SQLite connection settings, applied to every pooled connection through
@@ -49,14 +57,42 @@ var sqliteMigrations = []string{
 		PRIMARY KEY (site_id, subject, session_id)
 	) STRICT, WITHOUT ROWID`,
 	`CREATE INDEX sessions_updated_at ON sessions (updated_at)`,
+	// 3: bytes, each row's session.Size, set by every Save and summed by
+	// the subject and total bounds. The table is rebuilt so that bytes and
+	// updated_at come before messages in the row: the bounds read them
+	// without reading the messages' overflow pages. Existing rows get the
+	// size of their text, which is what Size gives for it. The index on
+	// (updated_at, bytes) covers the pruner's scans (a WITHOUT ROWID
+	// table's index entries hold the primary key too).
+	`CREATE TABLE sessions_v3 (
+		site_id    TEXT    NOT NULL,
+		subject    TEXT    NOT NULL,
+		session_id TEXT    NOT NULL,
+		revision   INTEGER NOT NULL CHECK (revision >= 1),
+		bytes      INTEGER NOT NULL CHECK (bytes >= 0), -- session.Size
+		updated_at INTEGER NOT NULL, -- Unix milliseconds
+		messages   TEXT    NOT NULL,
+		PRIMARY KEY (site_id, subject, session_id)
+	) STRICT, WITHOUT ROWID;
+	INSERT INTO sessions_v3 (site_id, subject, session_id, revision, bytes, updated_at, messages)
+		SELECT site_id, subject, session_id, revision, octet_length(messages) + ` + strconv.Itoa(session.RecordOverheadBytes) + `, updated_at, messages
+		FROM sessions;
+	DROP TABLE sessions;
+	ALTER TABLE sessions_v3 RENAME TO sessions;
+	CREATE INDEX sessions_updated_at_bytes ON sessions (updated_at, bytes)`,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
 // folder, switches it to WAL and applies the schema. The file is created
-// readable by its owner only, since it holds users' conversations.
-func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
+// readable by its owner only, since it holds users' conversations. opts is
+// at most one Options; the limits default to session.DefaultDurableLimits.
+func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, error) {
 	fail := func(reason string, err error) (*SQLite, error) {
 		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason, Err: err}
+	}
+	lim, err := limits(opts, session.DefaultDurableLimits())
+	if err != nil {
+		return nil, err
 	}
 	// The driver cuts its DSN at the first '?', and C strings end at NUL.
 	if path == "" || strings.ContainsAny(path, "?\x00") {
@@ -97,7 +133,54 @@ func OpenSQLite(ctx context.Context, path string) (*SQLite, error) {
 		db.Close()
 		return fail("SQLite schema migration failed", err)
 	}
-	return &SQLite{db: db}, nil
+	// The driver has the file open now: this is the file Check compares.
+	fi, err := os.Stat(abs)
+	if err != nil {
+		db.Close()
+		return fail("SQLite file cannot be opened", err)
+	}
+	return &SQLite{db: db, path: abs, file: fi, limits: lim}, nil
+}
+
+// Reasons Check and Save give for a file they will not use.
+const (
+	reasonFileGone     = "SQLite file was removed or replaced"
+	reasonFileReadOnly = "SQLite file is read-only (its mode has no write bit)"
+)
+
+// fileGone reports whether the path no longer names the file opened. It
+// costs one stat(2), about a microsecond, which Save pays every time: a
+// small price beside the write itself (hundreds of microseconds), for not
+// losing a write to an unlinked file.
+func (s *SQLite) fileGone() bool {
+	fi, err := os.Stat(s.path)
+	return err != nil || !os.SameFile(fi, s.file)
+}
+
+// Check implements session.Checker, within CheckTimeout: the path still
+// names the file opened; its mode still has a write bit (root writes
+// whatever the mode, so a chmod would otherwise go unnoticed until a
+// restart fails); the write lock can be taken (BEGIN IMMEDIATE, rolled
+// back, on a pooled connection) and a SELECT 1 answers.
+func (s *SQLite) Check(ctx context.Context) error {
+	if s.fileGone() {
+		return &Error{Code: CodeUnavailable, Op: "check", Reason: reasonFileGone}
+	}
+	if fi, err := os.Stat(s.path); err == nil && fi.Mode().Perm()&0o222 == 0 {
+		return &Error{Code: CodeUnavailable, Op: "check", Reason: reasonFileReadOnly}
+	}
+	ctx, cancel := context.WithTimeout(ctx, CheckTimeout)
+	defer cancel()
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+	if err != nil {
+		return unavailable(ctx, "check", err)
+	}
+	defer tx.Rollback()
+	var one int
+	if err := tx.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return unavailable(ctx, "check", err)
+	}
+	return nil
 }
 
 // sqliteMigrate applies the missing migrations in one immediate
@@ -152,30 +235,44 @@ func (s *SQLite) Load(ctx context.Context, k session.Key) (session.Record, error
 // row exists (expectedRevision 0), or an UPDATE guarded by the expected
 // revision. Either is one statement, so the check and the write cannot be
 // split by another writer; a stale revision changes no row and reports
-// false.
+// false. A write that lands is followed, in the same immediate
+// transaction, by the subject bound: the subject's other sessions, newest
+// first, are kept while they fit MaxSubjectBytes beside this one, and the
+// older ones deleted.
 func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}
-	if err := checkRecord(r, expectedRevision); err != nil {
+	size, err := checkRecord(r, expectedRevision, s.limits.MaxSessionBytes)
+	if err != nil {
 		return false, err
 	}
 	raw := string(encodeMessages(r.Messages))
 	now := time.Now().UnixMilli()
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
+	if err := ctx.Err(); err != nil {
+		return false, unavailable(ctx, "save", err)
+	}
+	if s.fileGone() {
+		return false, &Error{Code: CodeUnavailable, Op: "save", Reason: reasonFileGone}
+	}
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+	if err != nil {
+		return false, unavailable(ctx, "save", err)
+	}
+	defer tx.Rollback()
 	var res sql.Result
-	var err error
 	if expectedRevision == 0 {
-		res, err = s.db.ExecContext(ctx,
-			`INSERT INTO sessions (site_id, subject, session_id, revision, messages, updated_at)
-			 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-			k.SiteID, k.Subject, k.SessionID, r.Revision, raw, now)
+		res, err = tx.ExecContext(ctx,
+			`INSERT INTO sessions (site_id, subject, session_id, revision, bytes, updated_at, messages)
+			 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			k.SiteID, k.Subject, k.SessionID, r.Revision, size, now, raw)
 	} else {
-		res, err = s.db.ExecContext(ctx,
-			`UPDATE sessions SET revision = ?, messages = ?, updated_at = ?
+		res, err = tx.ExecContext(ctx,
+			`UPDATE sessions SET revision = ?, bytes = ?, updated_at = ?, messages = ?
 			 WHERE site_id = ? AND subject = ? AND session_id = ? AND revision = ?`,
-			r.Revision, raw, now, k.SiteID, k.Subject, k.SessionID, expectedRevision)
+			r.Revision, size, now, raw, k.SiteID, k.Subject, k.SessionID, expectedRevision)
 	}
 	if err != nil {
 		return false, unavailable(ctx, "save", err)
@@ -184,15 +281,57 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if err != nil {
 		return false, unavailable(ctx, "save", err)
 	}
-	return n == 1, nil
+	if n != 1 {
+		return false, nil
+	}
+	if _, err := tx.ExecContext(ctx, sqliteEvictSubject,
+		k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes); err != nil {
+		return false, unavailable(ctx, "save", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, unavailable(ctx, "save", err)
+	}
+	return true, nil
 }
+
+// sqliteEvictSubject deletes the oldest-written sessions of subject
+// (?1, ?2) other than ?3 that do not fit MaxSubjectBytes (?5) beside the
+// ?4 bytes just saved: a running sum from the newest down, over the
+// primary key's range for the subject.
+const sqliteEvictSubject = `DELETE FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id IN (
+	SELECT session_id FROM (
+		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
+		FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3)
+	WHERE newer + ?4 > ?5)`
 
 // Prune implements Pruner, deleting in batches so the write lock is never
 // held for long.
 func (s *SQLite) Prune(ctx context.Context, before time.Time) (int64, error) {
+	total, err := s.pruneBefore(ctx, before.UnixMilli())
+	if err != nil {
+		return total, err
+	}
+	// The total bound: the newest row that does not fit beside the rows
+	// written after it, and every row written no later, go.
+	qctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	var cutoff sql.NullInt64
+	if err := s.db.QueryRowContext(qctx, `SELECT max(updated_at) FROM (
+		SELECT updated_at, sum(bytes) OVER (ORDER BY updated_at DESC ROWS UNBOUNDED PRECEDING) AS newer FROM sessions)
+		WHERE newer > ?`, s.limits.MaxTotalBytes).Scan(&cutoff); err != nil {
+		return total, unavailable(qctx, "prune", err)
+	}
+	if !cutoff.Valid {
+		return total, nil
+	}
+	n, err := s.pruneBefore(ctx, cutoff.Int64+1)
+	return total + n, err
+}
+
+func (s *SQLite) pruneBefore(ctx context.Context, beforeMillis int64) (int64, error) {
 	var total int64
 	for {
-		n, err := s.pruneBatch(ctx, before.UnixMilli())
+		n, err := s.pruneBatch(ctx, beforeMillis)
 		total += n
 		if err != nil || n < pruneBatch {
 			return total, err

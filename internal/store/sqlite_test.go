@@ -25,8 +25,8 @@ func rawSQLite(t *testing.T, path string) *sql.DB {
 	return db
 }
 
-func openSQLite(t *testing.T, path string) *store.SQLite {
-	s, err := store.OpenSQLite(t.Context(), path)
+func openSQLite(t *testing.T, path string, opts ...store.Options) *store.SQLite {
+	s, err := store.OpenSQLite(t.Context(), path, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,20 @@ func TestSQLiteCorruptRowsAreTypedErrors(t *testing.T) {
 	s := openSQLite(t, path)
 	raw := rawSQLite(t, path)
 	checkCorruptLoads(t, s, func(k session.Key, messages string) {
-		if _, err := raw.Exec(`INSERT INTO sessions VALUES (?, ?, ?, 1, ?, 0)`, k.SiteID, k.Subject, k.SessionID, messages); err != nil {
+		if _, err := raw.Exec(`INSERT INTO sessions (site_id, subject, session_id, revision, bytes, updated_at, messages) VALUES (?, ?, ?, 1, 100, 0, ?)`,
+			k.SiteID, k.Subject, k.SessionID, messages); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestSQLiteCorruptRowCanBeOverwritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	s := openSQLite(t, path)
+	raw := rawSQLite(t, path)
+	checkCorruptOverwrite(t, s, func(k session.Key, revision int, messages string) {
+		if _, err := raw.Exec(`INSERT INTO sessions (site_id, subject, session_id, revision, bytes, updated_at, messages) VALUES (?, ?, ?, ?, 100, 0, ?)`,
+			k.SiteID, k.Subject, k.SessionID, revision, messages); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -29,6 +29,13 @@ func TestOpenMemoryConformance(t *testing.T) {
 	}
 	storetest.Run(t, open)
 	storetest.RunBounds(t, open)
+	storetest.RunLimits(t, func(t *testing.T, l session.Limits) session.Store {
+		s, err := store.Open(t.Context(), "memory:", store.Options{Limits: l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
 }
 
 // sqliteStorage returns an Opener on a new SQLite file in a temp folder
@@ -50,6 +57,9 @@ func TestSQLiteConformance(t *testing.T) {
 	storetest.Run(t, open)
 	storetest.RunDurable(t, sqliteStorage)
 	storetest.RunBounds(t, open)
+	storetest.RunLimits(t, func(t *testing.T, l session.Limits) session.Store {
+		return openSQLite(t, filepath.Join(t.TempDir(), "sessions.db"), store.Options{Limits: l})
+	})
 }
 
 // postgresSchema creates a schema of its own for one test in the test
@@ -103,4 +113,7 @@ func TestPostgresConformance(t *testing.T) {
 	storetest.Run(t, open)
 	storetest.RunDurable(t, postgresStorage)
 	storetest.RunBounds(t, open)
+	storetest.RunLimits(t, func(t *testing.T, l session.Limits) session.Store {
+		return openPostgres(t, postgresSchema(t), store.Options{Limits: l})
+	})
 }

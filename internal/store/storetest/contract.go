@@ -35,6 +35,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		testOneWinner(t, []session.Store{s})
 	})
 	t.Run("ContextDone", func(t *testing.T) { testContextDone(t, open(t)) })
+	t.Run("CheckReady", func(t *testing.T) { testCheck(t, open(t)) })
 }
 
 func testLoadMissing(t *testing.T, s session.Store) {
