@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 )
 
 // A step is one admission check of a question, run in order before
@@ -128,6 +129,15 @@ func loadHistory(x *exchange, ctx context.Context) error {
 	if req.SessionID != "" && store != nil {
 		t := h.cfg.Now()
 		rec, err := store.Load(ctx, x.key())
+		var corrupt *session.CorruptError
+		if errors.As(err, &corrupt) {
+			// The stored history cannot be read, and never will be: the
+			// question starts the conversation again, and its save
+			// replaces the unreadable row (a compare-and-swap on that
+			// row's revision, so a concurrent writer still wins).
+			h.log.Warn("ask: stored session is corrupt; starting it again", "requestId", x.id, "err", err)
+			rec, err = session.Record{Revision: corrupt.Revision}, nil
+		}
 		if err != nil {
 			x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeError)
 			if ctx.Err() != nil {

@@ -192,6 +192,11 @@ func (x *exchange) conclude(ctx context.Context, sources []Source, res Result, a
 			Messages: lastN(append(append([]protocol.AskMessage(nil), x.merged...),
 				protocol.AskMessage{Role: protocol.RoleAssistant, Content: answer}), protocol.MaxAskMessages),
 		}
+		// A long conversation keeps its newest turns: the oldest go
+		// rather than the save failing at the store's byte bound.
+		if l, ok := store.(session.Limited); ok {
+			rec = session.Fit(rec, l.Limits().MaxSessionBytes)
+		}
 		t := h.cfg.Now()
 		saved, err := store.Save(ctx, x.key(), rec, x.rev)
 		took := ms(h.cfg.Now().Sub(t))

@@ -236,3 +236,9 @@ func Fit(r Record, maxBytes int64) Record {
 	r.Messages = r.Messages[last:]
 	return r
 }
+
+// Limited is a Store that says its limits, so a writer can Fit a record
+// to them before it saves.
+type Limited interface {
+	Limits() Limits
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/endpoint"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -30,6 +31,7 @@ import (
 //	                                   //   sqlite:askplane-data/sessions.db next to the config file
 //	  "sessionsEnv": "",               // or: NAME of an environment variable holding that value
 //	                                   //   (use it for a postgres:// URL with a password)
+//	  "sessionLimits": {…},            // bytes per session, per subject and in all (see SessionLimits)
 //	  "hosts": ["ask.example.com"],    // Host values every route answers under, with the sites' own
 //	  "edge": {…},                     // limits of the HTTP edge (see Edge); omitted: the defaults
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
@@ -74,13 +76,15 @@ import (
 // by the ?corpus= hint to the site whose site.corpus.id it names; a request
 // without a hint, or naming no configured corpus, gets 403 ASK_FORBIDDEN.
 type Config struct {
-	Addr        string       `json:"addr"`
-	Metrics     bool         `json:"metrics"`
-	Sessions    string       `json:"sessions"`
-	SessionsEnv string       `json:"sessionsEnv"`
-	Hosts       []string     `json:"hosts"`
-	Edge        Edge         `json:"edge"`
-	Sites       []SiteConfig `json:"sites"`
+	Addr        string `json:"addr"`
+	Metrics     bool   `json:"metrics"`
+	Sessions    string `json:"sessions"`
+	SessionsEnv string `json:"sessionsEnv"`
+	// SessionLimits bound the bytes sessions take (see SessionLimits).
+	SessionLimits SessionLimits `json:"sessionLimits"`
+	Hosts         []string      `json:"hosts"`
+	Edge          Edge          `json:"edge"`
+	Sites         []SiteConfig  `json:"sites"`
 }
 
 // SiteConfig is one site of a Config; see Config for each field.
@@ -223,6 +227,9 @@ func (c *Config) check() error {
 	if err := checkSessions(c.Sessions, c.SessionsEnv); err != nil {
 		return err
 	}
+	if err := c.SessionLimits.check(); err != nil {
+		return configErr("sessionLimits: %v", err)
+	}
 	if err := checkHosts(c.Hosts); err != nil {
 		return configErr("%v", err)
 	}
@@ -333,6 +340,41 @@ func (s *SiteConfig) record() (*ask.Site, error) {
 		return nil, errors.New("site: invalid backend site")
 	}
 	return site, nil
+}
+
+// SessionLimits bound what conversations take, in bytes as the stores
+// measure them (session.Size: the stored JSON plus 64 bytes a record).
+// Every field is optional:
+//
+//	"sessionLimits": {
+//	  "maxSessionBytes": 131072,     // one conversation; older turns are dropped to fit
+//	  "maxSubjectBytes": 524288,     // one reader's conversations on one site; past it
+//	                                 //   that reader's oldest go first
+//	  "maxTotalBytes": 1073741824    // everything; 64 MiB for memory:; the oldest go
+//	}
+type SessionLimits struct {
+	MaxSessionBytes int64 `json:"maxSessionBytes"`
+	MaxSubjectBytes int64 `json:"maxSubjectBytes"`
+	MaxTotalBytes   int64 `json:"maxTotalBytes"`
+}
+
+func (l SessionLimits) limits() session.Limits {
+	return session.Limits{MaxSessionBytes: l.MaxSessionBytes, MaxSubjectBytes: l.MaxSubjectBytes, MaxTotalBytes: l.MaxTotalBytes}
+}
+
+// check validates the limits filled with the durable stores' defaults;
+// the store that opens applies its own defaults again.
+func (l SessionLimits) check() error {
+	if l.MaxSessionBytes < 0 || l.MaxSubjectBytes < 0 || l.MaxTotalBytes < 0 {
+		return errors.New("limits must be positive")
+	}
+	switch err := l.limits().Or(session.DefaultDurableLimits()).Validate(); {
+	case errors.Is(err, session.ErrSessionBytesTooSmall):
+		return fmt.Errorf("maxSessionBytes: at least %d, so any single question fits", session.MinSessionBytes)
+	case err != nil:
+		return errors.New("must be maxSessionBytes <= maxSubjectBytes <= maxTotalBytes (with the defaults filling what is omitted)")
+	}
+	return nil
 }
 
 // rateLimit is the site's per-subject limit, or the default.

@@ -82,7 +82,7 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
 	}
-	sessions, err := store.Open(ctx, dsn)
+	sessions, err := store.Open(ctx, dsn, store.Options{Limits: cfg.SessionLimits.limits()})
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}

@@ -18,6 +18,7 @@ import (
 type Backend interface {
 	session.Store
 	session.Checker
+	session.Limited
 	io.Closer
 }
 
@@ -171,6 +172,9 @@ func (s memory) Save(ctx context.Context, k session.Key, r session.Record, expec
 	}
 	return ok, nil
 }
+
+// Limits implements session.Limited.
+func (s memory) Limits() session.Limits { return s.m.Limits() }
 
 // Check implements session.Checker: memory is always ready.
 func (memory) Check(context.Context) error { return nil }

@@ -334,3 +334,6 @@ var (
 	_ Backend = (*Postgres)(nil)
 	_ Pruner  = (*Postgres)(nil)
 )
+
+// Limits implements session.Limited.
+func (p *Postgres) Limits() session.Limits { return p.limits }

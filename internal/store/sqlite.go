@@ -363,3 +363,6 @@ var (
 	_ Backend = (*SQLite)(nil)
 	_ Pruner  = (*SQLite)(nil)
 )
+
+// Limits implements session.Limited.
+func (s *SQLite) Limits() session.Limits { return s.limits }
