@@ -211,13 +211,16 @@ func (x *exchange) serve() {
 			return
 		default:
 		}
-		go func() {
+		// done is taken now: ctx is reassigned below (the request
+		// deadline), and this goroutine must neither race on the variable
+		// nor outlive serve, whose deferred cancel closes done.
+		go func(done <-chan struct{}) {
 			select {
 			case <-down:
 				cancel(errShutdown)
-			case <-ctx.Done():
+			case <-done:
 			}
-		}()
+		}(ctx.Done())
 	}
 
 	// 1–2. Method and content type.
