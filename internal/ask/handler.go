@@ -477,6 +477,11 @@ func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
 	switch {
 	case errors.As(err, &tooLarge):
 		return nil, errTooLarge
+	case ctx.Err() != nil && isDeadline(context.Cause(ctx)):
+		// Our deadline ended the read, and the read error it caused has
+		// cancelled the request's context as well (net/http does on any
+		// read error): a timeout, not a client that went away.
+		return nil, errTimeout
 	case ctx.Err() != nil:
 		return nil, x.ctxError(ctx)
 	case err != nil, len(body) == 0:
