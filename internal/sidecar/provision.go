@@ -143,7 +143,10 @@ func (s *site) loadCorpus(ctx context.Context) error {
 func (s *site) generations() limit.GateConfig {
 	if g := s.cfg.Generations; g != nil {
 		wait := time.Duration(g.WaitMs) * time.Millisecond
-		if wait == 0 {
+		switch {
+		case g.Queue == 0:
+			wait = 0 // nobody waits, so there is no wait to bound
+		case wait == 0:
 			wait = DefaultGenerationWait
 		}
 		return limit.GateConfig{Slots: g.Max, Queue: g.Queue, MaxWait: wait}

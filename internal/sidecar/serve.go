@@ -5,8 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-
-	"golang.org/x/net/netutil"
 )
 
 // HTTPServer returns an http.Server for s with the edge's bounds: header
@@ -54,7 +52,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		defer cancel()
 		done <- srv.Shutdown(shutdown)
 	}()
-	if err := srv.Serve(netutil.LimitListener(ln, maxConns)); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Serve(newLimitListener(ln, maxConns)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return <-done
