@@ -63,7 +63,7 @@ func checkAddress(x *exchange, _ context.Context) error {
 // authenticate names the subject; the site is the trusted one New
 // validated, and metrics start once it is known.
 func authenticate(x *exchange, ctx context.Context) error {
-	subject, ok := x.h.cfg.Auth.Authenticate(x.w, x.r.WithContext(ctx))
+	subject, ok := x.h.cfg.Auth.Authenticate(refusalCloser{x.w, x.r}, x.r.WithContext(ctx))
 	if !ok {
 		return errAnswered
 	}
@@ -156,3 +156,35 @@ func loadHistory(x *exchange, ctx context.Context) error {
 	x.merged, x.question = merged, question
 	return nil
 }
+
+// closeUnread marks a refusal written before the body was read
+// "Connection: close". Without it net/http reads what is left of the body
+// before it sends the refusal (so that the connection can be reused), and
+// a client that announced a body and never sends it holds the refusal
+// until the read deadline. Refused, it has no connection to reuse.
+func closeUnread(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
+}
+
+// refusalCloser is the ResponseWriter an Authenticator gets: the refusals
+// it writes itself close the connection as the handler's own do.
+type refusalCloser struct {
+	http.ResponseWriter
+	r *http.Request
+}
+
+func (w refusalCloser) WriteHeader(status int) {
+	if status >= 400 {
+		closeUnread(w.ResponseWriter, w.r)
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w refusalCloser) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// CloseUnread is closeUnread for the routes in front of the handler (the
+// sidecar's Host and Origin guard), which refuse before any body is read.
+func CloseUnread(w http.ResponseWriter, r *http.Request) { closeUnread(w, r) }

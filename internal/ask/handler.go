@@ -188,6 +188,7 @@ type exchange struct {
 	req      *protocol.AskRequest
 	merged   []protocol.AskMessage // the stored history with this question, merged once
 	question string                // the trimmed latest user turn
+	bodyRead bool                  // readBody has run
 	rev      int                   // loaded session revision
 	pkg      *evidence.Package     // from an EvidenceRetriever, else nil
 
@@ -366,6 +367,7 @@ func (x *exchange) ctxError(ctx context.Context) *Error {
 // deadline is left passed, so the reply is not held and the connection
 // is closed after it.
 func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
+	x.bodyRead = true
 	max := x.h.cfg.MaxBodyBytes
 	if x.r.ContentLength > max {
 		return nil, errTooLarge
@@ -430,6 +432,9 @@ func (x *exchange) fail(err error) {
 	if !errors.As(err, &e) {
 		x.h.log.Error("ask: internal failure", "requestId", x.id, "err", err)
 		e = errInternal
+	}
+	if !x.bodyRead {
+		closeUnread(x.w, x.r)
 	}
 	switch {
 	case e.Status == http.StatusRequestTimeout || e.Status == errCancelled.Status:

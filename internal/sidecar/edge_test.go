@@ -749,3 +749,40 @@ func TestEdgeCookieBoundToSite(t *testing.T) {
 		t.Errorf("site A's cookie replayed to site B: %d Set-Cookie %q, want a new subject", a.status, minted)
 	}
 }
+
+// TestEdgeEarlyRefusalDoesNotWaitForTheBody: a question refused before its
+// body is read (wrong Host, wrong content type, an unknown token, a spent
+// budget) by a client that announced a body and never sends it is
+// answered at once and the connection closed, instead of net/http holding
+// the refusal until the read deadline while it waits to drain the body.
+func TestEdgeEarlyRefusalDoesNotWaitForTheBody(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_TOKEN", testSecret+"-token")
+	e := startEdge(t, edgeConfig(t, `,"hosts":["ask.example.com"]`, `"bodyTimeout":"3s","readHeaderTimeout":"3s"`,
+		siteJSON(edgePublic(t), "docs", "docs-public", `,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`)))
+	for _, c := range []struct {
+		name, host, header string
+		status             int
+	}{
+		{"foreign host", "evil.example", "Content-Type: application/json\r\n", 403},
+		{"wrong content type", "ask.example.com", "Content-Type: text/plain\r\n", 415},
+		{"unknown token", "ask.example.com", "Content-Type: application/json\r\nAuthorization: Bearer " + strings.Repeat("x", 40) + "\r\n", 401},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn := dialRaw(t, e.addr)
+			start := time.Now()
+			fmt.Fprintf(conn, "POST /v1/ask HTTP/1.1\r\nHost: %s\r\n%sContent-Length: 100\r\n\r\n{", c.host, c.header)
+			br := bufio.NewReader(conn)
+			resp, _, err := readResponse(conn, br, 5*time.Second)
+			took := time.Since(start)
+			if err != nil {
+				t.Fatalf("no response after %v: %v", took, err)
+			}
+			if resp.StatusCode != c.status || took > time.Second {
+				t.Errorf("%d after %v, want %d at once", resp.StatusCode, took.Round(time.Millisecond), c.status)
+			}
+			if !resp.Close {
+				t.Error("the refusal keeps the connection, whose body was never read")
+			}
+		})
+	}
+}

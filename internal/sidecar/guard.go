@@ -3,6 +3,8 @@ package sidecar
 import (
 	"net/http"
 	"strings"
+
+	"github.com/askplane/askplane/internal/ask"
 )
 
 // guard applies the Host allow-list and the Origin rules to every route,
@@ -21,16 +23,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		origins = append(origins, st.cfg.Origins...)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if len(hosts) > 0 && !containsFold(hosts, r.Host) {
-			writeForbidden(w)
-			return
-		}
 		values := r.Header.Values("Origin")
-		if len(values) > 1 {
-			writeForbidden(w)
-			return
-		}
-		if len(values) == 1 && r.URL.Path != "/v1/ask" && !sameOrigin(values[0], r) && !containsFold(origins, values[0]) {
+		if len(hosts) > 0 && !containsFold(hosts, r.Host) ||
+			len(values) > 1 ||
+			len(values) == 1 && r.URL.Path != "/v1/ask" && !sameOrigin(values[0], r) && !containsFold(origins, values[0]) {
+			ask.CloseUnread(w, r)
 			writeForbidden(w)
 			return
 		}
