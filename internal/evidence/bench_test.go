@@ -58,15 +58,28 @@ func benchIndex(b *testing.B, c *corpus.Corpus) {
 	b.ReportMetric(float64(len(c.Records)), "records")
 }
 
-func benchSearch(b *testing.B, c *corpus.Corpus) {
-	ix := NewIndex(c)
+func benchSearch(b *testing.B, c *corpus.Corpus) { benchSearchWith(b, NewIndex(c)) }
+
+func benchSearchWith(b *testing.B, ix Engine) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ix.Search(benchQuestion, Budget{})
 	}
 }
 
-func BenchmarkIndexExampleSite(b *testing.B)   { benchIndex(b, exampleSite(b)) }
-func BenchmarkSearchExampleSite(b *testing.B)  { benchSearch(b, exampleSite(b)) }
-func BenchmarkIndexGenerated10k(b *testing.B)  { benchIndex(b, generated(b)) }
-func BenchmarkSearchGenerated10k(b *testing.B) { benchSearch(b, generated(b)) }
+func benchIndex2(b *testing.B, c *corpus.Corpus) {
+	b.ReportAllocs()
+	for b.Loop() {
+		NewIndex2(c)
+	}
+	b.ReportMetric(float64(len(c.Records)), "records")
+}
+
+func BenchmarkIndex2ExampleSite(b *testing.B)   { benchIndex2(b, exampleSite(b)) }
+func BenchmarkSearch2ExampleSite(b *testing.B)  { benchSearchWith(b, NewIndex2(exampleSite(b))) }
+func BenchmarkIndex2Generated10k(b *testing.B)  { benchIndex2(b, generated(b)) }
+func BenchmarkSearch2Generated10k(b *testing.B) { benchSearchWith(b, NewIndex2(generated(b))) }
+func BenchmarkIndexExampleSite(b *testing.B)    { benchIndex(b, exampleSite(b)) }
+func BenchmarkSearchExampleSite(b *testing.B)   { benchSearch(b, exampleSite(b)) }
+func BenchmarkIndexGenerated10k(b *testing.B)   { benchIndex(b, generated(b)) }
+func BenchmarkSearchGenerated10k(b *testing.B)  { benchSearch(b, generated(b)) }

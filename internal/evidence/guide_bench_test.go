@@ -51,7 +51,16 @@ var (
 // <title>?") of a 10,000-page guideCorpus, as the load test does.
 func BenchmarkSearchGuide10k(b *testing.B) {
 	guideOnce.Do(func() { guide = guideCorpus(10_000) })
-	ix := NewIndex(guide)
+	benchGuide(b, NewIndex(guide))
+}
+
+// BenchmarkSearch2Guide10k is BenchmarkSearchGuide10k for askplane.bm25/2.
+func BenchmarkSearch2Guide10k(b *testing.B) {
+	guideOnce.Do(func() { guide = guideCorpus(10_000) })
+	benchGuide(b, NewIndex2(guide))
+}
+
+func benchGuide(b *testing.B, ix Engine) {
 	var qs []string
 	for i := 0; i < len(guide.Records); i += 97 {
 		r := guide.Records[i]
