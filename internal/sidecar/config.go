@@ -9,10 +9,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/endpoint"
+	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
@@ -63,8 +65,10 @@ import (
 //	                                   // per subject and site; omitted means 60 per 60 s
 //	    "generations": {…},            // concurrent answers being written (see Generations)
 //	    "static": false,               // also serve "public" at / (at most one site)
-//	    "generator": {…}               // how answers are written; omitted: extractive
+//	    "generator": {…},              // how answers are written; omitted: extractive
 //	                                   //   (see GeneratorConfig)
+//	    "engine": "askplane.bm25/2"    // the retrieval engine; omitted: evidence.DefaultEngineID
+//	                                   //   (askplane.bm25/1 stays available for old recipes)
 //	  }]
 //	}
 //
@@ -104,6 +108,7 @@ type SiteConfig struct {
 	Generations     *Generations     `json:"generations"`
 	Static          bool             `json:"static"`
 	Generator       *GeneratorConfig `json:"generator"`
+	Engine          string           `json:"engine"`
 }
 
 // TokenConfig names one bearer token: who it asks as, and the environment
@@ -283,6 +288,9 @@ func (s *SiteConfig) check() (*ask.Site, error) {
 	}
 	if !protocol.ValidIdentifier(s.Language) {
 		return nil, errors.New("language: must be a language code such as \"en\"")
+	}
+	if s.Engine != "" && !slices.Contains(evidence.EngineIDs(), s.Engine) {
+		return nil, fmt.Errorf("engine: %q is not one of %q", s.Engine, evidence.EngineIDs())
 	}
 	if len(s.Origins) > maxOrigins {
 		return nil, fmt.Errorf("origins: at most %d", maxOrigins)

@@ -289,3 +289,36 @@ func TestServePrivateSiteWithRemoteCorpusAndSQLite(t *testing.T) {
 func askKey(site, subject, id string) session.Key {
 	return session.Key{SiteID: site, Subject: subject, SessionID: id}
 }
+
+// TestServeEngine: sites answer with evidence.DefaultEngineID
+// (askplane.bm25/2, which stems "installing" to the page's "install")
+// unless their config names another engine; askplane.bm25/1 matches
+// words exactly and finds nothing.
+func TestServeEngine(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
+	pub := writeCorpus(t, "docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command.")
+	for _, tt := range []struct {
+		engine string
+		status int
+	}{{"", 200}, {`,"engine":"askplane.bm25/2"`, 200}, {`,"engine":"askplane.bm25/1"`, 422}} {
+		cfg, err := Decode([]byte(`{"sites":[{"site":` + testSite("docs", "docs-public") + `,"public":"` + pub + `","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET"` + tt.engine + `}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := New(t.Context(), cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		resp, err := http.Post(srv.URL+"/v1/ask", "application/json", strings.NewReader(`{"protocol":"agentskit.chat.ask","version":1,"messages":[{"role":"user","content":"installing"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if resp.StatusCode != tt.status {
+			t.Errorf("engine %q: POST /v1/ask = %d %s, want %d", tt.engine, resp.StatusCode, b, tt.status)
+		}
+	}
+}

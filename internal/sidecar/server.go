@@ -150,7 +150,11 @@ func (s *Server) routes() (http.Handler, error) {
 		if auth.Anonymous != nil {
 			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr)
 		}
-		grounded := &ask.Grounded{Engine: evidence.NewIndex(st.corpus), Generator: st.gen}
+		engine, err := evidence.New(st.cfg.Engine, st.corpus) // "": evidence.DefaultEngineID
+		if err != nil {
+			return nil, fmt.Errorf("sites[%d].engine: %w", i, err)
+		}
+		grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
 		acfg := ask.Config{
 			Site:           *st.record,
 			Retriever:      grounded,
