@@ -283,3 +283,30 @@ func TestEngine2Bounds(t *testing.T) {
 		ix.Search(s+" where "+s, Budget{})
 	}
 }
+
+// The golden identities pin askplane.bm25/2: if any changes, what the
+// engine returns changed, and EngineID2 must change with it (keeping this
+// engine for replay).
+func TestEngine2GoldenContextIDs(t *testing.T) {
+	ix := NewIndex2(hugoDocs("en"))
+	tx := NewIndex2(tiny(t))
+	var got []string
+	for _, q := range []string{"where", "How do I build drafts with GetRemote?", "taxonmy", "get remote resources fetched", "snake_case"} {
+		got = append(got, ix.Search(q, Budget{}).ContextID)
+	}
+	for _, q := range []string{"How do I install the CLI?", "vérifier le site"} {
+		got = append(got, tx.Search(q, Budget{}).ContextID)
+	}
+	want := []string{
+		"sha256:64d0ccde942c28e6b6d677f093e6e3eca51c397986538157b1b5620e10fe94ee",
+		"sha256:f4c4256d0e3d7c1bfd907d1dfcbcfc17c8d29040a560762b467487ec2c9922f3",
+		"sha256:227f9f203c8118478fc1235ff46d74b370441f447a4a10c34b35fd2eba6a2eed",
+		"sha256:a8bdbfd46429c24bb43c1c0d5f3c29c4287cd3732bc962e9f54534f0e9e93073",
+		"sha256:29e88651149575607628be7e0529e09ce279a6f52c819facbce9ade952c26b91",
+		"sha256:b05cfbfbd0f53b281f92eca379786e47902d990079c0150d8d70fe7c0b991bd4",
+		"sha256:da25ba92d821db51fe20b2e8e6473281f5da7d5d9bd612403c56e8ffedde2553",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("context ids:\n%s", strings.Join(got, "\n"))
+	}
+}
