@@ -16,4 +16,12 @@
 // wire and canonical JSON are written directly. None of that may change
 // a byte: reference_test.go keeps the plain engine, and the differential
 // tests hold the fast one to it.
+//
+// Two engines are kept, by id (New builds either): askplane.bm25/1
+// (Index), the first, frozen for replaying its packages, and
+// askplane.bm25/2 (Index2), the default, which stems with the Snowball
+// stemmer of the corpus language, matches code identifiers whole and in
+// parts, weighs stopwords low instead of dropping them, boosts title, URL
+// path and headings, rewards query words adjacent in order and corrects
+// one-letter typos, with integer scores throughout.
 package evidence
