@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -41,22 +42,36 @@ func codeBlocks(public, page string) []string {
 // count as quoting it.
 const codeWindow = 24
 
+// cutWindow is how much of a block's start or end an answer must repeat
+// to count as cut inside it: more than a config table's name in prose.
+const cutWindow = 32
+
 // quotes reports whether text repeats at least codeWindow consecutive
-// bytes of block (all of it, when it is shorter), and whether it repeats
-// the whole block.
-func quotes(text, block string) (part, whole bool) {
+// bytes of block (all of it, when it is shorter), and whether it is cut
+// inside the block: it repeats the block's start but stops before its
+// end, or its end without its start. A stretch from the middle only
+// (prose naming a path the block also holds) is quoting, not cutting.
+func quotes(text, block string) (part, cut bool) {
 	if strings.Contains(text, block) {
-		return true, true
+		return true, false
 	}
 	if len(block) <= codeWindow {
 		return false, false
 	}
 	for i := 0; i+codeWindow <= len(block); i++ {
 		if strings.Contains(text, block[i:i+codeWindow]) {
-			return true, false
+			part = true
+			break
 		}
 	}
-	return false, false
+	if !part {
+		return false, false
+	}
+	// Containment of a prefix (a suffix) only shrinks as it grows, so
+	// the first length that fails tells the longest one present.
+	prefix := sort.Search(len(block)+1, func(n int) bool { return !strings.Contains(text, block[:n]) }) - 1
+	suffix := sort.Search(len(block)+1, func(n int) bool { return !strings.Contains(text, block[len(block)-n:]) }) - 1
+	return true, prefix >= cutWindow || suffix >= cutWindow
 }
 
 // openTemplate reports whether text opens a template action it does not

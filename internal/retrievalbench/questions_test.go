@@ -106,11 +106,17 @@ func TestPagePath(t *testing.T) {
 
 func TestAnswerChecks(t *testing.T) {
 	block := `hugo mod get -u github.com/askplane/askplane`
-	if part, whole := quotes("Run "+block+" now.", block); !part || !whole {
+	if part, cut := quotes("Run "+block+" now.", block); !part || cut {
 		t.Error("whole block not seen")
 	}
-	if part, whole := quotes("Run hugo mod get -u github.com/askp", block); !part || whole {
-		t.Error("a cut block not seen as cut")
+	if part, cut := quotes("Run hugo mod get -u github.com/askplane/ask", block); !part || !cut {
+		t.Error("a block cut at its end not seen as cut")
+	}
+	if part, cut := quotes("get -u github.com/askplane/askplane, then", block); !part || !cut {
+		t.Error("a block cut at its start not seen as cut")
+	}
+	if part, cut := quotes("the path -u github.com/askplane/ask is", block); !part || cut {
+		t.Error("a stretch from the middle of a block counted as a cut")
 	}
 	if part, _ := quotes("Run hugo now.", block); part {
 		t.Error("a short overlap counted as quoting")

@@ -92,6 +92,24 @@ func (r *Report) WriteMisses(w io.Writer, qs []Question) error {
 		}
 		fmt.Fprintln(w)
 	}
+	for _, s := range r.Systems {
+		if s.Answers == nil {
+			continue
+		}
+		fmt.Fprintf(w, "# %s: answers failing a check other than \"code without a fence\"\n\n", s.Name)
+		for i, o := range s.Results {
+			var serious []string
+			for _, f := range o.Flags {
+				if f != "code without a fence" {
+					serious = append(serious, f)
+				}
+			}
+			if len(serious) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "[%s] %q: %s\n  answer %q\n\n", qs[i].Kind, qs[i].Q, strings.Join(serious, ", "), cut(o.Answer, 400))
+		}
+	}
 	return nil
 }
 

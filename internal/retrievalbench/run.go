@@ -60,6 +60,7 @@ type Outcome struct {
 	Rank   int      // of the first labelled page, 0: none
 	Answer string   // the answer text, for systems that answer
 	Error  string   // the error code when it did not answer
+	Flags  []string // the answer checks it failed
 }
 
 // AnswerChecks counts what is wrong with the answers themselves.
@@ -206,7 +207,7 @@ func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, f *F
 		}
 		o.Answer, o.Pages = text.String(), distinctPages(urls)
 		o.Rank = Rank(o.Pages, q.Pages)
-		ck.check(s.Answers, o.Answer, res.Used)
+		o.Flags = ck.check(s.Answers, o.Answer, res.Used)
 		s.add(q.Kind, o)
 	}
 	return s, nil
@@ -270,7 +271,7 @@ func askSidecar(ctx context.Context, public string, c *corpus.Corpus, f *File, m
 		o.Pages = distinctPages(urls)
 		o.Rank = Rank(o.Pages, q.Pages)
 		if o.Error == "" {
-			ck.check(s.Answers, o.Answer, used)
+			o.Flags = ck.check(s.Answers, o.Answer, used)
 		}
 		s.add(q.Kind, o)
 	}
@@ -365,10 +366,11 @@ func (ck *checker) pageBlocks(page string) []string {
 	return b
 }
 
-// check counts one answer citing the records used.
-func (ck *checker) check(a *AnswerChecks, answer string, used []string) {
+// check counts one answer citing the records used, and returns the
+// checks it failed.
+func (ck *checker) check(a *AnswerChecks, answer string, used []string) (flags []string) {
 	if len(used) == 0 {
-		return
+		return nil
 	}
 	a.Answered++
 	text := collapse(answer)
@@ -384,9 +386,9 @@ func (ck *checker) check(a *AnswerChecks, answer string, used []string) {
 				continue // a block of another section of the page
 			}
 			codeCited = true
-			if part, whole := quotes(text, b); part {
+			if part, inside := quotes(text, b); part {
 				quoted = true
-				cut = cut || !whole
+				cut = cut || inside
 			}
 		}
 	}
@@ -394,6 +396,8 @@ func (ck *checker) check(a *AnswerChecks, answer string, used []string) {
 		a.CodeCited++
 		if strings.Contains(answer, "```") || strings.Contains(answer, "~~~") {
 			a.Fenced++
+		} else {
+			flags = append(flags, "code without a fence")
 		}
 	}
 	if quoted {
@@ -401,11 +405,15 @@ func (ck *checker) check(a *AnswerChecks, answer string, used []string) {
 	}
 	if cut {
 		a.CutInCode++
+		flags = append(flags, "cut inside a code block")
 	}
 	if frontMatter.MatchString(answer) {
 		a.FrontMatter++
+		flags = append(flags, "front matter")
 	}
 	if openTemplate(answer) {
 		a.OpenTemplate++
+		flags = append(flags, "cut inside a template action")
 	}
+	return flags
 }
