@@ -15,6 +15,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/mcp"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/static"
 	"github.com/askplane/askplane/internal/store"
@@ -135,7 +136,8 @@ func (s *Server) routes() (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	byCorpus := make(map[string]http.Handler, len(s.sites))
-	var only http.Handler
+	mcpByCorpus := make(map[string]http.Handler, len(s.sites))
+	var only, onlyMCP http.Handler
 	for i, st := range s.sites {
 		subjects, err := newKeyed(st.cfg.rateLimit())
 		if err != nil {
@@ -150,7 +152,8 @@ func (s *Server) routes() (http.Handler, error) {
 		if auth.Anonymous != nil {
 			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr)
 		}
-		grounded := &ask.Grounded{Engine: evidence.NewIndex(st.corpus), Generator: st.gen}
+		engine := evidence.NewIndex(st.corpus)
+		grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
 		acfg := ask.Config{
 			Site:           *st.record,
 			Retriever:      grounded,
@@ -178,6 +181,8 @@ func (s *Server) routes() (http.Handler, error) {
 		}
 		byCorpus[st.record.Corpus.ID] = ah
 		only = ah
+		onlyMCP = st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources})
+		mcpByCorpus[st.record.Corpus.ID] = onlyMCP
 		if st.cfg.Static {
 			files, err := static.New(st.cfg.Public, static.Options{})
 			if err != nil {
@@ -197,8 +202,10 @@ func (s *Server) routes() (http.Handler, error) {
 	// protocol's own 405 body.
 	if len(byCorpus) == 1 {
 		mux.Handle("/v1/ask", only)
+		mux.Handle("/mcp", onlyMCP)
 	} else {
 		mux.Handle("/v1/ask", corpusRouter(byCorpus))
+		mux.Handle("/mcp", corpusRouter(mcpByCorpus))
 	}
 	if metrics != nil {
 		mux.Handle("GET /metrics", metrics)
