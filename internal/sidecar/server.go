@@ -16,6 +16,7 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
+	"github.com/askplane/askplane/internal/review"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/static"
 	"github.com/askplane/askplane/internal/store"
@@ -198,6 +199,12 @@ func (s *Server) routes() (http.Handler, error) {
 		io.WriteString(w, "ok\n")
 	})
 	mux.HandleFunc("GET /ready", s.ready)
+	rev, err := review.New()
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/review", rev)
+	mux.Handle("/review/", rev)
 	// Not "POST /v1/ask": the handler answers other methods with the
 	// protocol's own 405 body.
 	if len(byCorpus) == 1 {
