@@ -100,6 +100,12 @@ new MutationObserver((ms) => { for (const m of ms) if (m.type === 'characterData
 	if n := askRequests(t, base) - asks0; n != 1 {
 		t.Errorf("%d requests to /v1/ask; want 1, the escalated question", n)
 	}
+	// Under the answer, "Review the evidence" opens the sidecar's review
+	// page with the answer's recipe in the fragment (its Link header).
+	review := tb.eval(`(() => { const p = document.querySelector('[data-askplane-stream] [data-askplane-evidence]'); return p && !p.hidden ? p.querySelector('a').href : ''; })()`)
+	if !strings.HasPrefix(review, base+"/review/#") || len(review) < len(base)+60 {
+		t.Errorf("the answer's review link %q; want %s/review/#<recipe>", review, base)
+	}
 	// The sidecar minted the anonymous subject's cookie, HttpOnly; the
 	// follow-up question sends it back, so it is not minted again.
 	subject := subjectCookie(tb, base)
