@@ -9,6 +9,7 @@ tool (
 
 require (
 	github.com/a-h/templ v0.3.1100
+	github.com/aws/aws-lambda-go v1.55.1
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/evanw/esbuild v0.28.2

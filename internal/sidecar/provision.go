@@ -139,6 +139,21 @@ func (s *site) loadCorpus(ctx context.Context) error {
 	return nil
 }
 
+// capLimits caps the site's deadlines at limit (at least 100 ms, the
+// record's own floor) and reports whether it changed any.
+func (s *site) capLimits(limit time.Duration) bool {
+	ms := int(limit / time.Millisecond)
+	ms = min(max(ms, 100), 120_000)
+	l := &s.record.Limits
+	changed := false
+	for _, v := range []*int{&l.RequestTimeoutMs, &l.RetrievalTimeoutMs, &l.GenerationTimeoutMs} {
+		if *v > ms {
+			*v, changed = ms, true
+		}
+	}
+	return changed
+}
+
 // generations is the site's cap on answers being written at once.
 func (s *site) generations() limit.GateConfig {
 	if g := s.cfg.Generations; g != nil {

@@ -30,6 +30,12 @@ type Options struct {
 	Env Env
 	// Logger gets the server's records; nil discards them.
 	Logger *slog.Logger
+	// MaxRequestTime, when set, caps every site's request, retrieval and
+	// generation deadlines: on a platform that ends an invocation at a
+	// fixed time (a serverless function), an answer must end, with its
+	// own terminal event, before the platform cuts it. Each capped site
+	// is logged.
+	MaxRequestTime time.Duration
 }
 
 // Server is the sidecar: one http.Handler for every route, and the
@@ -76,6 +82,13 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	dsn, sites, err := provisionSecrets(cfg, opts.Env, logger)
 	if err != nil {
 		return nil, err
+	}
+	if opts.MaxRequestTime > 0 {
+		for _, st := range sites {
+			if st.capLimits(opts.MaxRequestTime) {
+				logger.Warn("askplane: the site's deadlines are capped below the platform's", "site", st.record.SiteID, "requestTimeoutMs", st.record.Limits.RequestTimeoutMs)
+			}
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, corpusFetchTimeout)
 	defer cancel()
