@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/testsite"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -104,16 +103,10 @@ func (api *runtimeAPI) invoke(t *testing.T, ev events.APIGatewayV2HTTPRequest) e
 // writeSite writes a built site folder with one page's corpus.
 func writeSite(t *testing.T) string {
 	public := t.TempDir()
-	corpus := `{"language":"en","pages":[{"chunks":[{"anchor":"install","headings":["Install"],"text":"Run go install to get the askplane command. It needs Go 1.26."}],"title":"Install","url":"/docs/install/"}],"protocol":"askplane.corpus","siteId":"docs","version":1}`
-	sum := sha256.Sum256([]byte(corpus))
-	hash := hex.EncodeToString(sum[:])
-	manifest := `{"protocol":"askplane.manifest","version":1,"siteId":"docs","language":"en","site":"/askplane/en/site.json",` +
-		`"artifact":{"href":"/askplane/en/knowledge.000000000000.json","contentHash":"sha256:` + strings.Repeat("0", 64) + `"},` +
-		`"corpus":{"href":"/askplane/en/corpus.` + hash[:12] + `.json","contentHash":"sha256:` + hash + `"},"sources":{}}`
-	dir := filepath.Join(public, "askplane", "en")
-	os.MkdirAll(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(manifest), 0o644)
-	os.WriteFile(filepath.Join(dir, "corpus."+hash[:12]+".json"), []byte(corpus), 0o644)
+	if _, err := testsite.WriteCorpus(public, "en", "docs", testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install",
+		Text: "Run go install to get the askplane command. It needs Go 1.26."}); err != nil {
+		t.Fatal(err)
+	}
 	return public
 }
 
