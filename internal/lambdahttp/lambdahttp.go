@@ -11,10 +11,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -161,4 +163,88 @@ func text(contentType string) bool {
 
 func plain(status int, body string) events.APIGatewayV2HTTPResponse {
 	return events.APIGatewayV2HTTPResponse{StatusCode: status, Headers: map[string]string{"Content-Type": "text/plain; charset=utf-8"}, Body: body}
+}
+
+// netlifyPrefix is the path Netlify gives a function's events: its own
+// route, which a rewrite (a 200 redirect of /v1/* to
+// /.netlify/functions/<name>/v1/:splat) puts in front of the path the
+// sidecar serves.
+var netlifyPrefix = regexp.MustCompile(`^/\.netlify/functions/[^/]+`)
+
+// AnyHandler returns the Lambda handler that serves h from either event
+// shape: payload format 2.0 (API Gateway v2, Function URLs) answered in
+// kind, or the REST-API shape (API Gateway v1, which Netlify's Go
+// functions get) answered in kind, with the /.netlify/functions/<name>
+// prefix taken off the path.
+func AnyHandler(h http.Handler) func(context.Context, json.RawMessage) (any, error) {
+	v2 := Handler(h)
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		var probe struct {
+			Version    string `json:"version"`
+			HTTPMethod string `json:"httpMethod"`
+		}
+		if err := json.Unmarshal(raw, &probe); err != nil {
+			return nil, ErrEvent
+		}
+		if probe.Version == "2.0" || probe.HTTPMethod == "" {
+			var ev events.APIGatewayV2HTTPRequest
+			if err := json.Unmarshal(raw, &ev); err != nil {
+				return nil, ErrEvent
+			}
+			return v2(ctx, ev)
+		}
+		var ev events.APIGatewayProxyRequest
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return nil, ErrEvent
+		}
+		res, err := v2(ctx, fromV1(ev))
+		if err != nil {
+			return nil, err
+		}
+		return toV1(res), nil
+	}
+}
+
+// fromV1 is the payload-2.0 event a REST-API event describes.
+func fromV1(ev events.APIGatewayProxyRequest) events.APIGatewayV2HTTPRequest {
+	out := events.APIGatewayV2HTTPRequest{
+		Version: "2.0", RawPath: netlifyPrefix.ReplaceAllString(ev.Path, ""), Body: ev.Body, IsBase64Encoded: ev.IsBase64Encoded,
+		Headers: map[string]string{},
+	}
+	if out.RawPath == "" {
+		out.RawPath = "/"
+	}
+	for k, v := range ev.Headers {
+		out.Headers[k] = v
+	}
+	for k, vs := range ev.MultiValueHeaders {
+		out.Headers[k] = strings.Join(vs, ", ")
+	}
+	if c, ok := out.Headers["cookie"]; ok {
+		out.Cookies = strings.Split(c, "; ")
+	}
+	q := url.Values{}
+	for k, vs := range ev.MultiValueQueryStringParameters {
+		q[k] = vs
+	}
+	for k, v := range ev.QueryStringParameters {
+		if _, ok := q[k]; !ok {
+			q.Set(k, v)
+		}
+	}
+	out.RawQueryString = q.Encode()
+	out.RequestContext.HTTP.Method = ev.HTTPMethod
+	out.RequestContext.HTTP.SourceIP = ev.RequestContext.Identity.SourceIP
+	out.RequestContext.DomainName = ev.RequestContext.DomainName
+	return out
+}
+
+// toV1 is the REST-API response of a payload-2.0 one: cookies go back as
+// Set-Cookie values.
+func toV1(res events.APIGatewayV2HTTPResponse) events.APIGatewayProxyResponse {
+	out := events.APIGatewayProxyResponse{StatusCode: res.StatusCode, Headers: res.Headers, Body: res.Body, IsBase64Encoded: res.IsBase64Encoded}
+	if len(res.Cookies) > 0 {
+		out.MultiValueHeaders = map[string][]string{"Set-Cookie": res.Cookies}
+	}
+	return out
 }

@@ -48,3 +48,33 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("empty event: %v", err)
 	}
 }
+
+// TestNetlifyEvent: a REST-API-shaped event as Netlify delivers it, on
+// the function's own path, reaches the handler at the sidecar's path
+// with its query, cookies and client address, and its cookies come back
+// as Set-Cookie values.
+func TestNetlifyEvent(t *testing.T) {
+	var got *http.Request
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r
+		w.Header().Add("Set-Cookie", "a=1")
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		io.WriteString(w, `{"type":"done"}`+"\n")
+	})
+	raw := []byte(`{"path":"/.netlify/functions/askplane/v1/ask","httpMethod":"POST","headers":{"host":"docs.example.com","cookie":"s=1; t=2","content-type":"application/json"},` +
+		`"queryStringParameters":{"corpus":"docs-en"},"body":"{}","isBase64Encoded":false,"requestContext":{"identity":{"sourceIp":"203.0.113.9"}}}`)
+	out, err := AnyHandler(h)(context.Background(), raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, ok := out.(events.APIGatewayProxyResponse)
+	if !ok {
+		t.Fatalf("answered with %T", out)
+	}
+	if got.URL.Path != "/v1/ask" || got.URL.Query().Get("corpus") != "docs-en" || got.Header.Get("Cookie") != "s=1; t=2" || got.RemoteAddr != "203.0.113.9:0" || got.Host != "docs.example.com" {
+		t.Errorf("request: %s %q cookie %q addr %s host %s", got.URL.Path, got.URL.RawQuery, got.Header.Get("Cookie"), got.RemoteAddr, got.Host)
+	}
+	if res.StatusCode != 200 || res.Body != `{"type":"done"}`+"\n" || res.IsBase64Encoded || len(res.MultiValueHeaders["Set-Cookie"]) != 1 {
+		t.Errorf("response: %+v", res)
+	}
+}

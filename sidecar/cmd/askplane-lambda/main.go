@@ -2,7 +2,8 @@
 // (the provided.al2023 custom runtime; Netlify's Go functions run the
 // same way): it serves the one handler the sidecar library builds
 // (/v1/ask, /mcp, /review/, /health, /ready) from API Gateway v2 or
-// Function URL events. The platform buffers responses, so an answer's
+// Function URL events, and from the REST-API shape Netlify's Go functions
+// get (their /.netlify/functions/<name> prefix taken off the path). The platform buffers responses, so an answer's
 // NDJSON arrives whole; every site's deadlines are capped below the
 // platform's so an answer always ends with its own terminal event.
 //
@@ -44,7 +45,7 @@ func main() {
 		logger.Error("askplane-lambda: " + err.Error())
 		os.Exit(1)
 	}
-	lambda.Start(lambdahttp.Handler(srv))
+	lambda.Start(lambdahttp.AnyHandler(srv))
 }
 
 // build reads the config the environment names and provisions the
