@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"time"
-
 )
 
 // Fetch loads the corpus of one language from a published site, for a
