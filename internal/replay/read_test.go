@@ -165,7 +165,7 @@ func TestContinuationKeepsTheEngineIdentity(t *testing.T) {
 		`{"fragment":"` + fragment + `","recipe":{}}`: CodeInvalidRequest,
 		`{"fragment":"not base64!"}`:                  CodeInvalidRequest,
 		`{}`:                                          CodeInvalidRequest,
-		`{"fragment":"` + fragment + `","offset":3}`:  CodeInvalidRequest,
+		`{"fragment":"` + fragment + `","offset":3}`:                                                               CodeInvalidRequest,
 		`{"recipe":` + strings.Replace(string(raw), `"budget"`, `"engine_id":"askplane.bm25/0","budget"`, 1) + `}`: CodeEngineUnavailable,
 	} {
 		code, out := post("/replay", body)
