@@ -1,9 +1,6 @@
 package replay
 
-import (
-	"sync"
-	"time"
-)
+import "time"
 
 // Limits bound one replay, every attempt together.
 type Limits struct {
@@ -51,9 +48,9 @@ func (l Limits) or(def Limits) Limits {
 }
 
 // allowance is one replay's share of Limits, reserved before the work it
-// pays for, so a refusal happens before any I/O.
+// pays for, so a refusal happens before any I/O. A replay's attempts run
+// one after another, so it needs no lock.
 type allowance struct {
-	mu                   sync.Mutex
 	lim                  Limits
 	attempts, ops        int
 	transferred, decoded int64
@@ -62,8 +59,6 @@ type allowance struct {
 }
 
 func (a *allowance) reserve(attempts, ops int, transfer, decode int64) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.attempts+attempts > a.lim.Attempts || a.ops+ops > a.lim.Operations ||
 		a.transferred+transfer > a.lim.TransferBytes || a.decoded+decode > a.lim.DecodeBytes {
 		return fail(CodeBudget, "the replay's shared allowance would be exceeded")
