@@ -214,7 +214,7 @@ func TestUpgradeReplaysOldLinksFromPostgres(t *testing.T) {
 // TestReplayKeepsTheSidecarsRules: /v1/evidence/replay and /read answer
 // under the rules of /v1/ask and /mcp: a foreign Host or Origin is
 // refused, a private site needs a token, and the client address's budget
-// binds them.
+// binds them; bodies are bounded (32 KiB).
 func TestReplayKeepsTheSidecarsRules(t *testing.T) {
 	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
 	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`)
@@ -235,6 +235,9 @@ func TestReplayKeepsTheSidecarsRules(t *testing.T) {
 	}
 	if code, _ := e.postJSON(t, "/v1/evidence/read", body, append(token, "Origin", "https://evil.example")...); code != 403 {
 		t.Errorf("a foreign Origin = %d, want 403", code)
+	}
+	if code, out := e.postJSON(t, "/v1/evidence/replay", `{"fragment":"`+strings.Repeat("A", 40<<10)+`"}`, token...); code != 400 || errorCode(out) != string(replay.CodeInvalidRequest) {
+		t.Errorf("a 40 KiB body = %d %v, want 400 invalid_request", code, out)
 	}
 	code, out := e.postJSON(t, "/v1/evidence/replay", body, token...)
 	if code != 200 || out["evidence"] == nil {
