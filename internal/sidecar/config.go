@@ -34,6 +34,7 @@ import (
 //	  "sessionLimits": {…},            // bytes per session, per subject and in all (see SessionLimits)
 //	  "hosts": ["ask.example.com"],    // Host values every route answers under, with the sites' own
 //	  "edge": {…},                     // limits of the HTTP edge (see Edge); omitted: the defaults
+//	  "sources": {…},                  // retained corpus versions and replay permits (see SourcesConfig)
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
 //	    "site": {…},                   // the trusted agentskit.chat.backend-site v1 record
 //	                                   //   (siteId, assistant, corpus {id, mode}, limits, persistence),
@@ -84,7 +85,9 @@ type Config struct {
 	SessionLimits SessionLimits `json:"sessionLimits"`
 	Hosts         []string      `json:"hosts"`
 	Edge          Edge          `json:"edge"`
-	Sites         []SiteConfig  `json:"sites"`
+	// Sources bound the retained corpus versions (see SourcesConfig).
+	Sources *SourcesConfig `json:"sources"`
+	Sites   []SiteConfig   `json:"sites"`
 }
 
 // SiteConfig is one site of a Config; see Config for each field.
@@ -235,6 +238,9 @@ func (c *Config) check() error {
 	}
 	if err := c.Edge.check(); err != nil {
 		return configErr("edge.%v", err)
+	}
+	if err := c.Sources.check(); err != nil {
+		return configErr("sources.%v", err)
 	}
 	switch {
 	case len(c.Sites) == 0:

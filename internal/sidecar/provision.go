@@ -57,6 +57,7 @@ type site struct {
 	gen     generate.Generator
 	public  fs.FS // nil without a public folder
 	corpus  *corpus.Corpus
+	raw     []byte // the corpus file's bytes, until the store retains them
 	handler http.Handler
 }
 
@@ -126,9 +127,9 @@ func provisionSite(sc *SiteConfig, env Env, logger *slog.Logger) (*site, error) 
 func (s *site) loadCorpus(ctx context.Context) error {
 	var err error
 	if s.cfg.CorpusURL != "" {
-		s.corpus, err = corpus.Fetch(ctx, s.cfg.CorpusURL, s.cfg.Language)
+		s.corpus, s.raw, err = corpus.FetchRaw(ctx, s.cfg.CorpusURL, s.cfg.Language)
 	} else {
-		s.corpus, err = corpus.LoadDir(s.public, s.cfg.Language)
+		s.corpus, s.raw, err = corpus.LoadDirRaw(s.public, s.cfg.Language)
 	}
 	if err != nil {
 		return fmt.Errorf("loading the %s corpus: %w", s.cfg.Language, err)

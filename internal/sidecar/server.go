@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
-	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
 	"github.com/askplane/askplane/internal/review"
@@ -75,6 +75,9 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	if err := engines.Check(); err != nil {
+		return nil, err
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -97,12 +100,15 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
 	}
-	sessions, err := store.Open(ctx, dsn, store.Options{Limits: cfg.SessionLimits.limits()})
+	sessions, err := store.Open(ctx, dsn, store.Options{Limits: cfg.SessionLimits.limits(), Sources: cfg.Sources.limits()})
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
 	logger.Info("askplane: sessions opened", "store", store.Redacted(dsn))
 	srv := &Server{cfg: cfg, log: logger, sessions: sessions, sites: sites, drain: make(chan struct{})}
+	for _, st := range sites {
+		srv.retainSource(ctx, st)
+	}
 	if srv.handler, err = srv.routes(); err != nil {
 		if srv.files != nil {
 			srv.files.Close()
@@ -151,7 +157,9 @@ func (s *Server) routes() (http.Handler, error) {
 	mux := http.NewServeMux()
 	byCorpus := make(map[string]http.Handler, len(s.sites))
 	mcpByCorpus := make(map[string]http.Handler, len(s.sites))
-	var only, onlyMCP http.Handler
+	replayByCorpus := make(map[string]http.Handler, len(s.sites))
+	readByCorpus := make(map[string]http.Handler, len(s.sites))
+	var only, onlyMCP, onlyReplay, onlyRead http.Handler
 	for i, st := range s.sites {
 		subjects, err := newKeyed(st.cfg.rateLimit())
 		if err != nil {
@@ -166,7 +174,7 @@ func (s *Server) routes() (http.Handler, error) {
 		if auth.Anonymous != nil {
 			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr)
 		}
-		engine := evidence.NewIndex(st.corpus)
+		engine := engines.Current().Index(st.corpus)
 		grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
 		acfg := ask.Config{
 			Site:           *st.record,
@@ -197,6 +205,10 @@ func (s *Server) routes() (http.Handler, error) {
 		only = ah
 		onlyMCP = st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources})
 		mcpByCorpus[st.record.Corpus.ID] = onlyMCP
+		if onlyReplay, onlyRead, err = s.replayHandlers(st, edge, subjects, engine); err != nil {
+			return nil, fmt.Errorf("sites[%d]: %w", i, err)
+		}
+		replayByCorpus[st.record.Corpus.ID], readByCorpus[st.record.Corpus.ID] = onlyReplay, onlyRead
 		if st.cfg.Static {
 			files, err := static.New(st.cfg.Public, static.Options{})
 			if err != nil {
@@ -223,10 +235,19 @@ func (s *Server) routes() (http.Handler, error) {
 	if len(byCorpus) == 1 {
 		mux.Handle("/v1/ask", only)
 		mux.Handle("/mcp", onlyMCP)
+		mux.Handle("/v1/evidence/replay", onlyReplay)
+		mux.Handle("/v1/evidence/read", onlyRead)
 	} else {
 		mux.Handle("/v1/ask", corpusRouter(byCorpus))
 		mux.Handle("/mcp", corpusRouter(mcpByCorpus))
+		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
+		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
 	}
+	mux.HandleFunc("GET /v1/evidence/engines", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		json.NewEncoder(w).Encode(map[string]any{"engines": engines.Catalogue(), "current": engines.Current().ID})
+	})
 	if metrics != nil {
 		mux.Handle("GET /metrics", metrics)
 	}
