@@ -84,13 +84,13 @@ func TestMCPGivesAgentsTheSameEvidence(t *testing.T) {
 		Records                []struct{ URL string }
 	}
 	structured(t, res, &evidence)
-	if evidence.Status != "sufficient" || evidence.Context == "" || len(evidence.Records) == 0 || !strings.HasPrefix(evidence.Review, "/review/#") {
+	if evidence.Status != "sufficient" || evidence.Context == "" || len(evidence.Records) == 0 || !strings.HasPrefix(evidence.Review, "/review/?corpus=docs-public#") {
 		t.Fatalf("ask_docs: %+v", evidence)
 	}
 	c := newClient(t)
 	a := fetch(t, c, e.askReq("", question))
 	link := a.header.Get("Link")
-	if !a.answered() || !strings.Contains(link, strings.TrimPrefix(evidence.Review, "/review/#")) {
+	if !a.answered() || !strings.Contains(link, "<"+evidence.Review+">") {
 		t.Errorf("/v1/ask's review link %q is not ask_docs' %q", link, evidence.Review)
 	}
 

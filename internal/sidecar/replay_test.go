@@ -74,7 +74,8 @@ func reviewFragment(t *testing.T, e *edgeServer, question string) string {
 	t.Helper()
 	a := fetch(t, newClient(t), e.askReq("", question))
 	link := a.header.Get("Link")
-	frag, ok := strings.CutPrefix(link, "</review/#")
+	_, frag, ok := strings.Cut(link, "#")
+	ok = ok && strings.HasPrefix(link, "</review/?corpus=")
 	frag, _, _ = strings.Cut(frag, ">")
 	if !a.answered() || !ok || frag == "" {
 		t.Fatalf("no evidence link: %d %q", a.status, link)

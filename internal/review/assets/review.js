@@ -77,7 +77,8 @@ async function rebuild(fragment, recipe) {
   $('status').textContent = 'Rebuilding the evidence…';
   let body;
   try {
-    const res = await fetch('/v1/evidence/replay', {
+    // The page's query (?corpus=…) names the site on a sidecar of several.
+    const res = await fetch('/v1/evidence/replay' + location.search, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ fragment }),
