@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -165,7 +164,7 @@ func TestLambdaEntry(t *testing.T) {
 		"ASKPLANE_MODEL_KEY=sk-test-key",
 		"ASKPLANE_MAX_REQUEST_TIME=20s",
 	)
-	var stderr strings.Builder
+	var stderr testsite.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -210,3 +209,4 @@ func TestLambdaEntry(t *testing.T) {
 		t.Errorf("the function did not say it keeps sessions in memory and caps the deadlines:\n%s", stderr.String())
 	}
 }
+

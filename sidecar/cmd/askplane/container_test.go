@@ -74,7 +74,7 @@ func TestContainerRecipe(t *testing.T) {
 	cmd.Dir = root
 	cmd.Env = []string{"ASKPLANE_CONFIG_JSON=" + config, "ASKPLANE_COOKIE_SECRET=" + strings.Repeat("k", 40)}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
-	var out strings.Builder
+	var out testsite.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -124,3 +124,4 @@ func TestContainerRecipe(t *testing.T) {
 	}
 	fmt.Fprint(io.Discard, out.String())
 }
+
