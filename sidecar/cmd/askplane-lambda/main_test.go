@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -209,4 +210,3 @@ func TestLambdaEntry(t *testing.T) {
 		t.Errorf("the function did not say it keeps sessions in memory and caps the deadlines:\n%s", stderr.String())
 	}
 }
-

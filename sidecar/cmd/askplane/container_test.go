@@ -124,4 +124,3 @@ func TestContainerRecipe(t *testing.T) {
 	}
 	fmt.Fprint(io.Discard, out.String())
 }
-
