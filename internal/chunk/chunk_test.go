@@ -103,6 +103,7 @@ func TestDropped(t *testing.T) {
 		{"breadcrumb label", `<div aria-label="Breadcrumb"><a href="/">Home</a></div>`},
 		{"tablist", `<div role="tablist"><span>yaml</span><span>toml</span><span>json</span></div>`},
 		{"tab buttons", `<div class="tabs"><button>yaml</button><button>toml</button><button>json</button></div>`},
+		{"tab label spans", `<div class="code-tabs"><span class="tab-button button active" data-toggle-tab="yaml">yaml</span><span class="tab-button button">toml</span></div>`},
 		{"radio tabs", `<input type="radio" id="t1"><label for="t1">yaml</label>`},
 		{"script", `<script>var x = "secret";</script>`},
 		{"style", `<style>.x{color:red}</style>`},

@@ -23,7 +23,8 @@ import (
 //     embed, canvas, audio, video; any element with the class
 //     askplane-ignore or the attribute data-askplane-ignore; role
 //     navigation, tablist, tab, toolbar, menu, menubar or search;
-//     aria-hidden="true"; a class or aria-label naming a breadcrumb;
+//     aria-hidden="true"; a class or aria-label naming a breadcrumb; a
+//     tab-label class (tab-button, nav-tabs, code-tabs, see tabClasses);
 //     a link that is a heading anchor (class anchor, headerlink,
 //     header-anchor, heading-anchor, anchor-link, hanchor, anchorjs-link,
 //     or text made only of #, ¶, §, 🔗 or ⚓); Chroma line numbers.
@@ -602,7 +603,7 @@ func dropped(n *html.Node) bool {
 		case "class":
 			for _, c := range strings.Fields(a.Val) {
 				c = strings.ToLower(c)
-				if c == "askplane-ignore" || strings.Contains(c, "breadcrumb") {
+				if c == "askplane-ignore" || strings.Contains(c, "breadcrumb") || tabClasses[c] {
 					return true
 				}
 				if n.DataAtom == atom.A && anchorClasses[c] {
@@ -612,6 +613,14 @@ func dropped(n *html.Node) bool {
 		}
 	}
 	return n.DataAtom == atom.A && glyphOnly(n)
+}
+
+// tabClasses are the classes themes give a row of tab labels ("yaml toml
+// json" above a code sample in several languages).
+var tabClasses = map[string]bool{
+	"tab-button": true, "tab-label": true, "tabs-label": true, "tab-labels": true,
+	"tab-list": true, "tabs-list": true, "nav-tabs": true, "tabs-nav": true, "tab-nav": true,
+	"code-tabs": true,
 }
 
 var anchorClasses = map[string]bool{
