@@ -49,7 +49,8 @@ func (e *Engine) Digest() string { return e.digest }
 // bm25v1 is the engine askplane has shipped since the first evidence
 // package. Its files are the ones that turn a corpus file and a question
 // into package bytes: the corpus decoder and record ids (v2 chunks are
-// turned into records at load time, so the chunker is the engine's),
+// turned into records at load time, and v3 pages are chunked then by
+// internal/chunk, so the chunker is the engine's),
 // indexing, the tokenizer and stopwords, BM25 constants (engine.go) and
 // ranking, excerpts and sentence cuts, budgets and fitting, the wire and
 // canonical writers and the identities. Not listed: buffers.go (pooling
@@ -60,6 +61,8 @@ func (e *Engine) Digest() string { return e.digest }
 var bm25v1 = Engine{
 	ID: evidence.EngineID,
 	Sources: []string{
+		"internal/chunk/chunk.go",
+		"internal/chunk/split.go",
 		"internal/corpus/decode.go",
 		"internal/corpus/record.go",
 		"internal/evidence/budget.go",
