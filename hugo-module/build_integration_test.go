@@ -247,10 +247,93 @@ Text.
 	}
 	none.verified(t)
 	forced := outputs(t, sitetest.Build(t, site("fallback = \"disabled\"\ncorpus = true")), "en")
-	if !bytes.Contains(forced.corpus, []byte(`"anchor":"section"`)) {
+	if !bytes.Contains(forced.corpus, []byte(`"version":3`)) || !bytes.Contains(forced.corpus, []byte(`id=\"section\"`)) {
 		t.Errorf("corpus = true built no corpus: %s", forced.corpus)
 	}
 	if _, err := sitetest.BuildE(t, site(`corpus = "yes"`)); err == nil {
 		t.Error("corpus = \"yes\" was accepted")
+	}
+}
+
+// TestCorpusV3Pages checks which pages the v3 corpus holds: regular
+// pages and list pages with content of their own, not a list page with
+// front matter only, not a page whose front matter sets
+// askplane.exclude; and that an askplane-ignore region and a heading's
+// anchor glyph never reach a record.
+func TestCorpusV3Pages(t *testing.T) {
+	b := sitetest.Build(t, sitetest.Layouts+`
+-- hugo.toml --
+baseURL = "https://docs.example/"
+title = "Docs"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[markup.goldmark.renderer]
+unsafe = true
+[params.askplane]
+fallback = "backend"
+-- content/_index.md --
+---
+title: Home
+---
+Welcome to the docs.
+-- content/guide/_index.md --
+---
+title: Guide
+---
+-- content/ref/_index.md --
+---
+title: Reference
+---
+The reference lists every option.
+-- content/guide/setup.md --
+---
+title: Setup
+---
+## Install it
+
+Add this:
+
+`+"```toml\n[module]\n  [[module.imports]]\n    path = \"x\"\n```"+`
+
+<div class="askplane-ignore">Edit this page on GitHub</div>
+-- content/guide/secret.md --
+---
+title: Secret
+askplane:
+  exclude: true
+---
+Internal notes.
+-- layouts/_markup/render-heading.html --
+<h{{ .Level }} id="{{ .Anchor }}">{{ .Text }}<a class="anchor" href="#{{ .Anchor }}">#</a></h{{ .Level }}>
+`)
+	p := outputs(t, b, "en")
+	c, err := corpus.Load(p.corpus, p.manifest.Corpus.ContentHash)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, p.corpus)
+	}
+	var got []string
+	for _, r := range c.Records {
+		got = append(got, r.URL+"#"+r.Anchor+" "+strings.Join(r.Headings, "/")+": "+strings.ReplaceAll(r.Text, "\n", "⏎"))
+	}
+	want := []string{
+		"/# Home: Welcome to the docs.",
+		"/guide/setup/#install-it Setup/Install it: Add this:⏎[module]⏎  [[module.imports]]⏎    path = \"x\"",
+		"/ref/# Reference: The reference lists every option.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("records:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, r := range c.Records {
+		if r.URL == "/guide/setup/" && (len(r.Blocks) != 2 || r.Blocks[1].Kind != "code" || r.Blocks[1].Lang != "toml") {
+			t.Errorf("setup blocks = %+v", r.Blocks)
+		}
+	}
+	if !bytes.Contains(p.corpus, []byte("Edit this page")) || !bytes.Contains(p.corpus, []byte(`\u003ca class=\"anchor\"`)) {
+		t.Error("the ignored region or the anchor glyph is not in the HTML: the test checks nothing")
+	}
+	if bytes.Contains(p.corpus, []byte("Internal notes")) {
+		t.Error("an excluded page is in the corpus")
+	}
+	if !bytes.Contains(p.corpus, []byte(`"kind":"section"`)) || !bytes.Contains(p.corpus, []byte(`"kind":"home"`)) {
+		t.Errorf("corpus lacks list pages: %s", p.corpus)
 	}
 }

@@ -16,10 +16,12 @@ import (
 // imported on the reader's first intent, so a reader who asks pays the
 // total. Each budget is the size measured when it was set, rounded up to
 // the next 0.5 KiB, so the widget cannot grow unnoticed. Lower them when
-// the widget shrinks.
+// the widget shrinks. The total went from 14 to 14.5 KiB when backend
+// answers gained their review link and their markdown (code blocks) once
+// whole: 14,475 B then.
 const (
 	widgetInitialBudget = 6 * 1024
-	widgetTotalBudget   = 14 * 1024
+	widgetTotalBudget   = 14*1024 + 512
 )
 
 // widgetFiles are the published files, by glob, and whether each is part

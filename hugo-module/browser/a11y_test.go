@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,11 +41,17 @@ type axeViolation struct {
 // not apply to, so the audited page keeps the strict policy.
 func (tb *tab) audit(axe, state string) {
 	tb.t.Helper()
+	tb.auditAt(axe, state, "[data-askplane-root]")
+}
+
+// auditAt runs axe-core on the element root selects.
+func (tb *tab) auditAt(axe, state, root string) {
+	tb.t.Helper()
 	tb.settle()
 	if _, err := chromedp.Run(tb.ctx, chromedp.Evaluate[any](axe+"\n;undefined")); err != nil {
 		tb.t.Fatalf("inject axe-core: %v", err)
 	}
-	raw := tb.eval(`axe.run(document.querySelector('[data-askplane-root]'), {resultTypes: ['violations']}).then((r) => JSON.stringify(r.violations))`)
+	raw := tb.eval(`axe.run(document.querySelector(` + strconv.Quote(root) + `), {resultTypes: ['violations']}).then((r) => JSON.stringify(r.violations))`)
 	var vs []axeViolation
 	if err := json.Unmarshal([]byte(raw), &vs); err != nil {
 		tb.t.Fatalf("%s: axe result %q: %v", state, raw, err)

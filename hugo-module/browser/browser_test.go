@@ -144,6 +144,13 @@ document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.
 
 func openTab(t *testing.T, browser context.Context, s *site, path string) *tab {
 	t.Helper()
+	return openPage(t, browser, s, path, "[data-askplane-launcher]")
+}
+
+// openPage opens path in a new tab, as openTab does, and waits until the
+// element ready selects is visible.
+func openPage(t *testing.T, browser context.Context, s *site, path, ready string) *tab {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
 	tb := &tab{t: t, ctx: ctx, site: s}
@@ -153,7 +160,7 @@ func openTab(t *testing.T, browser context.Context, s *site, path string) *tab {
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspProbe}); err != nil {
 		t.Fatal(err)
 	}
-	tb.do(chromedp.Navigate(s.URL+path), chromedp.WaitVisible(chromedp.CSS("[data-askplane-launcher]")))
+	tb.do(chromedp.Navigate(s.URL+path), chromedp.WaitVisible(chromedp.CSS(ready)))
 	t.Cleanup(func() {
 		tb.assertClean()
 		cancelTimeout()

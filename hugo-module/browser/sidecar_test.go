@@ -3,6 +3,8 @@ package browser
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -100,6 +102,13 @@ new MutationObserver((ms) => { for (const m of ms) if (m.type === 'characterData
 	if n := askRequests(t, base) - asks0; n != 1 {
 		t.Errorf("%d requests to /v1/ask; want 1, the escalated question", n)
 	}
+	// Under the answer, "Review the evidence" opens the sidecar's review
+	// page with the answer's recipe in the fragment (its Link header).
+	review := tb.eval(`(() => { const p = document.querySelector('[data-askplane-stream] [data-askplane-evidence]'); return p && !p.hidden ? p.querySelector('a').href : ''; })()`)
+	if !strings.HasPrefix(review, base+"/review/?corpus=docs-en#") || len(review) < len(base)+60 {
+		t.Fatalf("the answer's review link %q; want %s/review/?corpus=docs-en#<recipe>", review, base)
+	}
+	reviewEvidence(t, browser, base, strings.TrimPrefix(review, base), strings.Split(hrefs, "\n"))
 	// The sidecar minted the anonymous subject's cookie, HttpOnly; the
 	// follow-up question sends it back, so it is not minted again.
 	subject := subjectCookie(tb, base)
@@ -253,4 +262,68 @@ func subjectCookie(tb *tab, base string) *network.Cookie {
 		}
 	}
 	return nil
+}
+
+// reviewEvidence opens an answer's review link as a reader would: the
+// page shows the question and the expected evidence id and asks nothing
+// until its form is submitted (here with the keyboard); then it shows the
+// rebuilt records, the answer's cited pages among them. A link whose
+// expected id was changed fails, keeping that id in view. No CSP
+// violation, and axe-core finds nothing, in either state.
+func reviewEvidence(t *testing.T, browser context.Context, base, path string, cited []string) {
+	axe := axeSource(t)
+	tb := openPage(t, browser, &site{URL: base}, path, "[data-review-submit]")
+	if got := tb.page("[data-review-question]"); got != "which session store do several sidecar instances behind a load balancer need" {
+		t.Errorf("the review page shows the question %q", got)
+	}
+	if tb.eval(`String(document.querySelector('[data-review-result]').hidden)`) != "true" || tb.page("[data-review-status]") != "" {
+		t.Error("the review page did something before the reader asked")
+	}
+	tb.auditAt(axe, "review, before submitting", "main")
+	tb.do(chromedp.Focus(chromedp.CSS("[data-review-submit]")), chromedp.KeyEvent("\r"))
+	tb.wait(`!document.querySelector('[data-review-result]').hidden || !document.querySelector('[data-review-failure]').hidden`)
+	if msg := tb.page("[data-review-failure-message]"); msg != "" {
+		t.Fatalf("the review failed: %s (%s)", msg, tb.page("[data-review-failure-code]"))
+	}
+	links := tb.eval(`Array.from(document.querySelectorAll('[data-review-records] a'), (a) => a.getAttribute('href')).join('\n')`)
+	for _, c := range cited {
+		if !strings.Contains("\n"+links+"\n", "\n"+c+"\n") {
+			t.Errorf("the cited page %s is not among the reviewed records:\n%s", c, links)
+		}
+	}
+	t.Logf("review: %s; %s", tb.page("[data-review-status]"), tb.page("[data-review-identity-engine]"))
+	tb.auditAt(axe, "review, rebuilt", "main")
+	tb.shot("22-review-rebuilt")
+
+	// The same recipe expecting other evidence is refused, never shown.
+	_, frag, _ := strings.Cut(path, "#")
+	raw, err := base64.RawURLEncoding.DecodeString(frag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recipe map[string]any
+	json.Unmarshal(raw, &recipe)
+	wrong := "sha256:" + strings.Repeat("0", 64)
+	recipe["context_id"] = wrong
+	raw, _ = json.Marshal(recipe)
+	bad := openPage(t, browser, &site{URL: base}, "/review/?corpus=docs-en#"+base64.RawURLEncoding.EncodeToString(raw), "[data-review-submit]")
+	bad.do(chromedp.Click(chromedp.CSS("[data-review-submit]")))
+	bad.wait(`!document.querySelector('[data-review-failure]').hidden`)
+	bad.settle()
+	bad.allow(`status of 409 .*/v1/evidence/replay`) // the refusal, expected
+	if got := bad.page("[data-review-failure-context]"); got != wrong {
+		t.Errorf("the failure shows the expected id %q; want %q", got, wrong)
+	}
+	if bad.eval(`String(document.querySelector('[data-review-result]').hidden)`) != "true" || bad.count("[data-review-records] li") != 0 {
+		t.Error("a refused replay shows evidence")
+	}
+	t.Logf("refused: %s: %s", bad.page("[data-review-failure-code]"), bad.page("[data-review-failure-message]"))
+	bad.auditAt(axe, "review, refused", "main")
+	bad.shot("23-review-refused")
+}
+
+// page is the text of the element sel selects anywhere on the page.
+func (tb *tab) page(sel string) string {
+	tb.t.Helper()
+	return tb.eval(`(document.querySelector(` + strconv.Quote(sel) + `) || {}).textContent || ''`)
 }

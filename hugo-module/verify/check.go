@@ -323,7 +323,7 @@ func (c *checker) checkName(name, prefix, hash, code string) {
 }
 
 // corpus checks the corpus bytes against the manifest's hash and its
-// document against askplane.corpus v1 or v2. Its siteId must be the manifest's
+// document against askplane.corpus v1, v2 or v3. Its siteId must be the manifest's
 // (which site.json's is checked against).
 func (c *checker) corpus(name string, m *manifest) {
 	data := c.output(name, "the manifest's corpus.href", MaxCorpusBytes, "corpus.too-large", "")

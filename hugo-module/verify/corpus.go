@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/askplane/askplane/internal/chunk"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -13,15 +14,23 @@ import (
 // corpusVersion, and a corpus of corpusOldest is still read by the sidecar.
 const (
 	corpusOldest  = 1
-	corpusVersion = 2
+	corpusVersion = 3
 )
 
-// checkCorpus checks a corpus document against askplane.corpus v1 or v2:
+// checkCorpus checks a corpus document against askplane.corpus v1, v2 or
+// v3:
 //
 //	{"protocol":"askplane.corpus","version":1,"siteId","language",
 //	 "pages":[{"url","title","chunks":[{"anchor","headings":[],"text"}]}]}
 //	{"protocol":"askplane.corpus","version":2,"siteId","language",
 //	 "pages":[{"url","title","chunks":[{"level","anchor","heading","text"}]}]}
+//	{"protocol":"askplane.corpus","version":3,"siteId","language",
+//	 "pages":[{"url","title","kind","section","lang","html"}]}
+//
+// A v3 page's lang must be the corpus language, and its html is chunked
+// as the sidecar chunks it (internal/chunk): a page the chunker refuses
+// is corpus.html.invalid, and two kept chunks with one anchor are
+// corpus.anchor.duplicate.
 //
 // Every url must be a safe root-relative href, and anchors unique within a
 // page. In v1 no text may be empty. In v2 a chunk whose trimmed text is
@@ -95,6 +104,10 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 		if _, ok := rawString(page["title"]); !ok {
 			bad("corpus.invalid", "%s: title must be a string, not %s", where, describeRaw(page["title"]))
 		}
+		if version == 3 {
+			chunks += checkPageV3(bad, where, page, lang)
+			continue
+		}
 		var cl []map[string]json.RawMessage
 		if err := json.Unmarshal(page["chunks"], &cl); err != nil || cl == nil {
 			bad("corpus.invalid", "%s: chunks must be an array of objects %s, not %s", where, shape, describeRaw(page["chunks"]))
@@ -129,6 +142,43 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 		}
 	}
 	return pages, chunks
+}
+
+// checkPageV3 checks the members of a v3 page beyond url and title, and
+// returns how many chunks the reader keeps from it.
+func checkPageV3(bad func(code, format string, args ...any), where string, page map[string]json.RawMessage, lang string) int {
+	for _, k := range []string{"kind", "section"} {
+		if _, ok := rawString(page[k]); !ok {
+			bad("corpus.invalid", "%s: %s must be a string, not %s", where, k, describeRaw(page[k]))
+		}
+	}
+	if got, ok := rawString(page["lang"]); !ok || got != lang {
+		bad("corpus.invalid", "%s: lang must be %q, the corpus language, not %s", where, lang, describeRaw(page["lang"]))
+	}
+	html, ok := rawString(page["html"])
+	if !ok {
+		bad("corpus.invalid", "%s: html must be a string (the page's rendered content), not %s", where, describeRaw(page["html"]))
+		return 0
+	}
+	chunks, err := chunk.Split(html)
+	if err != nil {
+		bad("corpus.html.invalid", "%s: %v", where, err)
+		return 0
+	}
+	kept := 0
+	anchors := map[string]int{}
+	for j, ch := range chunks {
+		if protocol.Trim(chunk.PlainText(ch.Blocks)) == "" {
+			continue
+		}
+		kept++
+		if k, dup := anchors[ch.Anchor]; dup {
+			bad("corpus.anchor.duplicate", "%s, chunk %d: anchor %s is also chunk %d's; heading and term ids must be unique within a page", where, j+1, quote(ch.Anchor), k+1)
+		} else {
+			anchors[ch.Anchor] = j + 1
+		}
+	}
+	return kept
 }
 
 // checkChunkV2 checks the j-th chunk of a v2 page and reports whether the

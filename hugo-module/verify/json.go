@@ -93,7 +93,7 @@ func versions(oldest, newest int) string {
 }
 
 // formatVersion is the one version of every format verify reads, except
-// askplane.corpus, which has two (corpusOldest to corpusVersion).
+// askplane.corpus, which has several (corpusOldest to corpusVersion).
 const formatVersion = 1
 
 // validHash reports whether s is "sha256:" and 64 lowercase hex digits.

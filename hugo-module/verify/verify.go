@@ -36,6 +36,7 @@
 //	corpus.missing                   (warning) fallback is backend but no corpus was built
 //	corpus.invalid corpus.too-large corpus.hash.mismatch corpus.name.mismatch
 //	corpus.url.unsafe corpus.url.duplicate corpus.anchor.duplicate corpus.text.empty
+//	corpus.html.invalid
 //
 // Raised only by the module's templates, which fail the hugo build:
 //

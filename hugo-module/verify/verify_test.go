@@ -783,7 +783,7 @@ func TestCorpusRulesV2(t *testing.T) {
 		}, []string{"corpus.invalid", "corpus.invalid"}, 4},
 		{"relative url", func(f *fixture) { f.page(1)["url"] = "docs/setup/" }, []string{"corpus.url.unsafe"}, 4},
 		{"duplicate url", func(f *fixture) { f.page(1)["url"] = "/docs/install/" }, []string{"corpus.url.duplicate"}, 4},
-		{"version 3", func(f *fixture) { f.corpus["version"] = 3 }, []string{"corpus.invalid"}, 0},
+		{"version 4", func(f *fixture) { f.corpus["version"] = 4 }, []string{"corpus.invalid"}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -806,6 +806,57 @@ func TestCorpusRulesV2(t *testing.T) {
 				t.Errorf("the reader keeps %d records, verify counts %d", len(c.Records), tt.chunks)
 			}
 			t.Log(lines(rep))
+		})
+	}
+}
+
+// useV3 replaces the fixture's corpus with a version 3 one: two pages
+// whose HTML the reader chunks into four records.
+func (f *fixture) useV3(t testing.TB) {
+	f.corpus = decode(t, fmt.Appendf(nil, `{"protocol":"askplane.corpus","version":3,"siteId":%q,"language":%q,"pages":[
+		{"url":"/docs/install/","title":"Install","kind":"page","section":"docs","lang":%[2]q,
+		 "html":"<p>Intro.</p><h2 id=\"steps\">Steps</h2><p>Do the thing.</p><h3 id=\"linux\">Linux</h3><dl><dt id=\"apt\">apt</dt><dd><pre><code class=\"language-sh\">apt install askplane</code></pre></dd></dl>"},
+		{"url":"/docs/","title":"Docs","kind":"section","section":"docs","lang":%[2]q,"html":"<p>Set it up.</p>"}]}`, f.siteID, f.lang))
+}
+
+// Each v3 rule, and agreement with the reader.
+func TestCorpusRulesV3(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(*fixture)
+		want   []string
+		chunks int
+	}{
+		{"valid", func(f *fixture) {}, nil, 4},
+		{"empty html", func(f *fixture) { f.page(1)["html"] = "<nav>x</nav>" }, nil, 3},
+		{"duplicate anchor", func(f *fixture) { f.page(0)["html"] = `<h2 id="a">A</h2><p>x</p><dl><dt id="a">a</dt><dd>y</dd></dl>` },
+			[]string{"corpus.anchor.duplicate"}, 3},
+		{"html too deep", func(f *fixture) { f.page(1)["html"] = strings.Repeat("<div>", 300) + "x" }, []string{"corpus.html.invalid"}, 3},
+		{"html missing", func(f *fixture) { delete(f.page(1), "html") }, []string{"corpus.invalid"}, 3},
+		{"kind missing", func(f *fixture) { delete(f.page(1), "kind") }, []string{"corpus.invalid"}, 4},
+		{"other lang", func(f *fixture) { f.page(1)["lang"] = "fr" }, []string{"corpus.invalid"}, 4},
+		{"unsafe url", func(f *fixture) { f.page(1)["url"] = "javascript:x" }, []string{"corpus.url.unsafe"}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, "en")
+			f.useV3(t)
+			tt.edit(f)
+			rep := run(t, f)
+			if got := codes(rep); !slices.Equal(got, tt.want) {
+				t.Fatalf("codes\n got %v\nwant %v\n%s", got, tt.want, lines(rep))
+			}
+			if got := rep.Languages[0].Chunks; got != tt.chunks {
+				t.Errorf("%d chunks, want %d", got, tt.chunks)
+			}
+			data := encode(t, f.corpus)
+			c, err := corpus.Load(data, corpus.ContentHash(data))
+			if (err == nil) != (len(tt.want) == 0) {
+				t.Errorf("the reader says %v, verify %v", err, tt.want)
+			}
+			if err == nil && len(c.Records) != tt.chunks {
+				t.Errorf("the reader keeps %d records, verify counts %d", len(c.Records), tt.chunks)
+			}
 		})
 	}
 }

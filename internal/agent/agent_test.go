@@ -234,7 +234,7 @@ func TestDecodeRejectsWithoutEchoingOutput(t *testing.T) {
 func TestAgentIsSharedAndPrintsNoRequestData(t *testing.T) {
 	a := boundAsk(t)
 	for _, s := range []string{fmt.Sprint(a), fmt.Sprintf("%#v", a)} {
-		if !strings.HasPrefix(s, "agent ask-answer/1 (model test-model, provider test, output sha256:") || strings.Contains(s, "evidence records") {
+		if !strings.HasPrefix(s, "agent ask-answer/2 (model test-model, provider test, output sha256:") || strings.Contains(s, "evidence records") {
 			t.Errorf("printed as %q", s)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -18,9 +19,9 @@ var update = flag.Bool("update", false, "rewrite testdata/*.json golden schemas"
 // TestAskAnswerSchemasArePinned -update, then update the digests below
 // and bump AskAnswerMetadata.Version when the contract changed meaning.
 const (
-	askInputDigest  = "sha256:b45aad06ecd7a80ed18b14b4defab77c04b2c2280a5c5f022630078ca089cbcb"
-	askOutputDigest = "sha256:8e91467df40f16177a238c10cc3c8748b448d8d5dd8c85604af3b6c8bcec4165"
-	askModelDigest  = "sha256:4d047fb9f9343fedf7fa7bd0cd6e8979fd6e5b9745a44e2df5598780a9547b51" // model-visible output schema
+	askInputDigest  = "sha256:ab9e7676977445ee6612a54afe60610523a66799bed5ec4585b01a14a6053d75"
+	askOutputDigest = "sha256:7c144c253d3bba4e01b91a21bd9378d9b11c06d72e3d2afd23bfeb07e8f71704"
+	askModelDigest  = "sha256:5f4537a966607513c66736b4470c333e4153b704eaee454eddf527e5c168493e" // model-visible output schema, cites before answer
 )
 
 func TestAskAnswerSchemasArePinned(t *testing.T) {
@@ -33,8 +34,8 @@ func TestAskAnswerSchemasArePinned(t *testing.T) {
 		ref              SchemaRef
 		doc              []byte
 	}{
-		{"ask-answer.input.json", "urn:askplane:ask-answer:input:1", askInputDigest, d.InputRef(), d.InputSchema()},
-		{"ask-answer.output.json", "urn:askplane:ask-answer:output:1", askOutputDigest, d.OutputRef(), d.OutputSchema()},
+		{"ask-answer.input.json", "urn:askplane:ask-answer:input:2", askInputDigest, d.InputRef(), d.InputSchema()},
+		{"ask-answer.output.json", "urn:askplane:ask-answer:output:2", askOutputDigest, d.OutputRef(), d.OutputSchema()},
 		{"ask-answer.output.model.json", "", askModelDigest, SchemaRef{Digest: digestOf(d.ModelSchema())}, d.ModelSchema()},
 	} {
 		path := filepath.Join("testdata", c.file)
@@ -50,7 +51,7 @@ func TestAskAnswerSchemasArePinned(t *testing.T) {
 		if got := append(bytes.Clone(c.doc), '\n'); !bytes.Equal(got, want) {
 			t.Errorf("%s is stale; the generated schema is now:\n%s", path, got)
 		}
-		if c.id != "" && (c.ref.ID != c.id || c.ref.Version != 1) {
+		if c.id != "" && (c.ref.ID != c.id || c.ref.Version != 2) {
 			t.Errorf("%s: ref %+v", c.file, c.ref)
 		}
 		if c.ref.Digest != c.digest {
@@ -59,6 +60,28 @@ func TestAskAnswerSchemasArePinned(t *testing.T) {
 		if digestOf(bytes.TrimSuffix(want, []byte("\n"))) != c.ref.Digest {
 			t.Errorf("%s: the committed document does not hash to the reference digest", c.file)
 		}
+	}
+}
+
+// The model is shown "cites" before "answer", so a strict structured-output
+// mode writes the citations first (internal/generate streams on that).
+func TestAskModelSchemaPutsCitesFirst(t *testing.T) {
+	d, err := DefineAskAnswer(testModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, doc := range map[string][]byte{"model-visible": d.ModelSchema(), "output": d.OutputSchema()} {
+		var s struct{ Required []string }
+		if err := json.Unmarshal(doc, &s); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Required) != 2 || s.Required[0] != "cites" || s.Required[1] != "answer" {
+			t.Errorf("%s schema: required %v", name, s.Required)
+		}
+	}
+	visible := string(d.ModelSchema())
+	if c, a := strings.Index(visible, `"cites":{`), strings.Index(visible, `"answer":{`); c < 0 || a < 0 || c > a {
+		t.Errorf("model-visible schema does not list cites before answer: %s", visible)
 	}
 }
 

@@ -136,8 +136,9 @@ func (d *Definition[In, Out]) InputSchema() []byte { return bytes.Clone(d.input.
 // Decode validates against.
 func (d *Definition[In, Out]) OutputSchema() []byte { return bytes.Clone(d.output.canonical) }
 
-// ModelSchema returns a copy of the canonical model-visible output
-// schema: what PrepareRequest sends as provider.OutputSchema.
+// ModelSchema returns a copy of the model-visible output schema: what
+// PrepareRequest sends as provider.OutputSchema. It is canonical except
+// that properties follow the Go declaration order (see modelSchema).
 func (d *Definition[In, Out]) ModelSchema() []byte { return bytes.Clone(d.visible) }
 
 // Register installs both schemas in b, or neither: a caller never sees a

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 
 	"github.com/gowebpki/jcs"
@@ -17,6 +18,17 @@ import (
 // nothing: Decode validates every answer against the full output schema,
 // which stays authoritative, and the bounds' intent belongs in
 // descriptions, which every provider passes to the model.
+//
+// The model-visible schema is canonical (RFC 8785) but for one thing:
+// the members of every "properties" object follow the order of the
+// sibling "required" array, which is the Go declaration order of the
+// struct's fields. RFC 8785 sorts members by name, and strict
+// structured-output modes generate an object's members in the order its
+// properties are written, so a canonical schema would make the model
+// write "answer" before "cites". The order is fixed by the Go types, so
+// the bytes are still deterministic and pinned by their digest; they
+// differ from the canonical form only in member order, which Define
+// checks.
 
 // unportable are keywords removed from the model-visible schema, with
 // $schema and $id, which identify the document to askplane, not to a
@@ -58,7 +70,143 @@ func modelSchema(canonical []byte, id string) ([]byte, *Error) {
 	if err != nil {
 		return nil, &Error{Code: CodeSchemaGeneration, Message: "the model-visible schema does not canonicalise", Schema: id}
 	}
-	return raw, nil
+	var ordered bytes.Buffer
+	if err := declarationOrder(raw, &ordered, 0); err != nil {
+		return nil, &Error{Code: CodeSchemaGeneration, Message: "the model-visible schema cannot be put in declaration order", Schema: id}
+	}
+	// The reordering may move members, nothing else.
+	if again, err := jcs.Transform(ordered.Bytes()); err != nil || !bytes.Equal(again, raw) {
+		return nil, &Error{Code: CodeSchemaGeneration, Message: "the ordered model-visible schema is not the canonical one reordered", Schema: id}
+	}
+	return ordered.Bytes(), nil
+}
+
+// declarationOrder writes the canonical JSON value b to w with the
+// members of each "properties" object in the order of its sibling
+// "required" array (members not named there, which portable refuses
+// anyway, keep their canonical place after them). Everything else is
+// copied byte for byte: member names are re-encoded from their decoded
+// strings, which for the ASCII names generated schemas use is exactly
+// the canonical encoding (and Define checks the result).
+func declarationOrder(b []byte, w *bytes.Buffer, depth int) error {
+	if depth > HardMaxDepth {
+		return errors.New("too deep")
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return errors.New("empty value")
+	}
+	switch b[0] {
+	case '{':
+		keys, vals, err := members(b)
+		if err != nil {
+			return err
+		}
+		var required []string
+		for i, k := range keys {
+			if k == "required" {
+				_ = json.Unmarshal(vals[i], &required) // not a string array: no order to follow
+			}
+		}
+		w.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			name, _ := json.Marshal(k)
+			w.Write(name)
+			w.WriteByte(':')
+			if k == "properties" && len(required) > 0 && len(vals[i]) > 0 && vals[i][0] == '{' {
+				if err := orderedProperties(vals[i], required, w, depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := declarationOrder(vals[i], w, depth+1); err != nil {
+				return err
+			}
+		}
+		w.WriteByte('}')
+	case '[':
+		var items []json.RawMessage
+		if err := json.Unmarshal(b, &items); err != nil {
+			return err
+		}
+		w.WriteByte('[')
+		for i, v := range items {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			if err := declarationOrder(v, w, depth+1); err != nil {
+				return err
+			}
+		}
+		w.WriteByte(']')
+	default:
+		w.Write(b)
+	}
+	return nil
+}
+
+// orderedProperties writes a "properties" object: the members named in
+// required first, in that order, then the rest in their canonical order.
+func orderedProperties(b []byte, required []string, w *bytes.Buffer, depth int) error {
+	keys, vals, err := members(b)
+	if err != nil {
+		return err
+	}
+	order := make([]int, 0, len(keys))
+	for _, r := range required {
+		if i := slices.Index(keys, r); i >= 0 && !slices.Contains(order, i) {
+			order = append(order, i)
+		}
+	}
+	for i := range keys {
+		if !slices.Contains(order, i) {
+			order = append(order, i)
+		}
+	}
+	w.WriteByte('{')
+	for n, i := range order {
+		if n > 0 {
+			w.WriteByte(',')
+		}
+		name, _ := json.Marshal(keys[i])
+		w.Write(name)
+		w.WriteByte(':')
+		if err := declarationOrder(vals[i], w, depth+1); err != nil {
+			return err
+		}
+	}
+	w.WriteByte('}')
+	return nil
+}
+
+// members returns an object's member names and raw values in document
+// order.
+func members(b []byte) ([]string, []json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return nil, nil, err
+	}
+	var keys []string
+	var vals []json.RawMessage
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		k, ok := tok.(string)
+		if !ok {
+			return nil, nil, errors.New("member name is not a string")
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		keys, vals = append(keys, k), append(vals, v)
+	}
+	return keys, vals, nil
 }
 
 // portable strips unportable keywords from schema s in place and reports

@@ -102,3 +102,10 @@ func errorBody(e *Error) []byte {
 // whose ?corpus= hint is missing or names no configured corpus), so the
 // client sees exactly the body and headers a Handler sends.
 func WriteForbidden(w http.ResponseWriter) { writeError(w, errForbidden) }
+
+// WriteRateLimited writes 429 ASK_RATE_LIMITED with Retry-After, for the
+// routes beside the handler (MCP) that share its budgets.
+func WriteRateLimited(w http.ResponseWriter, after time.Duration) { writeError(w, rateLimited(after)) }
+
+// WriteUnauthorized writes 401 ASK_UNAUTHORIZED with a Bearer challenge.
+func WriteUnauthorized(w http.ResponseWriter) { unauthorized(w) }

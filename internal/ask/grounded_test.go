@@ -51,7 +51,8 @@ func TestGroundedLinksTheEvidence(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 	link := resp.Header.Get("Link")
-	frag, ok := strings.CutPrefix(link, "</review/#")
+	_, frag, ok := strings.Cut(link, "#")
+	ok = ok && strings.HasPrefix(link, "</review/?corpus=")
 	frag, ok2 := strings.CutSuffix(frag, `>; rel="evidence"`)
 	if !ok || !ok2 {
 		t.Fatalf("Link = %q", link)

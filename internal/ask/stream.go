@@ -36,11 +36,13 @@ const MaxEvidenceLinkBytes = 2 << 10
 // evidenceLink is the Link header of an answer built from an evidence
 // package: the review page, with the package's recipe as the fragment,
 // so the evidence can be rebuilt and checked later without the server
-// keeping it. The fragment is base64url, so it needs no escaping here.
-// ok is false, and the header must be omitted, when the link is longer
-// than MaxEvidenceLinkBytes.
-func evidenceLink(p *evidence.Package) (link string, ok bool) {
-	link = "</review/#" + p.Recipe().Fragment() + `>; rel="evidence"`
+// keeping it. The query names the site's corpus, so on a sidecar of
+// several sites the page asks the right one to rebuild it. The corpus id
+// is a SafeIdentifier and the fragment base64url, so neither needs
+// escaping here. ok is false, and the header must be omitted, when the
+// link is longer than MaxEvidenceLinkBytes.
+func evidenceLink(corpusID string, p *evidence.Package) (link string, ok bool) {
+	link = "</review/?corpus=" + corpusID + "#" + p.Recipe().Fragment() + `>; rel="evidence"`
 	return link, len(link) <= MaxEvidenceLinkBytes
 }
 
@@ -52,7 +54,7 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	if x.pkg != nil {
-		if link, ok := evidenceLink(x.pkg); ok {
+		if link, ok := evidenceLink(x.site.Corpus.ID, x.pkg); ok {
 			hd.Set("Link", link)
 		} else {
 			x.h.log.Info("ask: evidence link omitted: longer than MaxEvidenceLinkBytes", "requestId", x.id, "bytes", len(link))

@@ -68,7 +68,7 @@ func TestErrorCodes(t *testing.T) {
 		{"malformed hash", site(tinyCorpus, "sha256:XYZ"), CodeManifest},
 		{"not json", site("{", ""), CodeInvalid},
 		{"wrong protocol", site(strings.Replace(tinyCorpus, `"askplane.corpus"`, `"x"`, 1), ""), CodeInvalid},
-		{"version 3", site(strings.Replace(tinyCorpus, `"version":1`, `"version":3`, 1), ""), CodeUnsupported},
+		{"version 4", site(strings.Replace(tinyCorpus, `"version":1`, `"version":4`, 1), ""), CodeUnsupported},
 		{"unsafe url", site(strings.Replace(tinyCorpus, `"/docs/install/"`, `"javascript:alert(1)"`, 1), ""), CodeInvalid},
 		{"empty text", site(strings.Replace(tinyCorpus, `"Run askplane verify public/."`, `"  "`, 1), ""), CodeInvalid},
 		{"duplicate anchor", site(strings.Replace(tinyCorpus, `"anchor":""`, `"anchor":"verify"`, 1), ""), CodeInvalid},

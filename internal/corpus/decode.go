@@ -5,10 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/askplane/askplane/internal/chunk"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
-// The wire shape of askplane.corpus v1 and v2 (see the package doc). The
+// The wire shape of askplane.corpus v1, v2 and v3 (see the package doc). The
 // build writes keys sorted, so nothing may depend on key order;
 // encoding/json matches by name.
 type wireCorpus struct {
@@ -22,7 +23,13 @@ type wireCorpus struct {
 type wirePage struct {
 	URL    string      `json:"url"`
 	Title  string      `json:"title"`
-	Chunks []wireChunk `json:"chunks"`
+	Chunks []wireChunk `json:"chunks"` // v1, v2
+
+	// v3: the page's kind, section, language and rendered content HTML.
+	Kind    *string `json:"kind"`
+	Section *string `json:"section"`
+	Lang    *string `json:"lang"`
+	HTML    *string `json:"html"`
 }
 
 // wireChunk holds the members of both versions; each version reads its own.
@@ -56,7 +63,7 @@ func decode(data []byte) (*Corpus, error) {
 	case w.Protocol != CorpusProtocol:
 		return nil, fail(CodeInvalid, "protocol must be "+CorpusProtocol)
 	case w.Version < OldestCorpusVersion || w.Version > CorpusVersion:
-		return nil, fail(CodeUnsupported, "the corpus version is not 1 or 2")
+		return nil, fail(CodeUnsupported, "the corpus version is not 1, 2 or 3")
 	case !protocol.ValidIdentifier(w.SiteID):
 		return nil, fail(CodeInvalid, "siteId is not a SafeIdentifier")
 	case !protocol.ValidIdentifier(w.Language):
@@ -73,6 +80,13 @@ func decode(data []byte) (*Corpus, error) {
 		where := "page " + strconv.Itoa(i+1)
 		if !strings.HasPrefix(p.URL, "/") || !protocol.ValidHref(p.URL) {
 			return nil, fail(CodeInvalid, where+": url is not a safe root-relative href")
+		}
+		if w.Version == 3 {
+			var err error
+			if stack, err = c.addPageV3(p, where, w.Language, seen, stack); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		root := []string{p.Title}
 		stack = stack[:0]
@@ -150,4 +164,48 @@ func openHeadingAt(stack []openHeading, root []string, level int, title string) 
 	}
 	path := append(parent[:len(parent):len(parent)], title)
 	return append(stack, openHeading{level: level, path: path}), path
+}
+
+// addPageV3 chunks one v3 page (see the package doc) and appends its
+// records. seen holds the ids of every record so far.
+func (c *Corpus) addPageV3(p wirePage, where, lang string, seen map[string]struct{}, stack []openHeading) ([]openHeading, error) {
+	switch {
+	case p.HTML == nil || p.Kind == nil || p.Section == nil || p.Lang == nil:
+		return stack, fail(CodeInvalid, where+": kind, section, lang and html are required")
+	case *p.Lang != lang:
+		return stack, fail(CodeInvalid, where+": lang is not the corpus language")
+	}
+	chunks, err := chunk.Split(*p.HTML)
+	if err != nil {
+		return stack, fail(CodeInvalid, where+": "+err.Error())
+	}
+	title := chunk.TrimGlyphs(p.Title)
+	root := []string{title}
+	stack = stack[:0]
+	for j, ch := range chunks {
+		var headings []string
+		if ch.Level == 0 {
+			headings = root
+		} else {
+			stack, headings = openHeadingAt(stack, root, ch.Level, ch.Heading)
+		}
+		if len(ch.Blocks) == 0 {
+			continue // no content: the chunk only opens its heading
+		}
+		r := Record{URL: p.URL, Anchor: ch.Anchor, Title: title, Headings: headings, Text: chunk.PlainText(ch.Blocks), Blocks: ch.Blocks}
+		if protocol.Trim(r.Text) == "" {
+			continue
+		}
+		at := where + ", chunk " + strconv.Itoa(j+1)
+		if !protocol.ValidHref(r.Href()) {
+			return stack, fail(CodeInvalid, at+": url#anchor is not a safe href")
+		}
+		r.ID = RecordID(r.URL, r.Anchor)
+		if _, dup := seen[r.ID]; dup {
+			return stack, fail(CodeInvalid, at+": the same url and anchor appear twice")
+		}
+		seen[r.ID] = struct{}{}
+		c.Records = append(c.Records, r)
+	}
+	return stack, nil
 }

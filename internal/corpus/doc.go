@@ -9,10 +9,28 @@
 //
 // # Versions
 //
-// Both versions decode to the same [Record]s, so retrieval and evidence
-// do not depend on which one a build wrote. In either, key order is not
-// significant (members are matched by name), and the corpus is
-// identified by the SHA-256 of its exact bytes.
+// Versions 1 and 2 decode to the same [Record]s, so retrieval and
+// evidence do not depend on which one a build wrote; version 3, which the
+// module writes, carries each page's rendered HTML and decodes to records
+// with [Block]s as well. In every version key order is not significant
+// (members are matched by name), and the corpus is identified by the
+// SHA-256 of its exact bytes.
+//
+// Version 3 stores pages, not chunks:
+//
+//	{"protocol":"askplane.corpus","version":3,"siteId":"my-docs","language":"en",
+//	 "pages":[{"url":"/docs/x/","title":"X","kind":"page","section":"docs",
+//	   "lang":"en","html":"<p>intro</p><h2 id=\"install\">Install</h2>…"}]}
+//
+// Each page's html is split by [chunk.Split] (rules [chunk.Version]),
+// which belongs to the retrieval engine: the same bytes give the same
+// records only for the same chunker version. Every chunk with text is a
+// record whose Text is [chunk.PlainText] of its blocks, whose Headings are
+// built from the chunk levels by the version 2 stack rule below (an
+// anchored definition term is level [chunk.TermLevel]), and whose Title
+// has trailing anchor glyphs ([chunk.TrimGlyphs]) removed. A page's lang
+// must be the corpus language, and a page the chunker refuses makes the
+// whole corpus invalid.
 //
 // Version 1 stores each chunk's heading path and trimmed text as the
 // templates computed them:
@@ -21,7 +39,7 @@
 //	 "pages":[{"url":"/docs/x/","title":"X","chunks":[
 //	   {"anchor":"install","headings":["X","Install"],"text":"plain text"}]}]}
 //
-// Version 2, which the module writes, leaves that work to this reader,
+// Version 2 leaves that work to this reader,
 // because it costs the templates far more steps per page:
 //
 //	{"protocol":"askplane.corpus","version":2,"siteId":"my-docs","language":"en",

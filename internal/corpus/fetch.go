@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"time"
-
-	"github.com/askplane/askplane/internal/endpoint"
 )
 
 // Fetch loads the corpus of one language from a published site, for a
@@ -23,11 +21,8 @@ import (
 // (tests, a local preview). Redirects are refused, not followed, and each
 // file has its own timeout within ctx.
 func Fetch(ctx context.Context, base string, lang string) (*Corpus, error) {
-	u, err := endpoint.Parse(base)
-	if err != nil {
-		return nil, fail(CodeRead, "the corpus URL "+err.Error())
-	}
-	return LoadDir(&httpFS{ctx: ctx, base: u, client: fetchClient}, lang)
+	c, _, err := FetchRaw(ctx, base, lang)
+	return c, err
 }
 
 // fetchTimeout bounds each file of a Fetch.

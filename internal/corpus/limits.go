@@ -16,7 +16,7 @@ const (
 
 	// CorpusVersion is the askplane.corpus version the module writes;
 	// OldestCorpusVersion, and every version between, is still read.
-	CorpusVersion       = 2
+	CorpusVersion       = 3
 	OldestCorpusVersion = 1
 
 	ManifestVersion = 1

@@ -15,30 +15,8 @@ import (
 // askplane/<lang>/manifest.json, then the corpus it names, and checks the
 // corpus against the manifest's hash, site id and language.
 func LoadDir(fsys fs.FS, lang string) (*Corpus, error) {
-	if !protocol.ValidIdentifier(lang) {
-		return nil, fail(CodeManifest, "the language is not a SafeIdentifier")
-	}
-	dir := "askplane/" + lang
-	data, err := readBounded(fsys, dir+"/manifest.json", MaxManifestBytes)
-	if err != nil {
-		return nil, err
-	}
-	m, file, err := decodeManifest(data, lang, dir)
-	if err != nil {
-		return nil, err
-	}
-	data, err = readBounded(fsys, file, MaxCorpusBytes)
-	if err != nil {
-		return nil, err
-	}
-	c, err := Load(data, m.Corpus.ContentHash)
-	if err != nil {
-		return nil, err
-	}
-	if c.SiteID != m.SiteID || c.Language != lang {
-		return nil, fail(CodeInvalid, "the corpus's siteId or language differs from its manifest's")
-	}
-	return c, nil
+	c, _, err := LoadDirRaw(fsys, lang)
+	return c, err
 }
 
 // Load decodes an already-read corpus file after checking that its exact

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
 )
 
 // Corpus is one verified corpus file, flattened into records (one per
@@ -26,8 +28,18 @@ type Record struct {
 	Anchor   string
 	Title    string
 	Headings []string
-	Text     string
+	// Text is the chunk's plain text, what the evidence engine indexes
+	// and excerpts. From a v3 corpus it is the blocks' texts, one block
+	// per line or lines (chunk.PlainText).
+	Text string
+	// Blocks is the chunk's structure (paragraphs, code with its
+	// language, lists, tables, …), from a v3 corpus only; nil for v1 and
+	// v2, whose records are text alone.
+	Blocks []Block
 }
+
+// Block is one typed unit of a chunk's content (see internal/chunk).
+type Block = chunk.Block
 
 // Href is the link a citation points to: the page, and the section when
 // the chunk has an anchor (the text before a page's first heading has none).

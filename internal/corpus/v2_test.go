@@ -106,7 +106,7 @@ func TestV2Errors(t *testing.T) {
 		{"v1 chunk in a v2 corpus", v2(`{"anchor":"a","headings":["X","A"],"text":"a"}`), CodeInvalid},
 		{"unsafe anchor", v2(ch(2, "a\tb", "A", "a")), CodeInvalid},
 		{"unsafe url", strings.Replace(v2(ch(2, "a", "A", "a")), `"/docs/x/"`, `"javascript:x"`, 1), CodeInvalid},
-		{"version 3", strings.Replace(v2(ch(2, "a", "A", "a")), `"version":2`, `"version":3`, 1), CodeUnsupported},
+		{"version 4", strings.Replace(v2(ch(2, "a", "A", "a")), `"version":2`, `"version":4`, 1), CodeUnsupported},
 		{"version 0", strings.Replace(v2(ch(2, "a", "A", "a")), `"version":2`, `"version":0`, 1), CodeUnsupported},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -240,15 +240,6 @@ func TestEngine2Package(t *testing.T) {
 	if p1.ContextID == p.ContextID {
 		t.Error("engines share a context id")
 	}
-	for _, id := range append(EngineIDs(), "") {
-		e, err := New(id, hugoDocs("en"))
-		if err != nil || (id != "" && e.ID() != id) || (id == "" && e.ID() != DefaultEngineID) {
-			t.Errorf("New(%q) = %v, %v", id, e, err)
-		}
-	}
-	if _, err := New("askplane.bm25/9", hugoDocs("en")); err == nil {
-		t.Error("unknown engine accepted")
-	}
 	if n := NewIndex2(&corpus.Corpus{}).Search("anything", Budget{}); n.Status != Insufficient {
 		t.Error("empty corpus")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/askplane/askplane/internal/chunk"
 	"github.com/askplane/askplane/internal/corpus"
 )
 
@@ -250,7 +251,13 @@ func TestWritersNameEveryField(t *testing.T) {
 		var w, c map[string]any
 		json.Unmarshal(pair.wire, &w)
 		json.Unmarshal(pair.jcs, &c)
-		if n := pair.typ.NumField(); len(w) != n || len(c) != n {
+		n := 0 // fields on the wire: all but those tagged json:"-" (Selected.Blocks)
+		for i := range pair.typ.NumField() {
+			if pair.typ.Field(i).Tag.Get("json") != "-" {
+				n++
+			}
+		}
+		if len(w) != n || len(c) != n {
 			t.Errorf("%s has %d fields; JSON has %d keys, canonical %d", pair.typ, n, len(w), len(c))
 		}
 	}
@@ -289,5 +296,13 @@ func TestOddQuestions(t *testing.T) {
 		if !json.Valid(p.JSON()) {
 			t.Errorf("%.40q: invalid JSON", q)
 		}
+	}
+}
+
+// The engine id stands for one chunker version (see EngineID): changing
+// either alone fails here.
+func TestEngineChunker(t *testing.T) {
+	if EngineID != "askplane.bm25/1" || chunk.Version != "askplane.chunk/1" {
+		t.Fatalf("engine %s with chunker %s: a new chunker needs a new engine id", EngineID, chunk.Version)
 	}
 }

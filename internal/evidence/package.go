@@ -1,5 +1,7 @@
 package evidence
 
+import "github.com/askplane/askplane/internal/corpus"
+
 // Protocol name and version of the evidence package.
 const (
 	Protocol = "askplane.evidence"
@@ -49,6 +51,13 @@ type Selected struct {
 	Score string `json:"score"`
 	// Reasons are the query terms the record matched, sorted.
 	Reasons []string `json:"reasons"`
+	// Blocks is the whole record's structure (paragraphs, code with its
+	// language, lists, tables), from a v3 corpus; nil from v1 and v2. It
+	// is for generators composing an answer and is not part of the
+	// package's JSON, byte budget or identities: the record's id and the
+	// package's source_version (and the chunker version the engine id
+	// stands for) determine it. A package decoded from JSON has none.
+	Blocks []corpus.Block `json:"-"`
 }
 
 // Href is the citation link: the page, with the anchor when there is one.

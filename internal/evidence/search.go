@@ -43,6 +43,7 @@ func (ix *Index) Search(question string, budget Budget) Package {
 			Excerpt: excerpt(r.Text, terms),
 			Score:   formatScore(h.score),
 			Reasons: reasons,
+			Blocks:  r.Blocks,
 		})
 	}
 	p.sealMeasured(p.fit())

@@ -19,10 +19,14 @@ const (
 	DefaultMaxBytes     = 1200
 )
 
-// Extractive answers with sentences copied verbatim from the package's
-// excerpts: those that together cover the most question terms. It is
-// deterministic (the same package and question give the same deltas) and
-// the zero value is ready to use.
+// Extractive answers with text copied verbatim from the package's
+// records. When the records carry blocks (a v3 corpus) it composes
+// markdown: a lead sentence from the best record, the relevant code block
+// in a fence with its language, and a few supporting sentences (see
+// structured). Otherwise it answers with the excerpts' sentences that
+// together cover the most question terms. It is deterministic (the same
+// package and question give the same deltas) and the zero value is ready
+// to use.
 type Extractive struct {
 	MaxSentences int // 0: DefaultMaxSentences
 	MaxBytes     int // 0: DefaultMaxBytes; the answer's length in bytes
@@ -55,6 +59,14 @@ func (e Extractive) Generate(ctx context.Context, q Question, pkg *evidence.Pack
 		maxBytes = DefaultMaxBytes
 	}
 	terms := distinctTerms(q.Text)
+	// Records from a v3 corpus carry their blocks: the answer is composed
+	// as markdown (structured.go). Without blocks (v1, v2), or when the
+	// blocks give nothing to quote, it is the sentences below.
+	if pkg.Records[0].Blocks != nil {
+		if c := e.structured(terms, pkg, maxBytes); c != nil {
+			return emitComposed(ctx, c, emit)
+		}
+	}
 	var cands []candidate
 	for ri, r := range pkg.Records {
 		for si, s := range evidence.Sentences(r.Excerpt) {

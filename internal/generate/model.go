@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,7 +15,8 @@ import (
 // CodeUngrounded marks a model answer that cannot be tied to the
 // evidence: it cites nothing, or cites a record the package does not
 // hold. The whole answer is dropped, never streamed, because its text may
-// rest on the citation that failed.
+// rest on the citation that failed: a streamed answer's cites are checked
+// before its first word.
 const CodeUngrounded = "generate.ungrounded"
 
 // The two ungrounded cases, both with CodeUngrounded, so callers branch
@@ -24,20 +26,50 @@ var (
 	ErrUnknownCite error = &Error{Code: CodeUngrounded, Message: "the model's answer cites a record that is not in the evidence package"}
 )
 
+// CodeStreamMismatch marks a streamed answer whose emitted text or cites
+// are not those of the output that was validated at the end. It means a
+// bug in the incremental parser; the answer fails closed.
+const CodeStreamMismatch = "generate.stream-mismatch"
+
+// ErrStreamMismatch is the CodeStreamMismatch error.
+var ErrStreamMismatch error = &Error{Code: CodeStreamMismatch, Message: "the streamed answer differs from the validated output"}
+
 // maxModelDeltas bounds the deltas one answer is emitted in.
 const maxModelDeltas = 8
 
 // Model is a Generator backed by a language model through the Ask answer
-// contract (agent.AskInput → agent.AskOutput). It makes one Complete
-// call, validates and decodes the whole answer, checks every cited id
-// against the package, and only then emits the answer, paragraph by
-// paragraph, so no unvalidated model text ever reaches a reader. (A
-// provider's stream would give an earlier first token, but its text could
-// not be checked until the end; that trade is left for a later change.)
+// contract (agent.AskInput → agent.AskOutput). It makes one provider call
+// per question, in one of two ways, chosen once by NewModel from the
+// client's profile:
+//
+//   - Streamed, when the profile has Streaming and OrderedOutput (the
+//     provider's structured output writes members in schema order, and
+//     the contract lists "cites" before "answer"). The growing output is
+//     parsed as it arrives: as soon as the cites array is complete, every
+//     cite is checked against the package by the same rule as the unary
+//     path (each must be a record the model was shown; none is
+//     ErrUncited, an unknown one ErrUnknownCite), and a failure ends the
+//     call before any text is emitted. Then the answer string's text is
+//     emitted as it arrives, each provider delta's decoded text one
+//     delta. At the end the whole output is still validated against the
+//     full output schema and decoded, exactly as the unary path does, and
+//     any failure is returned, closed. By then some text has reached the
+//     reader (the handler ends the stream with an error event): text is
+//     only ever emitted under citations that were checked, but a bound
+//     of the schema (answer length, a stop at max tokens, trailing data)
+//     can only be judged on the complete output. If the model writes the
+//     members in another order, or anything but the expected shape, the
+//     parser stands aside and nothing is emitted until the complete
+//     output has been validated, as unary.
+//   - Unary otherwise (DeepSeek, which has no stream; OpenAI-compatible
+//     servers, which promise no key order): one Complete call, the whole
+//     answer validated and its citations checked, and only then emitted,
+//     paragraph by paragraph.
 type Model struct {
 	agent  *agent.Agent[agent.AskInput, agent.AskOutput]
 	client provider.Client
 	budget agent.Budget
+	stream bool
 }
 
 var _ Generator = (*Model)(nil)
@@ -49,17 +81,23 @@ func NewModel(def *agent.Definition[agent.AskInput, agent.AskOutput], reg *agent
 	if def == nil || client == nil {
 		return nil, errors.New("generate: NewModel needs a definition and a client")
 	}
-	a, err := def.Bind(reg, client.Profile())
+	p := client.Profile()
+	a, err := def.Bind(reg, p)
 	if err != nil {
 		return nil, err
 	}
-	return &Model{agent: a, client: client, budget: budget}, nil
+	return &Model{agent: a, client: client, budget: budget, stream: p.Streaming && p.OrderedOutput}, nil
 }
+
+// Streams reports whether the model's answers are streamed as they are
+// generated (see Model).
+func (m *Model) Streams() bool { return m != nil && m.stream }
 
 // Generate implements Generator. Failures are returned as the typed
 // errors of the layer that failed: *agent.Error (request or output
 // contract), *provider.Error (the call), ErrUncited or ErrUnknownCite
-// (grounding), ErrEmpty, or ctx.Err() once ctx is done.
+// (grounding), ErrEmpty, ErrStreamMismatch, emit's own error unchanged,
+// or ctx.Err() once ctx is done.
 func (m *Model) Generate(ctx context.Context, q Question, pkg *evidence.Package, emit func(Event) error) error {
 	if pkg == nil || len(pkg.Records) == 0 {
 		return ErrNoEvidence
@@ -78,6 +116,9 @@ func (m *Model) Generate(ctx context.Context, q Question, pkg *evidence.Package,
 	if err != nil {
 		return err
 	}
+	if m.stream {
+		return m.generateStream(ctx, req, in, emit)
+	}
 	resp, err := m.client.Complete(ctx, req)
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
@@ -85,24 +126,132 @@ func (m *Model) Generate(ctx context.Context, q Question, pkg *evidence.Package,
 	if err != nil {
 		return err
 	}
+	out, sources, err := m.decode(resp, in)
+	if err != nil {
+		return err
+	}
+	if err := emitParagraphs(ctx, out.Answer, sources, emit); err != nil {
+		return err
+	}
+	return m.emitUsage(ctx, resp, req, emit)
+}
+
+// generateStream is the streamed path described on Model.
+func (m *Model) generateStream(ctx context.Context, req provider.Request, in agent.AskInput, emit func(Event) error) error {
+	var (
+		sources []string
+		sent    strings.Builder // the answer text emitted so far
+		runes   int             // its length in code points
+		stopped error           // why a callback stopped the stream
+	)
+	p := &answerParser{
+		onCites: func(cites []string) error {
+			ids, err := checkCites(cites, in.Records)
+			if err != nil {
+				return err
+			}
+			sources = ids
+			return nil
+		},
+		onText: func(text string) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if runes += utf8.RuneCountInString(text); runes > agent.AskMaxAnswerLen {
+				return m.outputInvalid("/properties/answer/maxLength")
+			}
+			sent.WriteString(text)
+			return emit(Event{Delta: text, Sources: sources})
+		},
+	}
+	resp, err := m.client.Stream(ctx, req, func(d string) error {
+		if err := p.Feed(d); err != nil {
+			stopped = err
+			return err
+		}
+		return nil
+	})
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if stopped != nil {
+		return stopped
+	}
+	if err != nil {
+		return err
+	}
+	out, ids, err := m.decode(resp, in)
+	if err != nil {
+		return err
+	}
+	if !p.Checked() {
+		// Not the streamable shape: nothing was emitted, as unary.
+		if err := emitParagraphs(ctx, out.Answer, ids, emit); err != nil {
+			return err
+		}
+		return m.emitUsage(ctx, resp, req, emit)
+	}
+	// What was emitted must be what was validated: the same cites and a
+	// prefix of the answer (all of it unless the parser stood aside).
+	if !slices.Equal(p.Cites(), out.Cites) || !strings.HasPrefix(out.Answer, sent.String()) {
+		return ErrStreamMismatch
+	}
+	if rest := out.Answer[sent.Len():]; rest != "" {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := emit(Event{Delta: rest, Sources: sources}); err != nil {
+			return err
+		}
+	}
+	return m.emitUsage(ctx, resp, req, emit)
+}
+
+// decode validates and decodes a complete output and checks its cites.
+func (m *Model) decode(resp provider.Response, in agent.AskInput) (agent.AskOutput, []string, error) {
 	out, err := m.agent.Decode(resp)
 	if err != nil {
 		// An empty cites array is the schema's minItems; it is the
 		// ungrounded case, not a malformed answer.
 		var ae *agent.Error
 		if errors.As(err, &ae) && ae.Code == agent.CodeOutputInvalid && ae.Path == "/properties/cites/minItems" {
-			return ErrUncited
+			return out, nil, ErrUncited
 		}
-		return err
+		return out, nil, err
 	}
 	sources, err := citedIDs(out.Cites, in.Records)
 	if err != nil {
-		return err
+		return out, nil, err
 	}
 	if strings.TrimSpace(out.Answer) == "" {
-		return ErrEmpty
+		return out, nil, ErrEmpty
 	}
-	for _, d := range strings.SplitAfterN(out.Answer, "\n\n", maxModelDeltas) {
+	return out, sources, nil
+}
+
+// checkCites is the streamed path's check of a complete cites array,
+// before any answer text: the unary rule (citedIDs), and the array's
+// item bound, which the full schema would refuse at the end anyway.
+func checkCites(cites []string, shown []agent.AskRecord) ([]string, error) {
+	ids, err := citedIDs(cites, shown)
+	if err != nil {
+		return nil, err
+	}
+	if len(cites) > agent.AskMaxRecords {
+		return nil, &agent.Error{Code: agent.CodeOutputInvalid, Message: "the output does not match its schema", Path: "/properties/cites/maxItems"}
+	}
+	return ids, nil
+}
+
+// outputInvalid is the output contract's error for a bound the stream
+// broke before it completed.
+func (m *Model) outputInvalid(path string) error {
+	return &agent.Error{Code: agent.CodeOutputInvalid, Message: "the output does not match its schema", Schema: m.agent.Definition().OutputRef().ID, Path: path}
+}
+
+// emitParagraphs emits a checked answer in at most maxModelDeltas pieces.
+func emitParagraphs(ctx context.Context, answer string, sources []string, emit func(Event) error) error {
+	for _, d := range strings.SplitAfterN(answer, "\n\n", maxModelDeltas) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -110,6 +259,10 @@ func (m *Model) Generate(ctx context.Context, q Question, pkg *evidence.Package,
 			return err
 		}
 	}
+	return nil
+}
+
+func (m *Model) emitUsage(ctx context.Context, resp provider.Response, req provider.Request, emit func(Event) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -51,6 +51,12 @@ func newModel(t *testing.T, f *fakeClient) *Model {
 	if f.profile == (provider.Profile{}) {
 		f.profile = structured
 	}
+	return bindModel(t, f)
+}
+
+// bindModel binds the Ask contract to a client.
+func bindModel(t testing.TB, c provider.Client) *Model {
+	t.Helper()
 	def, err := agent.DefineAskAnswer(agent.ModelDescriptor{Model: "fake-model-1", MaxOutputTokens: 800})
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +72,7 @@ func newModel(t *testing.T, f *fakeClient) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewModel(def, reg, f, agent.Budget{MaxOutputTokens: 500})
+	m, err := NewModel(def, reg, c, agent.Budget{MaxOutputTokens: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

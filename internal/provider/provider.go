@@ -38,7 +38,14 @@ type Profile struct {
 	Name             string // "openai", "anthropic", "deepseek", "openai-compatible"
 	Streaming        bool
 	StructuredOutput bool // accepts a model-visible JSON schema
-	MaxSchemaBytes   int
+	// OrderedOutput: with an output schema, the provider's structured
+	// output writes an object's members in the order the schema lists its
+	// properties (strict constrained decoding), so a consumer may read a
+	// streamed answer member by member. False unless the provider
+	// documents it; a consumer that needs the order must not stream
+	// without it (and should still check the order it gets).
+	OrderedOutput  bool
+	MaxSchemaBytes int
 }
 
 // Client is one configured provider adapter.

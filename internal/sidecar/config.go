@@ -9,12 +9,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/endpoint"
-	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
@@ -36,6 +35,7 @@ import (
 //	  "sessionLimits": {…},            // bytes per session, per subject and in all (see SessionLimits)
 //	  "hosts": ["ask.example.com"],    // Host values every route answers under, with the sites' own
 //	  "edge": {…},                     // limits of the HTTP edge (see Edge); omitted: the defaults
+//	  "sources": {…},                  // retained corpus versions and replay permits (see SourcesConfig)
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
 //	    "site": {…},                   // the trusted agentskit.chat.backend-site v1 record
 //	                                   //   (siteId, assistant, corpus {id, mode}, limits, persistence),
@@ -67,7 +67,7 @@ import (
 //	    "static": false,               // also serve "public" at / (at most one site)
 //	    "generator": {…},              // how answers are written; omitted: extractive
 //	                                   //   (see GeneratorConfig)
-//	    "engine": "askplane.bm25/2"    // the retrieval engine; omitted: evidence.DefaultEngineID
+//	    "engine": "askplane.bm25/2"    // the retrieval engine; omitted: engines.Current()
 //	                                   //   (askplane.bm25/1 stays available for old recipes)
 //	  }]
 //	}
@@ -88,7 +88,9 @@ type Config struct {
 	SessionLimits SessionLimits `json:"sessionLimits"`
 	Hosts         []string      `json:"hosts"`
 	Edge          Edge          `json:"edge"`
-	Sites         []SiteConfig  `json:"sites"`
+	// Sources bound the retained corpus versions (see SourcesConfig).
+	Sources *SourcesConfig `json:"sources"`
+	Sites   []SiteConfig   `json:"sites"`
 }
 
 // SiteConfig is one site of a Config; see Config for each field.
@@ -241,6 +243,9 @@ func (c *Config) check() error {
 	if err := c.Edge.check(); err != nil {
 		return configErr("edge.%v", err)
 	}
+	if err := c.Sources.check(); err != nil {
+		return configErr("sources.%v", err)
+	}
 	switch {
 	case len(c.Sites) == 0:
 		return configErr("sites: at least one site is required")
@@ -289,8 +294,8 @@ func (s *SiteConfig) check() (*ask.Site, error) {
 	if !protocol.ValidIdentifier(s.Language) {
 		return nil, errors.New("language: must be a language code such as \"en\"")
 	}
-	if s.Engine != "" && !slices.Contains(evidence.EngineIDs(), s.Engine) {
-		return nil, fmt.Errorf("engine: %q is not one of %q", s.Engine, evidence.EngineIDs())
+	if _, ok := engines.Lookup(s.Engine); s.Engine != "" && !ok {
+		return nil, fmt.Errorf("engine: %q is not one of the retained engines %q", s.Engine, engineIDs())
 	}
 	if len(s.Origins) > maxOrigins {
 		return nil, fmt.Errorf("origins: at most %d", maxOrigins)
@@ -445,4 +450,13 @@ func validEndpoint(raw string) bool {
 func validSessionsDSN(s string) bool {
 	kind, err := store.Kind(s)
 	return err == nil && (kind != store.KindSQLite || strings.HasPrefix(s, "sqlite:"))
+}
+
+// engineIDs lists the retained engines' ids, current first.
+func engineIDs() []string {
+	var ids []string
+	for _, e := range engines.All() {
+		ids = append(ids, e.ID)
+	}
+	return ids
 }

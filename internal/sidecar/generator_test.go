@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,8 +14,9 @@ import (
 )
 
 // fakeProvider answers one provider's API on a real loopback server with
-// the model output given, in that provider's wire format, and records
-// what it was sent.
+// the model output given, in that provider's wire format (a stream of
+// small text deltas when the call asks to stream), and records what it
+// was sent.
 type fakeProvider struct {
 	srv      *httptest.Server
 	requests atomic.Int64
@@ -31,6 +33,10 @@ func newFakeProvider(t *testing.T, name, output string) *fakeProvider {
 		body, _ := io.ReadAll(r.Body)
 		f.lastBody.Store(string(body))
 		f.lastAuth.Store(r.Header.Get("Authorization") + r.Header.Get("X-Api-Key"))
+		if strings.Contains(string(body), `"stream":true`) {
+			streamOutput(w, name, output, text)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		switch name {
 		case "openai", "openai-compatible":
@@ -51,12 +57,72 @@ func newFakeProvider(t *testing.T, name, output string) *fakeProvider {
 	return f
 }
 
+// streamOutput writes output as the provider's SSE stream, 8 bytes of
+// text per delta, each event flushed on its own.
+func streamOutput(w http.ResponseWriter, name, output string, text []byte) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	rc := http.NewResponseController(w)
+	seq := 0
+	send := func(ev, data string) {
+		if name != "anthropic" {
+			data = fmt.Sprintf(`{"sequence_number":%d,%s`, seq, data[1:])
+			seq++
+		}
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev, data)
+		_ = rc.Flush()
+	}
+	var deltas []string
+	for rest := []rune(output); len(rest) > 0; rest = rest[min(8, len(rest)):] {
+		d, _ := json.Marshal(string(rest[:min(8, len(rest))]))
+		deltas = append(deltas, string(d))
+	}
+	if name == "anthropic" {
+		w.Header().Set("Request-Id", "req_ant")
+		send("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-fake","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":120,"output_tokens":1}}}`)
+		send("content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)
+		for _, d := range deltas {
+			send("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+d+`}}`)
+		}
+		send("content_block_stop", `{"type":"content_block_stop","index":0}`)
+		send("message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":30}}`)
+		send("message_stop", `{"type":"message_stop"}`)
+		return
+	}
+	w.Header().Set("X-Request-Id", "req_oa")
+	send("response.created", `{"type":"response.created","response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-fake","output":[]}}`)
+	send("response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}`)
+	send("response.content_part.added", `{"type":"response.content_part.added","item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}`)
+	for _, d := range deltas {
+		send("response.output_text.delta", `{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":`+d+`}`)
+	}
+	send("response.output_text.done", `{"type":"response.output_text.done","item_id":"msg_1","output_index":0,"content_index":0,"text":`+string(text)+`}`)
+	send("response.completed", `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-fake","output":[{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":`+string(text)+`,"annotations":[]}]}],"usage":{"input_tokens":120,"output_tokens":30,"total_tokens":150}}}`)
+}
+
+// answerText joins the text deltas of an Ask NDJSON stream.
+func answerText(t *testing.T, body string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+		var ev struct{ Type, Delta string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("stream line %q: %v", line, err)
+		}
+		if ev.Type == "text" {
+			b.WriteString(ev.Delta)
+		}
+	}
+	return b.String()
+}
+
 // TestServeAnswersThroughEachProvider runs askplane serve with a model
 // generator for each provider against its fake API over real HTTP: the
 // answer streams, its citation maps back to the evidence record the model
 // named, the key reaches the provider and nothing else; a model citing a
 // record the evidence does not hold ends in ASK_NO_GROUNDED_SOURCES with
-// none of its text sent.
+// none of its text sent. OpenAI and Anthropic stream (cites first, then
+// the answer as it arrives); DeepSeek and OpenAI-compatible servers are
+// called unary.
 func TestServeAnswersThroughEachProvider(t *testing.T) {
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
@@ -70,7 +136,7 @@ func TestServeAnswersThroughEachProvider(t *testing.T) {
 				{id, `"path":"/docs/install/#install"`, ""},
 				{"r-not-in-the-evidence", `"code":"ASK_NO_GROUNDED_SOURCES"`, "Install it with go install"},
 			} {
-				fake := newFakeProvider(t, name, `{"answer":"Install it with go install; it needs Go 1.26.","cites":["`+c.cite+`"]}`)
+				fake := newFakeProvider(t, name, `{"cites":["`+c.cite+`"],"answer":"Install it with go install; it needs Go 1.26."}`)
 				gen := `{"provider":"` + name + `","model":"fake-model","baseUrl":"` + fake.srv.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
 				cfg, err := Decode([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen) + `]}`))
 				if err != nil {
@@ -96,8 +162,13 @@ func TestServeAnswersThroughEachProvider(t *testing.T) {
 				if resp.StatusCode != 200 || !strings.Contains(body, c.want) || (c.never != "" && strings.Contains(body, c.never)) {
 					t.Fatalf("cite %s: %d\n%s", c.cite, resp.StatusCode, body)
 				}
-				if c.never == "" && (!strings.Contains(body, `"delta":"Install it with go install; it needs Go 1.26."`) || !strings.Contains(body, `"type":"done"`)) {
+				if c.never == "" && (answerText(t, body) != "Install it with go install; it needs Go 1.26." || !strings.Contains(body, `"type":"done"`)) {
 					t.Fatalf("answer not streamed:\n%s", body)
+				}
+				// The streaming providers' answers arrive in many deltas;
+				// the unary ones' in one.
+				if streams := name == "openai" || name == "anthropic"; c.never == "" && streams != (strings.Count(body, `"type":"text"`) > 1) {
+					t.Errorf("streamed %v, but the answer came in %d deltas", streams, strings.Count(body, `"type":"text"`))
 				}
 				if n := fake.requests.Load(); n != 1 {
 					t.Fatalf("%d provider requests", n)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/limit"
 )
@@ -57,7 +58,9 @@ type site struct {
 	gen     generate.Generator
 	public  fs.FS // nil without a public folder
 	corpus  *corpus.Corpus
+	raw     []byte // the corpus file's bytes, until the store retains them
 	handler http.Handler
+	engine  *engines.Engine // the retained engine it answers with
 }
 
 // provisionSecrets reads every secret the config names and builds each
@@ -94,7 +97,10 @@ func provisionSite(sc *SiteConfig, env Env, logger *slog.Logger) (*site, error) 
 	if err != nil {
 		return nil, err
 	}
-	s := &site{cfg: sc, record: record}
+	s := &site{cfg: sc, record: record, engine: engines.Current()}
+	if sc.Engine != "" {
+		s.engine, _ = engines.Lookup(sc.Engine) // check made sure it is retained
+	}
 	for i, t := range sc.Tokens {
 		v, err := env.secret(fmt.Sprintf("tokens[%d].env", i), t.Env, ask.MinTokenBytes)
 		if err != nil {
@@ -126,9 +132,9 @@ func provisionSite(sc *SiteConfig, env Env, logger *slog.Logger) (*site, error) 
 func (s *site) loadCorpus(ctx context.Context) error {
 	var err error
 	if s.cfg.CorpusURL != "" {
-		s.corpus, err = corpus.Fetch(ctx, s.cfg.CorpusURL, s.cfg.Language)
+		s.corpus, s.raw, err = corpus.FetchRaw(ctx, s.cfg.CorpusURL, s.cfg.Language)
 	} else {
-		s.corpus, err = corpus.LoadDir(s.public, s.cfg.Language)
+		s.corpus, s.raw, err = corpus.LoadDirRaw(s.public, s.cfg.Language)
 	}
 	if err != nil {
 		return fmt.Errorf("loading the %s corpus: %w", s.cfg.Language, err)
@@ -137,6 +143,21 @@ func (s *site) loadCorpus(ctx context.Context) error {
 		return fmt.Errorf("site.siteId %q differs from the corpus's siteId %q", s.record.SiteID, s.corpus.SiteID)
 	}
 	return nil
+}
+
+// capLimits caps the site's deadlines at limit (at least 100 ms, the
+// record's own floor) and reports whether it changed any.
+func (s *site) capLimits(limit time.Duration) bool {
+	ms := int(limit / time.Millisecond)
+	ms = min(max(ms, 100), 120_000)
+	l := &s.record.Limits
+	changed := false
+	for _, v := range []*int{&l.RequestTimeoutMs, &l.RetrievalTimeoutMs, &l.GenerationTimeoutMs} {
+		if *v > ms {
+			*v, changed = ms, true
+		}
+	}
+	return changed
 }
 
 // generations is the site's cap on answers being written at once.

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
-	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/mcp"
+	"github.com/askplane/askplane/internal/review"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/static"
 	"github.com/askplane/askplane/internal/store"
@@ -28,6 +30,12 @@ type Options struct {
 	Env Env
 	// Logger gets the server's records; nil discards them.
 	Logger *slog.Logger
+	// MaxRequestTime, when set, caps every site's request, retrieval and
+	// generation deadlines: on a platform that ends an invocation at a
+	// fixed time (a serverless function), an answer must end, with its
+	// own terminal event, before the platform cuts it. Each capped site
+	// is logged.
+	MaxRequestTime time.Duration
 }
 
 // Server is the sidecar: one http.Handler for every route, and the
@@ -67,6 +75,9 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	if err := engines.Check(); err != nil {
+		return nil, err
+	}
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -75,6 +86,13 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.MaxRequestTime > 0 {
+		for _, st := range sites {
+			if st.capLimits(opts.MaxRequestTime) {
+				logger.Warn("askplane: the site's deadlines are capped below the platform's", "site", st.record.SiteID, "requestTimeoutMs", st.record.Limits.RequestTimeoutMs)
+			}
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, corpusFetchTimeout)
 	defer cancel()
 	for i, s := range sites {
@@ -82,12 +100,15 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
 	}
-	sessions, err := store.Open(ctx, dsn, store.Options{Limits: cfg.SessionLimits.limits()})
+	sessions, err := store.Open(ctx, dsn, store.Options{Limits: cfg.SessionLimits.limits(), Sources: cfg.Sources.limits()})
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
 	logger.Info("askplane: sessions opened", "store", store.Redacted(dsn))
 	srv := &Server{cfg: cfg, log: logger, sessions: sessions, sites: sites, drain: make(chan struct{})}
+	for _, st := range sites {
+		srv.retainSource(ctx, st)
+	}
 	if srv.handler, err = srv.routes(); err != nil {
 		if srv.files != nil {
 			srv.files.Close()
@@ -135,7 +156,10 @@ func (s *Server) routes() (http.Handler, error) {
 	}
 	mux := http.NewServeMux()
 	byCorpus := make(map[string]http.Handler, len(s.sites))
-	var only http.Handler
+	mcpByCorpus := make(map[string]http.Handler, len(s.sites))
+	replayByCorpus := make(map[string]http.Handler, len(s.sites))
+	readByCorpus := make(map[string]http.Handler, len(s.sites))
+	var only, onlyMCP, onlyReplay, onlyRead http.Handler
 	for i, st := range s.sites {
 		subjects, err := newKeyed(st.cfg.rateLimit())
 		if err != nil {
@@ -150,10 +174,7 @@ func (s *Server) routes() (http.Handler, error) {
 		if auth.Anonymous != nil {
 			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr)
 		}
-		engine, err := evidence.New(st.cfg.Engine, st.corpus) // "": evidence.DefaultEngineID
-		if err != nil {
-			return nil, fmt.Errorf("sites[%d].engine: %w", i, err)
-		}
+		engine := st.engine.Index(st.corpus)
 		grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
 		acfg := ask.Config{
 			Site:           *st.record,
@@ -182,6 +203,12 @@ func (s *Server) routes() (http.Handler, error) {
 		}
 		byCorpus[st.record.Corpus.ID] = ah
 		only = ah
+		onlyMCP = st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources})
+		mcpByCorpus[st.record.Corpus.ID] = onlyMCP
+		if onlyReplay, onlyRead, err = s.replayHandlers(st, edge, subjects, engine); err != nil {
+			return nil, fmt.Errorf("sites[%d]: %w", i, err)
+		}
+		replayByCorpus[st.record.Corpus.ID], readByCorpus[st.record.Corpus.ID] = onlyReplay, onlyRead
 		if st.cfg.Static {
 			files, err := static.New(st.cfg.Public, static.Options{})
 			if err != nil {
@@ -197,13 +224,30 @@ func (s *Server) routes() (http.Handler, error) {
 		io.WriteString(w, "ok\n")
 	})
 	mux.HandleFunc("GET /ready", s.ready)
+	rev, err := review.New()
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/review", rev)
+	mux.Handle("/review/", rev)
 	// Not "POST /v1/ask": the handler answers other methods with the
 	// protocol's own 405 body.
 	if len(byCorpus) == 1 {
 		mux.Handle("/v1/ask", only)
+		mux.Handle("/mcp", onlyMCP)
+		mux.Handle("/v1/evidence/replay", onlyReplay)
+		mux.Handle("/v1/evidence/read", onlyRead)
 	} else {
 		mux.Handle("/v1/ask", corpusRouter(byCorpus))
+		mux.Handle("/mcp", corpusRouter(mcpByCorpus))
+		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
+		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
 	}
+	mux.HandleFunc("GET /v1/evidence/engines", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		json.NewEncoder(w).Encode(map[string]any{"engines": engines.Catalogue(), "current": engines.Current().ID})
+	})
 	if metrics != nil {
 		mux.Handle("GET /metrics", metrics)
 	}

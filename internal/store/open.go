@@ -28,6 +28,9 @@ type Options struct {
 	// default: session.DefaultLimits for memory, session.DefaultDurableLimits
 	// for SQLite and PostgreSQL. The result must pass Limits.Validate.
 	Limits session.Limits
+	// Sources bound the retained corpus versions (see Sources); each zero
+	// field takes DefaultSourceLimits' value.
+	Sources SourceLimits
 }
 
 // limits resolves the at most one Options a constructor was given against
@@ -129,10 +132,17 @@ func parseDSN(dsn string) (kind, target, reason string) {
 // memory is session.MemoryStore behind the same key and record checks as the
 // persistent backends, so a config that switches backends keeps its
 // behaviour.
-type memory struct{ m *session.MemoryStore }
+type memory struct {
+	m *session.MemoryStore
+	*memorySources
+}
 
 func openMemory(opts []Options) (Backend, error) {
 	l, err := limits(opts, session.DefaultLimits())
+	if err != nil {
+		return nil, err
+	}
+	sl, err := sourceLimits(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +150,7 @@ func openMemory(opts []Options) (Backend, error) {
 	if err != nil { // Validate passed in limits
 		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: "limits are invalid", Err: err}
 	}
-	return memory{m}, nil
+	return memory{m, &memorySources{limits: sl, rows: map[[2]string]*memorySource{}}}, nil
 }
 
 func (s memory) Load(ctx context.Context, k session.Key) (session.Record, error) {
@@ -181,4 +191,7 @@ func (memory) Check(context.Context) error { return nil }
 
 func (memory) Close() error { return nil }
 
-var _ Backend = memory{}
+var (
+	_ Backend = memory{}
+	_ Sources = memory{}
+)

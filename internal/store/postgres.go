@@ -28,6 +28,7 @@ type Postgres struct {
 	pool    *pgxpool.Pool
 	secrets []string // the DSN's password forms, scrubbed from errors
 	limits  session.Limits
+	sources SourceLimits // sources_postgres.go
 }
 
 // postgresMigrations are applied in order, each once, tracked in
@@ -55,6 +56,26 @@ var postgresMigrations = []string{
 	ALTER TABLE sessions ALTER COLUMN bytes DROP DEFAULT;
 	DROP INDEX sessions_updated_at;
 	CREATE INDEX sessions_updated_at_bytes ON sessions (updated_at, bytes)`,
+	// 4: retained corpus versions (sources_postgres.go). seq orders puts
+	// (a reload takes the next value); permits go with their version.
+	`CREATE SEQUENCE source_order;
+	CREATE TABLE sources (
+		site_id   text        NOT NULL,
+		version   text        NOT NULL,
+		seq       bigint      NOT NULL DEFAULT nextval('source_order'),
+		bytes     bigint      NOT NULL CHECK (bytes >= 0),
+		stored_at timestamptz NOT NULL DEFAULT now(),
+		data      bytea       NOT NULL,
+		PRIMARY KEY (site_id, version)
+	);
+	CREATE INDEX sources_seq_bytes ON sources (seq, bytes);
+	CREATE TABLE source_engines (
+		site_id text NOT NULL,
+		version text NOT NULL,
+		engine  text NOT NULL,
+		PRIMARY KEY (site_id, version, engine),
+		FOREIGN KEY (site_id, version) REFERENCES sources ON DELETE CASCADE
+	)`,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances
@@ -81,6 +102,10 @@ func OpenPostgres(ctx context.Context, dsn string, opts ...Options) (*Postgres, 
 		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason, Err: safeCause(err, sec)}
 	}
 	lim, err := limits(opts, session.DefaultDurableLimits())
+	if err != nil {
+		return nil, err
+	}
+	slim, err := sourceLimits(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +152,7 @@ func OpenPostgres(ctx context.Context, dsn string, opts ...Options) (*Postgres, 
 		pool.Close()
 		return fail("PostgreSQL schema migration failed", err)
 	}
-	return &Postgres{pool: pool, secrets: sec, limits: lim}, nil
+	return &Postgres{pool: pool, secrets: sec, limits: lim, sources: slim}, nil
 }
 
 // postgresMigrate applies the missing migrations in one transaction under

@@ -29,6 +29,8 @@ type SQLite struct {
 	path   string
 	file   os.FileInfo // the file at path when opened
 	limits session.Limits
+	// sources bound the retained corpus versions (sources_sqlite.go).
+	sources SourceLimits
 }
 
 // SQLite connection settings, applied to every pooled connection through
@@ -80,6 +82,27 @@ var sqliteMigrations = []string{
 	DROP TABLE sessions;
 	ALTER TABLE sessions_v3 RENAME TO sessions;
 	CREATE INDEX sessions_updated_at_bytes ON sessions (updated_at, bytes)`,
+	// 4: retained corpus versions (sources_sqlite.go). A rowid table, not
+	// WITHOUT ROWID: its rows are megabytes, which SQLite keeps in
+	// overflow pages either way, and the eviction scans read only seq and
+	// bytes through the index. seq orders puts (a new put, or a reload,
+	// takes the next); permits are deleted with their version.
+	`CREATE TABLE sources (
+		site_id   TEXT    NOT NULL,
+		version   TEXT    NOT NULL,
+		seq       INTEGER NOT NULL,
+		bytes     INTEGER NOT NULL CHECK (bytes >= 0),
+		stored_at INTEGER NOT NULL, -- Unix milliseconds
+		data      BLOB    NOT NULL,
+		PRIMARY KEY (site_id, version)
+	) STRICT;
+	CREATE INDEX sources_seq_bytes ON sources (seq, bytes);
+	CREATE TABLE source_engines (
+		site_id TEXT NOT NULL,
+		version TEXT NOT NULL,
+		engine  TEXT NOT NULL,
+		PRIMARY KEY (site_id, version, engine)
+	) STRICT, WITHOUT ROWID`,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
@@ -91,6 +114,10 @@ func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, err
 		return nil, &Error{Code: CodeOpenFailed, Op: "open", Reason: reason, Err: err}
 	}
 	lim, err := limits(opts, session.DefaultDurableLimits())
+	if err != nil {
+		return nil, err
+	}
+	slim, err := sourceLimits(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +166,7 @@ func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, err
 		db.Close()
 		return fail("SQLite file cannot be opened", err)
 	}
-	return &SQLite{db: db, path: abs, file: fi, limits: lim}, nil
+	return &SQLite{db: db, path: abs, file: fi, limits: lim, sources: slim}, nil
 }
 
 // Reasons Check and Save give for a file they will not use.

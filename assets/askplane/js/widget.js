@@ -343,6 +343,7 @@ export class Widget {
       if (!res.ok) {
         failure = `HTTP ${res.status}`;
       } else {
+        this.#evidence(entry, res);
         this.#announce('streaming');
         const seen = new Set();
         for await (const ev of readAskEvents(res.body)) {
@@ -383,8 +384,33 @@ export class Widget {
       this.#fail(failure);
       return;
     }
-    if (text.data !== '') this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: text.data });
+    if (text.data !== '') {
+      this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: text.data });
+      // Streamed as plain text, shown once whole: code fences become code.
+      if (ended === 'done') fillMarkdown(md, text.data);
+    }
     this.#announce(ended);
+  }
+
+  // #evidence shows the answer's review link: the Link header's
+  // rel="evidence" target, resolved against the endpoint, when it is an
+  // http(s) URL. The fragment is the evidence recipe; it never reaches a
+  // server until the reader asks the review page to rebuild it.
+  #evidence(entry, res) {
+    const m = /<([^>]*)>\s*;\s*rel="?evidence"?/.exec(res.headers.get('link') || '');
+    if (!m) return;
+    let url;
+    try {
+      url = new URL(m[1], res.url || new URL(this.endpoint, document.baseURI));
+    } catch {
+      return;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
+    const a = hook(entry, 'evidence-link');
+    a.href = url.href;
+    a.target = '_blank';
+    a.rel = 'noopener';
+    hook(entry, 'evidence').hidden = false;
   }
 
   // #fail shows the error entry with detail (a code or a message, never a

@@ -47,7 +47,10 @@ func New(cfg provider.Config) (*Client, error) {
 		Name:             provider.NameAnthropic,
 		Streaming:        true,
 		StructuredOutput: true,
-		MaxSchemaBytes:   MaxSchemaBytes,
+		// Constrained decoding keeps the schema's property order for
+		// required members, and every member of an output is required.
+		OrderedOutput:  true,
+		MaxSchemaBytes: MaxSchemaBytes,
 	}}, nil
 }
 

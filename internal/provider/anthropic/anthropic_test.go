@@ -147,6 +147,9 @@ func TestStreamOneByteFragmentsKeepsUsageInclusive(t *testing.T) {
 	if !strings.Contains(string(s.Requests()[0].Body), `"stream":true`) {
 		t.Fatal("stream flag not sent")
 	}
+	if p := newClient(t, s).Profile(); !p.Streaming || !p.OrderedOutput {
+		t.Fatalf("profile %+v", p)
+	}
 }
 
 func TestStreamRefusesImproperStreams(t *testing.T) {

@@ -54,6 +54,7 @@ func New(cfg provider.Config) (*Client, error) {
 		Name:             provider.NameDeepSeek,
 		Streaming:        false,
 		StructuredOutput: true,
+		OrderedOutput:    false, // JSON mode is unconstrained, and there is no stream to read in order
 		MaxSchemaBytes:   MaxSchemaBytes,
 	}}, nil
 }

@@ -113,8 +113,8 @@ func TestCompleteRefusesBlankOrInconsistentAnswers(t *testing.T) {
 func TestStreamIsUnsupportedWithoutIO(t *testing.T) {
 	s := providertest.NewServer(t, providertest.JSON(500, `{}`))
 	c := newClient(t, s)
-	if c.Profile().Streaming {
-		t.Fatal("deepseek declares streaming")
+	if p := c.Profile(); p.Streaming || p.OrderedOutput {
+		t.Fatalf("deepseek declares streaming or ordered output: %+v", p)
 	}
 	_, err := c.Stream(context.Background(), request(), nil)
 	wantCode(t, err, provider.CodeStreamingUnsupported)

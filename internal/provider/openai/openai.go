@@ -45,7 +45,10 @@ func New(cfg provider.Config) (*Client, error) {
 			Name:             cfg.Provider,
 			Streaming:        true,
 			StructuredOutput: true,
-			MaxSchemaBytes:   MaxSchemaBytes,
+			// Strict json_schema output follows the schema's key order;
+			// an OpenAI-compatible server may not constrain it at all.
+			OrderedOutput:  cfg.Provider == provider.NameOpenAI,
+			MaxSchemaBytes: MaxSchemaBytes,
 		},
 	}, nil
 }

@@ -21,12 +21,14 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("askplane serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: askplane serve --config FILE [--addr HOST:PORT]
+		fmt.Fprint(fs.Output(), `Usage: askplane serve [--config FILE] [--addr HOST:PORT]
 
-Serves POST /v1/ask (the Ask backend), GET /health, GET /ready and, when
-the config says so, GET /metrics and a site's built folder at /. The
-config format is described in sidecar/config/askplane.example.json and
-the README.
+Serves POST /v1/ask (the Ask backend), /mcp, /review/, GET /health,
+GET /ready and, when the config says so, GET /metrics and a site's built
+folder at /. The config format is described in
+sidecar/config/askplane.example.json and the README. Without --config,
+the config comes from the environment: ASKPLANE_CONFIG names the file,
+or ASKPLANE_CONFIG_JSON holds it (as a container is configured).
 
 `)
 		fs.PrintDefaults()
@@ -39,11 +41,11 @@ the README.
 		}
 		return exitUsage
 	}
-	if fs.NArg() != 0 || *configPath == "" {
-		fmt.Fprintln(stderr, "askplane serve: want --config FILE [--addr HOST:PORT]")
+	if fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "askplane serve: want [--config FILE] [--addr HOST:PORT]")
 		return exitUsage
 	}
-	cfg, err := sidecar.Load(*configPath)
+	cfg, err := loadConfig(*configPath)
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane serve:", err)
 		return exitUsage
@@ -52,6 +54,22 @@ the README.
 		cfg.Addr = *addr
 	}
 	return serve("askplane serve", cfg, sidecar.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))}, nil, stdout, stderr)
+}
+
+// loadConfig reads the config file path names, or the one the
+// environment gives (ASKPLANE_CONFIG, a file; ASKPLANE_CONFIG_JSON, the
+// config itself).
+func loadConfig(path string) (*sidecar.Config, error) {
+	if path == "" {
+		path = os.Getenv("ASKPLANE_CONFIG")
+	}
+	if path != "" {
+		return sidecar.Load(path)
+	}
+	if inline := os.Getenv("ASKPLANE_CONFIG_JSON"); inline != "" {
+		return sidecar.Decode([]byte(inline))
+	}
+	return nil, errors.New("no config: give --config FILE, or set ASKPLANE_CONFIG or ASKPLANE_CONFIG_JSON")
 }
 
 // serve provisions the sidecar for cfg, listens (on ln, or on cfg.Addr

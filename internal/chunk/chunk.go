@@ -1,0 +1,80 @@
+// Package chunk parses a page's rendered content HTML (what Hugo's
+// .Content gives, as the askplane.corpus v3 build writes it) into typed
+// blocks, and splits them into chunks at anchored headings and anchored
+// definition terms, leaving out what a reader would not call content:
+// navigation, tab labels, heading anchor glyphs, "See also" link lists,
+// scripts, and every region an author marks with class askplane-ignore
+// or the attribute data-askplane-ignore.
+//
+// The rules are part of the retrieval engine: the same HTML always gives
+// the same chunks for a given [Version], and any change to what Split
+// returns must come with a new Version and a new engine id (see
+// internal/evidence.EngineID).
+package chunk
+
+// Version names the chunking rules below. The evidence engine that
+// indexes chunked records names it in its own id's documentation.
+const Version = "askplane.chunk/1"
+
+// Kind is a block's type.
+type Kind string
+
+const (
+	Paragraph  Kind = "paragraph"  // running text (p, and loose text)
+	Heading    Kind = "heading"    // a heading without an id (it splits nothing)
+	Code       Kind = "code"       // a pre block, verbatim, with Lang when known
+	List       Kind = "list"       // ul/ol: one "- item" or "1. item" line per item
+	Table      Kind = "table"      // rows as a small markdown table
+	Term       Kind = "term"       // a dt without an id
+	Definition Kind = "definition" // a dd
+	Note       Kind = "note"       // blockquote, or an admonition (role=note, class note/warning/…)
+)
+
+// Block is one unit of content. Text is plain text: whitespace collapsed
+// for prose; verbatim (lines kept, the final newline dropped) for Code;
+// one line per item or row for List and Table.
+type Block struct {
+	Kind Kind
+	Lang string // Code only: the language from class="language-x" or data-lang
+	Text string
+}
+
+// Chunk is the content under one anchor: the text before the page's first
+// anchored heading (Level 0, no Anchor or Heading), or one anchored
+// heading (Level 1–6) or anchored definition term (Level TermLevel) and
+// the blocks up to the next one.
+type Chunk struct {
+	Level   int
+	Anchor  string
+	Heading string // the heading's or term's text, anchor glyphs left out
+	Blocks  []Block
+}
+
+// TermLevel is the level of a chunk opened by an anchored definition term:
+// deeper than any heading, so a term's path is the enclosing heading's
+// plus the term, and the next heading closes it.
+const TermLevel = 7
+
+// Bounds. A page over them is refused with an [*Error] of a stable code.
+const (
+	MaxPageBytes      = 4 << 20 // the HTML of one page
+	MaxDepth          = 256     // element nesting
+	MaxChunks         = 4096    // chunks per page
+	MaxBlocksPerChunk = 2048    // blocks per chunk
+)
+
+// Stable error codes.
+const (
+	CodeTooLarge     = "chunk.page.too-large"
+	CodeTooDeep      = "chunk.too-deep"
+	CodeTooManyParts = "chunk.too-many"
+	CodeInvalid      = "chunk.html.invalid"
+)
+
+// Error is every error Split returns. Messages never echo page content.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return "chunk: " + e.Code + ": " + e.Message }

@@ -1,0 +1,51 @@
+package corpus
+
+import (
+	"context"
+	"io/fs"
+
+	"github.com/askplane/askplane/internal/endpoint"
+	"github.com/askplane/askplane/internal/protocol"
+)
+
+// LoadDirRaw is LoadDir that also returns the corpus file's exact bytes,
+// the ones that hash to c.Version. A sidecar retains them so the evidence
+// of an answer can be rebuilt from this version after the site has moved
+// on (internal/store's sources, internal/replay); any holder can check
+// them again with ContentHash.
+func LoadDirRaw(fsys fs.FS, lang string) (c *Corpus, raw []byte, err error) {
+	if !protocol.ValidIdentifier(lang) {
+		return nil, nil, fail(CodeManifest, "the language is not a SafeIdentifier")
+	}
+	dir := "askplane/" + lang
+	data, err := readBounded(fsys, dir+"/manifest.json", MaxManifestBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, file, err := decodeManifest(data, lang, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err = readBounded(fsys, file, MaxCorpusBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err = Load(data, m.Corpus.ContentHash)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.SiteID != m.SiteID || c.Language != lang {
+		return nil, nil, fail(CodeInvalid, "the corpus's siteId or language differs from its manifest's")
+	}
+	return c, data, nil
+}
+
+// FetchRaw is Fetch that also returns the corpus file's exact bytes, as
+// LoadDirRaw does.
+func FetchRaw(ctx context.Context, base string, lang string) (*Corpus, []byte, error) {
+	u, err := endpoint.Parse(base)
+	if err != nil {
+		return nil, nil, fail(CodeRead, "the corpus URL "+err.Error())
+	}
+	return LoadDirRaw(&httpFS{ctx: ctx, base: u, client: fetchClient}, lang)
+}

@@ -1,0 +1,328 @@
+package generate
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+	"github.com/askplane/askplane/internal/evidence"
+)
+
+// Bounds of a structured answer (records with blocks, from a v3 corpus):
+// the prose is bounded by MaxBytes as before; one code block of at most
+// DefaultMaxCodeBytes (with at most one more that directly follows it) is
+// quoted whole or not at all, never cut.
+const (
+	DefaultMaxCodeBytes = 1500
+	maxSupport          = 2   // supporting sentences besides the one after the code
+	maxSupportBytes     = 400 // a longer sentence or list is not support
+)
+
+// unit is one quotable piece of a record: a sentence of a prose block or
+// of a list item.
+type unit struct {
+	rec, block, pos int // record rank, block index, sentence index in the block
+	text            string
+	last            bool // the last sentence of its block
+	mask            uint64
+}
+
+// composed is the answer as deltas, in order.
+type composed struct {
+	deltas []Event
+	size   int
+}
+
+func (c *composed) add(text string, id string) {
+	c.deltas = append(c.deltas, Event{Delta: text, Sources: []string{id}})
+	c.size += len(text)
+}
+
+// structured writes a markdown answer from records that carry blocks:
+//
+//  1. The lead is the best-ranked record's sentence covering the most
+//     question terms (the earliest on ties), or its first sentence when
+//     none matches. A sentence ending in ":" may lead only when the block
+//     after it is code, which it introduces.
+//  2. Then one code block, verbatim in a fence with its language: the one
+//     right after the lead when the lead introduces it, else the code
+//     block whose text, introducing paragraph and headings cover the most
+//     question terms (better-ranked record, then earlier block, on ties),
+//     and the code blocks directly after it in the same record (at most
+//     two in all). Over DefaultMaxCodeBytes a block is left out whole.
+//  3. Then the first sentence after the code when it shares a question
+//     term with the question, and at most maxSupport sentences (of prose or
+//     list items) from any record, each with two question terms or more
+//     and adding terms the prose so far does not cover, chosen greedily as the sentence generator does.
+//
+// Sentences with an unbalanced template tag ({{ without }}), a dangling
+// ":" (it introduces something not quoted) or that speak of "this page"
+// are never quoted. Every delta names the one record it was taken from.
+// It returns nil when the records give nothing to quote.
+func (e Extractive) structured(terms []string, pkg *evidence.Package, maxBytes int) *composed {
+	var units []unit
+	for ri := range pkg.Records {
+		for bi, b := range pkg.Records[ri].Blocks {
+			switch b.Kind {
+			case chunk.Paragraph, chunk.Note, chunk.Definition:
+				ss := evidence.Sentences(b.Text)
+				for si, s := range ss {
+					if quotable(s) {
+						units = append(units, unit{rec: ri, block: bi, pos: si, text: s, last: si == len(ss)-1, mask: maskOf(s, terms)})
+					}
+				}
+			case chunk.List:
+				// Each item's sentences, its marker left out; a list
+				// item never ends with an introduction to code.
+				pos := 0
+				for _, line := range strings.Split(b.Text, "\n") {
+					item := listItem(line)
+					for _, s := range evidence.Sentences(item) {
+						if quotable(s) {
+							units = append(units, unit{rec: ri, block: bi, pos: pos, text: s, mask: maskOf(s, terms)})
+						}
+						pos++
+					}
+				}
+			}
+		}
+	}
+	blocks := func(ri int) []chunk.Block { return pkg.Records[ri].Blocks }
+	introduces := func(u unit) bool { // a lead ending in ":" with code after it
+		bs := blocks(u.rec)
+		return u.last && u.block+1 < len(bs) && bs[u.block+1].Kind == chunk.Code && len(bs[u.block+1].Text) <= DefaultMaxCodeBytes
+	}
+	dangling := func(u unit) bool { return strings.HasSuffix(u.text, ":") }
+
+	// 1. The lead: from the best-ranked record, unless it matched on its
+	// title and headings alone (no sentence of it has a question term);
+	// then from the best-ranked record with the sentence covering most.
+	leadFrom := func(all bool) int {
+		lead := -1
+		for i, u := range units {
+			if (!all && u.rec != 0) || len(u.text) > maxBytes || (dangling(u) && !introduces(u)) {
+				continue
+			}
+			if lead < 0 || bits.OnesCount64(u.mask) > bits.OnesCount64(units[lead].mask) {
+				lead = i
+			}
+		}
+		return lead
+	}
+	lead := leadFrom(false)
+	if lead < 0 || units[lead].mask == 0 {
+		if l := leadFrom(true); l >= 0 && units[l].mask != 0 {
+			lead = l
+		}
+	}
+	leadRec := 0
+	if lead >= 0 {
+		leadRec = units[lead].rec
+	}
+	var out composed
+	var covered uint64
+	used := map[int]bool{}
+	if lead >= 0 {
+		out.add(units[lead].text, pkg.Records[leadRec].ID)
+		covered |= units[lead].mask
+		used[lead] = true
+	}
+
+	// 2. The code.
+	codeRec, codeBlock := -1, -1
+	if lead >= 0 && dangling(units[lead]) {
+		codeRec, codeBlock = leadRec, units[lead].block+1
+	} else {
+		best := -1
+		for ri := range pkg.Records {
+			var heads uint64
+			for _, h := range pkg.Records[ri].Headings {
+				heads |= maskOf(h, terms)
+			}
+			for bi, b := range blocks(ri) {
+				if b.Kind != chunk.Code || len(b.Text) > DefaultMaxCodeBytes {
+					continue
+				}
+				m := maskOf(b.Text, terms) | heads
+				if bi > 0 && blocks(ri)[bi-1].Kind != chunk.Code {
+					m |= maskOf(blocks(ri)[bi-1].Text, terms)
+				}
+				if n := bits.OnesCount64(m); n > best {
+					best, codeRec, codeBlock = n, ri, bi
+				}
+			}
+		}
+		if best <= 0 {
+			codeRec = -1
+		}
+	}
+	after := -1 // the block after the quoted code
+	if codeRec >= 0 {
+		bs := blocks(codeRec)
+		id := pkg.Records[codeRec].ID
+		// Code the lead does not introduce keeps its own introduction, a
+		// last sentence ending in ":" right before it.
+		if lead < 0 || !dangling(units[lead]) {
+			for i, u := range units {
+				if u.rec == codeRec && u.block == codeBlock-1 && u.last && dangling(u) && !used[i] && out.size+2+len(u.text) <= maxBytes {
+					sep := "\n\n"
+					if out.size == 0 {
+						sep = ""
+					}
+					out.add(sep+u.text, id)
+					used[i] = true
+					covered |= u.mask
+					break
+				}
+			}
+		}
+		end := codeBlock
+		for n := 0; end < len(bs) && bs[end].Kind == chunk.Code && n < 2 && len(bs[end].Text) <= DefaultMaxCodeBytes; n++ {
+			sep := "\n\n"
+			if out.size == 0 && end == codeBlock {
+				sep = ""
+			}
+			out.add(sep+fence(bs[end]), id)
+			end++
+		}
+		after = end
+	}
+
+	// 3. Support: the sentence after the code, then the greedy cover.
+	prose := 0
+	if lead >= 0 {
+		prose = len(units[lead].text)
+	}
+	var support []int
+	follow := false
+	if codeRec >= 0 {
+		for i, u := range units {
+			if u.rec == codeRec && u.block == after && u.pos == 0 && u.mask != 0 && !used[i] && !dangling(u) && prose+2+len(u.text) <= maxBytes {
+				support = append(support, i)
+				follow = true
+				used[i] = true
+				covered |= u.mask
+				prose += 2 + len(u.text)
+				break
+			}
+		}
+	}
+	for n := 0; n < maxSupport; n++ {
+		best, bestNew, bestAll := -1, 0, 0
+		for i, u := range units {
+			if used[i] || dangling(u) || len(u.text) > maxSupportBytes || prose+2+len(u.text) > maxBytes {
+				continue
+			}
+			nw, all := bits.OnesCount64(u.mask&^covered), bits.OnesCount64(u.mask)
+			if all < 2 {
+				continue // one question word is a stray match, not support
+			}
+			if nw > bestNew || (nw == bestNew && nw > 0 && all > bestAll) {
+				best, bestNew, bestAll = i, nw, all
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		covered |= units[best].mask
+		prose += 2 + len(units[best].text)
+		support = append(support, best)
+	}
+	// The follow-up stays first; the rest in reading order.
+	if len(support) > 1 {
+		first := 0
+		if follow {
+			first = 1
+		}
+		slices.SortFunc(support[first:], func(a, b int) int {
+			ua, ub := units[a], units[b]
+			if ua.rec != ub.rec {
+				return ua.rec - ub.rec
+			}
+			if ua.block != ub.block {
+				return ua.block - ub.block
+			}
+			return ua.pos - ub.pos
+		})
+	}
+	prev := -1
+	for _, i := range support {
+		u := units[i]
+		sep := "\n\n"
+		switch {
+		case out.size == 0:
+			sep = ""
+		case prev >= 0 && units[prev].rec == u.rec && units[prev].block == u.block && units[prev].pos+1 == u.pos && u.pos > 0:
+			sep = " "
+		}
+		out.add(sep+u.text, pkg.Records[u.rec].ID)
+		prev = i
+	}
+	if len(out.deltas) == 0 {
+		return nil
+	}
+	return &out
+}
+
+// listItem is a list line without its indent and marker ("- ", "3. ").
+func listItem(line string) string {
+	t := strings.TrimLeft(line, " ")
+	if r, ok := strings.CutPrefix(t, "- "); ok {
+		return r
+	}
+	if i := strings.Index(t, ". "); i > 0 && strings.Trim(t[:i], "0123456789") == "" {
+		return t[i+2:]
+	}
+	return t
+}
+
+// quotable rejects sentences an answer must not quote: an unbalanced
+// template tag (a sentence cut inside {{ … }}), and references to the
+// page they sit on.
+func quotable(s string) bool {
+	if strings.Count(s, "{{") != strings.Count(s, "}}") {
+		return false
+	}
+	l := strings.ToLower(s)
+	return !strings.HasPrefix(l, "this page") && !strings.HasPrefix(l, "these pages") && !strings.HasPrefix(l, "on this page")
+}
+
+// fence writes a code block in a markdown fence longer than any run of
+// backticks in it, with its language.
+func fence(b chunk.Block) string {
+	n, run := 3, 0
+	for i := 0; i < len(b.Text); i++ {
+		if b.Text[i] == '`' {
+			run++
+			n = max(n, run+1)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	lang := b.Lang
+	if strings.ContainsAny(lang, " `\n") {
+		lang = ""
+	}
+	return f + lang + "\n" + b.Text + "\n" + f
+}
+
+// emitComposed streams a composed answer, cancellation checked before
+// every delta.
+func emitComposed(ctx context.Context, c *composed, emit func(Event) error) error {
+	for _, ev := range c.deltas {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := emit(ev); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return emit(Event{Usage: &Usage{Model: ExtractiveModel}})
+}

@@ -1,0 +1,124 @@
+// Package mcp serves a site's evidence to AI agents over the Model Context
+// Protocol, with the official Go SDK: streamable HTTP, stateless, JSON
+// responses (so it works where a host buffers responses), read-only
+// tools with structured output. An agent gets what the widget's reader
+// gets: the records the evidence engine selected from the site's own
+// pages, and the review link that rebuilds exactly that evidence.
+//
+// Authentication, the Host and Origin rules and the rate limits are the
+// sidecar's, applied in front of Handler, as for /v1/ask.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/protocol"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Site is one site the endpoint answers for.
+type Site struct {
+	// SiteID and CorpusID name the site, as its backend-site record does.
+	SiteID   string
+	CorpusID string
+	// Engine searches the site's verified corpus.
+	Engine evidence.Engine
+	// MaxRecords is the site's maxSources: ask_docs selects at most this
+	// many records, as an answer would.
+	MaxRecords int
+}
+
+// Bounds of the tools' inputs and outputs.
+const (
+	// MaxQueryLen bounds a search_docs query, in UTF-16 units.
+	MaxQueryLen = 512
+	// MaxQuestionLen bounds an ask_docs question: the longest a review
+	// link can carry, so every answer's evidence can be replayed.
+	MaxQuestionLen = evidence.MaxRecipeQuestionLen
+	// MaxResults bounds search_docs results; DefaultResults is what it
+	// returns when the agent does not say.
+	MaxResults     = 10
+	DefaultResults = 5
+	// MaxBodyBytes bounds one MCP request body.
+	MaxBodyBytes = 64 << 10
+)
+
+// Version is the server version the endpoint reports.
+const Version = "1"
+
+// Handler returns the /mcp handler for site. It keeps no session between
+// requests.
+func Handler(site Site) http.Handler {
+	srv := newServer(site)
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
+		Stateless:           true,
+		JSONResponse:        true,
+		MaxRequestBodyBytes: MaxBodyBytes,
+		// The sidecar's guard checks Host (and Origin) on every route; the
+		// SDK's own check would echo the rejected Host in its body.
+		DisableLocalhostProtection: true,
+	})
+}
+
+func newServer(site Site) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "askplane", Title: "askplane docs (" + site.SiteID + ")", Version: Version}, &sdk.ServerOptions{
+		Instructions: "Answers come from this documentation site's own pages. search_docs finds pages; ask_docs returns the evidence an answer to a question would be built from, with a review link that rebuilds it exactly.",
+	})
+	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "search_docs",
+		Title:       "Search the docs",
+		Description: "Search this documentation site's pages. Returns the best-matching sections, best first, each with its title, link and an excerpt.",
+		Annotations: readOnly,
+	}, func(ctx context.Context, _ *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
+		if err := validateQuery(in); err != nil {
+			return nil, SearchOutput{}, err
+		}
+		return nil, search(site, in), nil
+	})
+	sdk.AddTool(s, &sdk.Tool{
+		Name:        "ask_docs",
+		Title:       "Ask the docs",
+		Description: "Get the evidence this documentation site has for a question: the selected sections with their text, the corpus version and engine they came from, the evidence's content id, and a review link that rebuilds exactly this evidence later. Cite the links you use.",
+		Annotations: readOnly,
+	}, func(ctx context.Context, _ *sdk.CallToolRequest, in AskInput) (*sdk.CallToolResult, AskOutput, error) {
+		if err := validateQuestion(in); err != nil {
+			return nil, AskOutput{}, err
+		}
+		return nil, ask(site, in), nil
+	})
+	return s
+}
+
+// Input errors are tool errors the agent can read and correct; they never
+// quote the input.
+var (
+	ErrEmpty    = errors.New("the query is empty")
+	ErrTooLong  = errors.New("the query is too long")
+	ErrBadLimit = errors.New("limit must be 1 to 10")
+)
+
+func validateQuery(in SearchInput) error {
+	switch q := protocol.Trim(in.Query); {
+	case q == "":
+		return ErrEmpty
+	case protocol.UTF16Len(in.Query) > MaxQueryLen:
+		return ErrTooLong
+	case in.Limit < 0 || in.Limit > MaxResults:
+		return ErrBadLimit
+	}
+	return nil
+}
+
+func validateQuestion(in AskInput) error {
+	switch q := protocol.Trim(in.Question); {
+	case q == "":
+		return ErrEmpty
+	case protocol.UTF16Len(q) > MaxQuestionLen:
+		return ErrTooLong
+	}
+	return nil
+}

@@ -1,0 +1,179 @@
+package retrievalbench
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/askplane/askplane/hugo-module/sitetest"
+)
+
+// The labelled question files are well-formed and large enough, and every
+// page they label is a page the built site publishes. This is the cheap
+// part of the retrieval benchmark that CI runs; the benchmark itself is
+// scripts/bench-retrieval.sh.
+func TestQuestionFiles(t *testing.T) {
+	for _, tc := range []struct {
+		file, site string
+		min        int
+	}{
+		{"examplesite-en.json", "exampleSite", 80},
+		{"lighthouse-en.json", "testdata/retrieval/lighthouse", 30},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := Load(filepath.Join(sitetest.Root(), "testdata", "retrieval", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Questions) < tc.min {
+				t.Errorf("%d questions, want at least %d", len(f.Questions), tc.min)
+			}
+			if src := f.Source; src != "" && src != tc.site {
+				t.Errorf("source %q, want %q", src, tc.site)
+			}
+			if testing.Short() {
+				t.Skip("builds the site with Hugo")
+			}
+			b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), filepath.FromSlash(tc.site)))
+			if err != nil {
+				t.Fatalf("hugo: %v\n%s", err, b.Output)
+			}
+			if missing := f.MissingPages(b.Public); len(missing) > 0 {
+				t.Errorf("labelled pages the built site does not publish: %v", missing)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ok := File{Site: "s", Language: "en", Questions: []Question{{Q: "how?", Pages: []string{"/a/"}, Kind: "howto"}}}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("valid file: %v", err)
+	}
+	for name, q := range map[string]Question{
+		"untrimmed":     {Q: " how?", Pages: []string{"/a/"}, Kind: "howto"},
+		"no pages":      {Q: "how?", Kind: "howto"},
+		"unknown kind":  {Q: "how?", Pages: []string{"/a/"}, Kind: "faq"},
+		"no slash":      {Q: "how?", Pages: []string{"/a"}, Kind: "howto"},
+		"fragment":      {Q: "how?", Pages: []string{"/a/#b/"}, Kind: "howto"},
+		"page twice":    {Q: "how?", Pages: []string{"/a/", "/a/"}, Kind: "howto"},
+		"relative page": {Q: "how?", Pages: []string{"a/"}, Kind: "howto"},
+	} {
+		f := ok
+		f.Questions = []Question{q}
+		if f.Validate() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	twice := ok
+	twice.Questions = append(twice.Questions, Question{Q: "How?", Pages: []string{"/b/"}, Kind: "what"})
+	if twice.Validate() == nil {
+		t.Error("a question asked twice: accepted")
+	}
+}
+
+func TestScore(t *testing.T) {
+	want := []string{"/a/", "/b/"}
+	var s Score
+	for _, got := range [][]string{{"/a/"}, {"/x/", "/b/"}, {"/x/", "/y/", "/z/", "/w/", "/a/"}, {"/x/"}, nil} {
+		s.Add(Rank(got, want))
+	}
+	if s.N != 5 || s.Hit1 != 1 || s.Hit3 != 2 || s.Hit5 != 3 {
+		t.Errorf("score %+v", s)
+	}
+	if mrr, want := s.MRR(), (1+0.5+0.2)/5; math.Abs(mrr-want) > 1e-12 {
+		t.Errorf("MRR %v, want %v", mrr, want)
+	}
+}
+
+func TestPagePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/a/b/":                    "/a/b/",
+		"/a/b/#usage":              "/a/b/",
+		"/a/b":                     "/a/b/",
+		"/a/b/index.html":          "/a/b/",
+		"https://x.example/a/b/?q": "/a/b/",
+		"https://x.example":        "/",
+	} {
+		if got := pagePath(in); got != want {
+			t.Errorf("pagePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := distinctPages([]string{"/a/#x", "/b/", "/a/#y"}); len(got) != 2 || got[0] != "/a/" || got[1] != "/b/" {
+		t.Errorf("distinctPages = %v", got)
+	}
+}
+
+func TestAnswerChecks(t *testing.T) {
+	block := `hugo mod get -u github.com/askplane/askplane`
+	if part, cut := quotes("Run "+block+" now.", block); !part || cut {
+		t.Error("whole block not seen")
+	}
+	if part, cut := quotes("Run hugo mod get -u github.com/askplane/ask", block); !part || !cut {
+		t.Error("a block cut at its end not seen as cut")
+	}
+	if part, cut := quotes("get -u github.com/askplane/askplane, then", block); !part || !cut {
+		t.Error("a block cut at its start not seen as cut")
+	}
+	if part, cut := quotes("the path -u github.com/askplane/ask is", block); !part || cut {
+		t.Error("a stretch from the middle of a block counted as a cut")
+	}
+	if part, _ := quotes("Run hugo now.", block); part {
+		t.Error("a short overlap counted as quoting")
+	}
+	for text, want := range map[string]bool{
+		`{{ partial "x.html" . }}`:  false,
+		`{{ with site.Params.x }}`:  false,
+		`{{ define "main" }} <art`:  false,
+		`… <script src="{{ .src`:    true,
+		`{{ a }} and then {{ range`: true,
+	} {
+		if got := openTemplate(text); got != want {
+			t.Errorf("openTemplate(%q) = %v", text, got)
+		}
+	}
+	for text, want := range map[string]bool{
+		"Front matter like this: --- title: Intro date: 2026": true,
+		"+++ title = \"Configure search\" weight = 20 +++":    true,
+		"A long dash --- and nothing after":                   false,
+		"Run hugo --minify":                                   false,
+	} {
+		if got := frontMatter.MatchString(text); got != want {
+			t.Errorf("frontMatter(%q) = %v", text, got)
+		}
+	}
+}
+
+// Run measures the evidence and the sidecar's cited pages on a small
+// built site (Pagefind, which needs node, is left to the script).
+func TestRunWithoutPagefind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the site with Hugo")
+	}
+	f, err := Load(filepath.Join(sitetest.Root(), "testdata", "retrieval", "lighthouse-en.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), "testdata", "retrieval", "lighthouse"))
+	if err != nil {
+		t.Fatalf("hugo: %v\n%s", err, b.Output)
+	}
+	rep, err := Run(t.Context(), Options{Public: b.Public, File: f, Engines: Engines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Systems) != 2*len(Engines) {
+		t.Fatalf("%d systems, want evidence and cited per engine", len(rep.Systems))
+	}
+	for _, s := range rep.Systems {
+		if s.Score.N != len(f.Questions) || len(s.Results) != len(f.Questions) {
+			t.Errorf("%s: %d questions scored, want %d", s.Name, s.Score.N, len(f.Questions))
+		}
+		if s.Score.Hit5 == 0 {
+			t.Errorf("%s found no labelled page at all", s.Name)
+		}
+	}
+	if a := rep.Systems[1].Answers; a == nil || a.Answered == 0 {
+		t.Errorf("cited system: answer checks %+v", a)
+	}
+}

@@ -1,0 +1,51 @@
+package sidecar
+
+import (
+	"net/http"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/mcp"
+)
+
+// mcpHandler is a site's /mcp endpoint behind agentGate: the same rules
+// as its /v1/ask.
+func (st *site) mcpHandler(edge *edgeLimits, subjects *limit.Keyed, engine mcp.Site) http.Handler {
+	return st.agentGate(edge, subjects, mcp.Handler(engine))
+}
+
+// agentGate puts next behind the rules of a site's /v1/ask for clients
+// that keep no cookies (agents, the review page's replay calls): the Host
+// and Origin guard (every route), the client address's budget, bearer
+// tokens (with failed ones limited per address) and the per-subject
+// budget. On a public site a request without a token asks as its client
+// address; a private site needs a token.
+func (st *site) agentGate(edge *edgeLimits, subjects *limit.Keyed, next http.Handler) http.Handler {
+	tokens := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, Tokens: st.tokens, FailedAuth: edge.failedAuth, ClientAddr: edge.addr}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		addr := edge.addr(r)
+		if ok, after := edge.perAddress.Allow(addr); !ok {
+			ask.CloseUnread(w, r)
+			ask.WriteRateLimited(w, after)
+			return
+		}
+		var subject string
+		switch _, hasToken := r.Header["Authorization"]; {
+		case hasToken || st.secret == nil:
+			// Access answers a private site's tokenless request with 401.
+			s, ok := tokens.Authenticate(w, r)
+			if !ok {
+				return
+			}
+			subject = s
+		default:
+			subject = "addr:" + addr
+		}
+		if ok, after := subjects.Allow(subject); !ok {
+			ask.CloseUnread(w, r)
+			ask.WriteRateLimited(w, after)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,152 @@
+package sidecar
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession connects the official SDK's client to e's /mcp over
+// streamable HTTP, sending header (name, value pairs) on every request.
+func mcpSession(t *testing.T, e *edgeServer, header ...string) (*sdk.ClientSession, error) {
+	t.Helper()
+	hc := &http.Client{Transport: headerTransport(header)}
+	client := sdk.NewClient(&sdk.Implementation{Name: "askplane-test", Version: "1"}, nil)
+	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: e.url + "/mcp", HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+	if err == nil {
+		t.Cleanup(func() { cs.Close() })
+	}
+	return cs, err
+}
+
+type headerTransport []string
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for i := 0; i+1 < len(h); i += 2 {
+		if h[i] == "Host" {
+			r.Host = h[i+1]
+			continue
+		}
+		r.Header.Set(h[i], h[i+1])
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPGivesAgentsTheSameEvidence: an MCP client (the official SDK's)
+// lists the read-only tools, searches, and asks; ask_docs returns the
+// same evidence, by content id, as the answer to the same question on
+// /v1/ask carries in its review link.
+func TestMCPGivesAgentsTheSameEvidence(t *testing.T) {
+	e := startEdge(t, edgeConfig(t, "", "", siteJSON(edgePublic(t), "docs", "docs-public", "")))
+	cs, err := mcpSession(t, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tool := range tools.Tools {
+		names[tool.Name] = true
+		if tool.Annotations == nil || !tool.Annotations.ReadOnlyHint || tool.OutputSchema == nil {
+			t.Errorf("tool %s: want read-only annotations and an output schema", tool.Name)
+		}
+	}
+	if !names["search_docs"] || !names["ask_docs"] {
+		t.Fatalf("tools = %v", names)
+	}
+
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search_docs", Arguments: map[string]any{"query": "go install", "limit": 3}})
+	if err != nil || res.IsError {
+		t.Fatalf("search_docs: %v %+v", err, res)
+	}
+	var found struct {
+		Results []struct{ URL, Title, Excerpt string }
+	}
+	structured(t, res, &found)
+	if len(found.Results) == 0 || !strings.HasPrefix(found.Results[0].URL, "/docs/install/") || !strings.Contains(found.Results[0].Excerpt, "go install") {
+		t.Fatalf("search_docs results: %+v", found)
+	}
+
+	const question = "how do I install askplane?"
+	res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "ask_docs", Arguments: map[string]any{"question": question}})
+	if err != nil || res.IsError {
+		t.Fatalf("ask_docs: %v %+v", err, res)
+	}
+	var evidence struct {
+		Status, Engine, Review string
+		Context                string `json:"context_id"`
+		Records                []struct{ URL string }
+	}
+	structured(t, res, &evidence)
+	if evidence.Status != "sufficient" || evidence.Context == "" || len(evidence.Records) == 0 || !strings.HasPrefix(evidence.Review, "/review/?corpus=docs-public#") {
+		t.Fatalf("ask_docs: %+v", evidence)
+	}
+	c := newClient(t)
+	a := fetch(t, c, e.askReq("", question))
+	link := a.header.Get("Link")
+	if !a.answered() || !strings.Contains(link, "<"+evidence.Review+">") {
+		t.Errorf("/v1/ask's review link %q is not ask_docs' %q", link, evidence.Review)
+	}
+
+	// Bad input is a tool error the agent can read, never an echo.
+	res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search_docs", Arguments: map[string]any{"query": strings.Repeat("secret-input ", 100)}})
+	if err != nil || !res.IsError {
+		t.Fatalf("an over-long query: %v %+v", err, res)
+	}
+	if b, _ := json.Marshal(res.Content); strings.Contains(string(b), "secret-input") {
+		t.Errorf("the tool error echoes the input: %s", b)
+	}
+}
+
+// TestMCPKeepsTheSidecarsRules: a private site's /mcp needs a token (and
+// a good one works), a foreign Host is refused, and the client address's
+// budget binds MCP requests as it does questions.
+func TestMCPKeepsTheSidecarsRules(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_TOKEN", testSecret+"-token")
+	private := siteJSON(edgePublic(t), "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`)
+	e := startEdge(t, edgeConfig(t, `,"hosts":["ask.example.com"]`, `"perAddress":{"requests":12,"windowSeconds":60}`, private))
+	host := []string{"Host", "ask.example.com"}
+	if _, err := mcpSession(t, e, host...); err == nil {
+		t.Error("connected to a private site's /mcp without a token")
+	}
+	token := append(host, "Authorization", "Bearer "+testSecret+"-token")
+	if _, err := mcpSession(t, e, append([]string{"Host", "evil.example"}, token[2:]...)...); err == nil {
+		t.Error("connected under a foreign Host")
+	}
+	cs, err := mcpSession(t, e, token...)
+	if err != nil {
+		t.Fatalf("with a token: %v", err)
+	}
+	calls := 0
+	for ; calls < 20; calls++ {
+		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search_docs", Arguments: map[string]any{"query": "install"}})
+		if err != nil {
+			break
+		}
+		if res.IsError {
+			t.Fatalf("search_docs: %+v", res)
+		}
+	}
+	// 12 requests a minute from this address: the refused sessions and
+	// the initialization took some; the budget binds well before 20.
+	if calls == 0 || calls >= 12 {
+		t.Errorf("%d tool calls before the address's budget of 12 requests bound", calls)
+	}
+}
+
+func structured(t *testing.T, res *sdk.CallToolResult, v any) {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("structured content %s: %v", b, err)
+	}
+}

@@ -1,0 +1,10 @@
+package store
+
+// CorruptMemorySource replaces a memory backend's retained bytes, as a
+// damaged disk would, for the integrity tests.
+func CorruptMemorySource(b Backend, site, version string, data []byte) {
+	b.(memory).corruptForTest(site, version, data)
+}
+
+// SourceHashForTest is a version as PutSource checks it.
+func SourceHashForTest(data []byte) string { return sourceHash(data) }

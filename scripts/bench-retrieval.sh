@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Retrieval-quality benchmark: for each site it builds it with the pinned
+# Hugo and runs askplane-retrievalbench (internal/retrievalbench) against
+# its labelled questions, side by side in one run: the evidence engine's
+# records, the pages the sidecar's answer cites (POST /v1/ask), and
+# Pagefind (the version pinned in package.json) over the same pages. It
+# prints hit@1, hit@3, hit@5 and MRR per system, MRR per question kind and
+# checks of the extractive answers, and writes the per-question misses to
+# OUT (default: bench-retrieval/ at the top of the checkout, git-ignored).
+#
+# Sites: exampleSite (testdata/retrieval/examplesite-en.json) and the
+# hand-written Lighthouse manual (testdata/retrieval/lighthouse/,
+# testdata/retrieval/lighthouse-en.json).
+#
+# Usage: [ENGINES=id,id] [PAGEFIND=0] [OUT=dir] bash scripts/bench-retrieval.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+out=${OUT:-$root/bench-retrieval}
+mkdir -p "$out"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+if [ "${PAGEFIND:-1}" != 0 ] && [ ! -e node_modules/pagefind/package.json ]; then
+	echo "== npm ci (pagefind, pinned in package.json)"
+	npm ci --no-audit --no-fund
+fi
+
+echo "== building askplane-retrievalbench and the pinned Hugo"
+go build -o "$work/askplane-retrievalbench" ./sidecar/cmd/askplane-retrievalbench
+hugo=$(go tool -n hugo)
+
+run_site() { # run_site NAME SOURCE QUESTIONS
+	local name=$1 src=$2 questions=$3
+	echo
+	echo "== $name: hugo --source $src"
+	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" \
+		"$hugo" --source "$src" --destination "$work/$name" --cacheDir "$work/hugo-cache" --logLevel error >/dev/null
+	"$work/askplane-retrievalbench" --public "$work/$name" --questions "$questions" \
+		--engines "${ENGINES:-all}" --pagefind="$([ "${PAGEFIND:-1}" != 0 ] && echo true || echo false)" \
+		--misses "$out/misses-$name.txt"
+}
+
+run_site exampleSite exampleSite testdata/retrieval/examplesite-en.json
+run_site lighthouse testdata/retrieval/lighthouse testdata/retrieval/lighthouse-en.json

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/askplane/askplane/internal/testsite"
+	"github.com/aws/aws-lambda-go/events"
+)
+
+// runtimeAPI is a fake Lambda Runtime API on loopback: the function
+// polls /next for the queued events and posts each one's response or
+// error, as it does on the platform.
+type runtimeAPI struct {
+	srv    *httptest.Server
+	events chan invocation
+	mu     sync.Mutex
+	done   map[string]chan result
+}
+
+type invocation struct {
+	id    string
+	event []byte
+}
+
+type result struct {
+	body  []byte
+	error bool
+}
+
+func newRuntimeAPI(t *testing.T) *runtimeAPI {
+	api := &runtimeAPI{events: make(chan invocation, 16), done: map[string]chan result{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /2018-06-01/runtime/invocation/next", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case inv := <-api.events:
+			w.Header().Set("Lambda-Runtime-Aws-Request-Id", inv.id)
+			w.Header().Set("Lambda-Runtime-Deadline-Ms", fmt.Sprint(time.Now().Add(30*time.Second).UnixMilli()))
+			w.Header().Set("Lambda-Runtime-Invoked-Function-Arn", "arn:aws:lambda:us-east-1:000000000000:function:askplane")
+			w.Write(inv.event)
+		case <-r.Context().Done():
+		}
+	})
+	for _, kind := range []string{"response", "error"} {
+		mux.HandleFunc("POST /2018-06-01/runtime/invocation/{id}/"+kind, func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			api.mu.Lock()
+			ch := api.done[r.PathValue("id")]
+			api.mu.Unlock()
+			if ch != nil {
+				ch <- result{b, kind == "error"}
+			}
+			w.WriteHeader(http.StatusAccepted)
+		})
+	}
+	mux.HandleFunc("POST /2018-06-01/runtime/init/error", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		t.Errorf("the function failed to start: %s", b)
+		w.WriteHeader(http.StatusAccepted)
+	})
+	api.srv = httptest.NewServer(mux)
+	t.Cleanup(api.srv.Close)
+	return api
+}
+
+// invoke queues one API Gateway v2 event and waits for the function's
+// response.
+func (api *runtimeAPI) invoke(t *testing.T, ev events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	id := fmt.Sprintf("req-%d", time.Now().UnixNano())
+	ch := make(chan result, 1)
+	api.mu.Lock()
+	api.done[id] = ch
+	api.mu.Unlock()
+	b, _ := json.Marshal(ev)
+	api.events <- invocation{id, b}
+	select {
+	case res := <-ch:
+		if res.error {
+			t.Fatalf("the function reported an error: %s", res.body)
+		}
+		var out events.APIGatewayV2HTTPResponse
+		if err := json.Unmarshal(res.body, &out); err != nil {
+			t.Fatalf("response %s: %v", res.body, err)
+		}
+		return out
+	case <-time.After(20 * time.Second):
+		t.Fatal("no response from the function")
+	}
+	return events.APIGatewayV2HTTPResponse{}
+}
+
+// writeSite writes a built site folder with one page's corpus.
+func writeSite(t *testing.T) string {
+	public := t.TempDir()
+	if _, err := testsite.WriteCorpus(public, "en", "docs", testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install",
+		Text: "Run go install to get the askplane command. It needs Go 1.26."}); err != nil {
+		t.Fatal(err)
+	}
+	return public
+}
+
+func event(method, path, body string, cookies []string, header ...string) events.APIGatewayV2HTTPRequest {
+	ev := events.APIGatewayV2HTTPRequest{
+		Version: "2.0", RouteKey: "$default", RawPath: path, RawQueryString: "corpus=docs-en", Body: body, Cookies: cookies,
+		Headers: map[string]string{"host": "ask.example.com", "content-type": "application/json"},
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		ev.Headers[header[i]] = header[i+1]
+	}
+	ev.RequestContext.HTTP.Method = method
+	ev.RequestContext.HTTP.Path = path
+	ev.RequestContext.HTTP.SourceIP = "198.51.100.7"
+	ev.RequestContext.DomainName = "ask.example.com"
+	return ev
+}
+
+const question = `{"protocol":"agentskit.chat.ask","version":1,"messages":[{"role":"user","content":"how do I install askplane?"}]}`
+
+// TestLambdaEntry builds the function as the platform runs it and drives
+// it through a fake Runtime API with API Gateway v2 events: an answered
+// question (the whole NDJSON stream in one response), a 403, a 413, an
+// answer that fails mid-stream (its terminal error event delivered), and
+// the anonymous cookie set and read back.
+func TestLambdaEntry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the function")
+	}
+	bin := filepath.Join(t.TempDir(), "bootstrap")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// A model that cites a record the evidence does not hold ends the
+	// answer mid-stream with ASK_NO_GROUNDED_SOURCES.
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"d1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"cites\":[\"nope\"],\"answer\":\"Install it.\"}"},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2,"prompt_cache_hit_tokens":0,"prompt_cache_miss_tokens":1}}`)
+	}))
+	defer model.Close()
+	public := writeSite(t)
+	site := func(corpusID, extra string) string {
+		return `{"site":{"protocol":"agentskit.chat.backend-site","version":1,"siteId":"docs","assistant":{"id":"guide","name":"Guide"},` +
+			`"corpus":{"id":"` + corpusID + `","mode":"local"},"limits":{"requestTimeoutMs":90000,"retrievalTimeoutMs":5000,"generationTimeoutMs":90000,"maxSources":5},` +
+			`"persistence":{"mode":"disabled"}},"public":"` + public + `","language":"en","hosts":["ask.example.com"],"origins":["https://docs.example.com"],` +
+			`"cookieSecretEnv":"ASKPLANE_COOKIE_SECRET","secureCookie":true` + extra + `}`
+	}
+	config := `{"sites":[` + site("docs-en", "") + `,` + site("docs-model", `,"generator":{"provider":"deepseek","model":"m","baseUrl":"`+model.URL+`","apiKeyEnv":"ASKPLANE_MODEL_KEY"}`) + `]}`
+
+	api := newRuntimeAPI(t)
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"AWS_LAMBDA_RUNTIME_API="+strings.TrimPrefix(api.srv.URL, "http://"),
+		"ASKPLANE_CONFIG_JSON="+config,
+		"ASKPLANE_COOKIE_SECRET="+strings.Repeat("s", 40),
+		"ASKPLANE_MODEL_KEY=sk-test-key",
+		"ASKPLANE_MAX_REQUEST_TIME=20s",
+	)
+	var stderr testsite.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	res := api.invoke(t, event("POST", "/v1/ask", question, nil))
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Headers["Content-Type"], "application/x-ndjson") ||
+		!strings.Contains(res.Body, `"type":"cite"`) && !strings.Contains(res.Body, `"name":"cite"`) || !strings.HasSuffix(strings.TrimSpace(res.Body), `"type":"done","model":"askplane.extractive/1"}`) {
+		t.Fatalf("answer: %d %v\n%s", res.StatusCode, res.Headers, res.Body)
+	}
+	if len(res.Cookies) != 1 || !strings.HasPrefix(res.Cookies[0], "askplane_subject=v2.") || !strings.Contains(res.Cookies[0], "Secure") {
+		t.Fatalf("cookies: %q", res.Cookies)
+	}
+	if !strings.Contains(res.Headers["Link"], `rel="evidence"`) {
+		t.Errorf("no evidence link: %v", res.Headers)
+	}
+	// The cookie goes back as the event's cookies: no new subject.
+	cookie := strings.SplitN(res.Cookies[0], ";", 2)[0]
+	if again := api.invoke(t, event("POST", "/v1/ask", question, []string{cookie})); again.StatusCode != 200 || len(again.Cookies) != 0 {
+		t.Errorf("with its cookie: %d, cookies %q", again.StatusCode, again.Cookies)
+	}
+
+	if res := api.invoke(t, event("POST", "/v1/ask", question, nil, "origin", "https://evil.example")); res.StatusCode != 403 || !strings.Contains(res.Body, "ASK_FORBIDDEN") {
+		t.Errorf("foreign origin: %d %s", res.StatusCode, res.Body)
+	}
+	big := `{"protocol":"agentskit.chat.ask","version":1,"messages":[{"role":"user","content":"` + strings.Repeat("a", 70_000) + `"}]}`
+	if res := api.invoke(t, event("POST", "/v1/ask", big, nil)); res.StatusCode != 413 {
+		t.Errorf("a 70 KB body: %d %s", res.StatusCode, res.Body)
+	}
+	mid := event("POST", "/v1/ask", question, nil)
+	mid.RawQueryString = "corpus=docs-model"
+	res = api.invoke(t, mid)
+	lines := strings.Split(strings.TrimSpace(res.Body), "\n")
+	if res.StatusCode != 200 || !strings.Contains(lines[len(lines)-1], `"code":"ASK_NO_GROUNDED_SOURCES"`) || strings.Contains(res.Body, "Install it.") {
+		t.Errorf("mid-stream failure: %d\n%s", res.StatusCode, res.Body)
+	}
+	if res := api.invoke(t, event("GET", "/health", "", nil)); res.StatusCode != 200 || res.Body != "ok\n" {
+		t.Errorf("/health: %d %q", res.StatusCode, res.Body)
+	}
+	if !strings.Contains(stderr.String(), "sessions are kept in memory") || !strings.Contains(stderr.String(), "capped below the platform") {
+		t.Errorf("the function did not say it keeps sessions in memory and caps the deadlines:\n%s", stderr.String())
+	}
+}
