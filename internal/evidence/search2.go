@@ -542,6 +542,7 @@ func (ix *Index2) Search(question string, budget Budget) Package {
 			Excerpt: ix.excerpt(r.Text, &q),
 			Score:   formatScore(h.score),
 			Reasons: reasons,
+			Blocks:  r.Blocks,
 		})
 	}
 	p.sealMeasured(p.fit())

@@ -16,6 +16,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/sidecar"
@@ -132,7 +133,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("%s: %w", e.ID, err)
 		}
 		cited := direct
-		if e.ID == evidence.EngineID {
+		if e.ID == engines.Current().ID {
 			// The sidecar serves this engine: ask it for real, and
 			// check that the shortcut the other engines take agrees.
 			viaHTTP, err := askSidecar(ctx, opts.Public, c, f, maxRecords, ck)
