@@ -16,6 +16,7 @@ import (
 
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/replay"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,6 +30,14 @@ type Site struct {
 	// MaxRecords is the site's maxSources: ask_docs selects at most this
 	// many records, as an answer would.
 	MaxRecords int
+	// Replayer rebuilds the evidence a review link names, for
+	// evidence_manifest and read_evidence; nil leaves those tools out.
+	Replayer Replayer
+}
+
+// Replayer rebuilds a recipe's evidence (internal/replay's Replayer).
+type Replayer interface {
+	Replay(ctx context.Context, recipe evidence.Recipe) (*replay.Result, error)
 }
 
 // Bounds of the tools' inputs and outputs.
@@ -90,6 +99,9 @@ func newServer(site Site) *sdk.Server {
 		}
 		return nil, ask(site, in), nil
 	})
+	if site.Replayer != nil {
+		addReplayTools(s, site.Replayer, readOnly)
+	}
 	return s
 }
 

@@ -57,7 +57,7 @@ func TestMCPGivesAgentsTheSameEvidence(t *testing.T) {
 			t.Errorf("tool %s: want read-only annotations and an output schema", tool.Name)
 		}
 	}
-	if !names["search_docs"] || !names["ask_docs"] {
+	if !names["search_docs"] || !names["ask_docs"] || !names["evidence_manifest"] || !names["read_evidence"] {
 		t.Fatalf("tools = %v", names)
 	}
 
@@ -92,6 +92,47 @@ func TestMCPGivesAgentsTheSameEvidence(t *testing.T) {
 	link := a.header.Get("Link")
 	if !a.answered() || !strings.Contains(link, "<"+evidence.Review+">") {
 		t.Errorf("/v1/ask's review link %q is not ask_docs' %q", link, evidence.Review)
+	}
+
+	// The review link ask_docs gave lists, then reads, the same evidence.
+	res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "evidence_manifest", Arguments: map[string]any{"review": evidence.Review}})
+	if err != nil || res.IsError {
+		t.Fatalf("evidence_manifest: %v %+v", err, res)
+	}
+	var manifest struct {
+		ContextID string `json:"context_id"`
+		Total     int
+		Fragment  string
+		Records   []struct {
+			ID         string
+			URL        string
+			Characters int
+		}
+		Identity struct{ Engine, Digest string } `json:"replay_identity"`
+	}
+	structured(t, res, &manifest)
+	if manifest.ContextID != evidence.Context || manifest.Total != len(evidence.Records) || len(manifest.Records) != manifest.Total ||
+		manifest.Records[0].URL != evidence.Records[0].URL || manifest.Identity.Engine != evidence.Engine || manifest.Fragment == "" {
+		t.Fatalf("evidence_manifest: %+v", manifest)
+	}
+	res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "read_evidence", Arguments: map[string]any{"review": manifest.Fragment, "record_id": manifest.Records[0].ID}})
+	if err != nil || res.IsError {
+		t.Fatalf("read_evidence: %v %+v", err, res)
+	}
+	var slice struct {
+		Data, ContextID string
+		Total           int    `json:"total_characters"`
+		Next            *int   `json:"next_offset"`
+		Context         string `json:"context_id"`
+	}
+	structured(t, res, &slice)
+	if slice.Context != evidence.Context || slice.Total != manifest.Records[0].Characters || slice.Next != nil || !strings.Contains(slice.Data, "go install") {
+		t.Fatalf("read_evidence: %+v", slice)
+	}
+	// Evidence that cannot be rebuilt is a tool error with its code.
+	res, err = cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "evidence_manifest", Arguments: map[string]any{"review": "/review/#bm90LWEtcmVjaXBl"}})
+	if err != nil || !res.IsError {
+		t.Fatalf("a bad review link: %v %+v", err, res)
 	}
 
 	// Bad input is a tool error the agent can read, never an echo.

@@ -203,11 +203,13 @@ func (s *Server) routes() (http.Handler, error) {
 		}
 		byCorpus[st.record.Corpus.ID] = ah
 		only = ah
-		onlyMCP = st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources})
-		mcpByCorpus[st.record.Corpus.ID] = onlyMCP
-		if onlyReplay, onlyRead, err = s.replayHandlers(st, edge, subjects, engine); err != nil {
+		rep, err := s.replayer(st, engine)
+		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
+		onlyMCP = st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep})
+		mcpByCorpus[st.record.Corpus.ID] = onlyMCP
+		onlyReplay, onlyRead = s.replayHandlers(st, edge, subjects, rep)
 		replayByCorpus[st.record.Corpus.ID], readByCorpus[st.record.Corpus.ID] = onlyReplay, onlyRead
 		if st.cfg.Static {
 			files, err := static.New(st.cfg.Public, static.Options{})

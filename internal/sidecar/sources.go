@@ -93,25 +93,27 @@ func (s *Server) retainSource(ctx context.Context, st *site) {
 	st.raw = nil // the decoded corpus is what the site keeps
 }
 
-// replayHandlers are a site's POST /v1/evidence/replay and
-// /v1/evidence/read, behind the rules of its /mcp.
-func (s *Server) replayHandlers(st *site, edge *edgeLimits, subjects *limit.Keyed, engine evidence.Engine) (rep, read http.Handler, err error) {
+// replayer is the site's Replayer: the version it serves in memory, the
+// retained ones in the store.
+func (s *Server) replayer(st *site, engine evidence.Engine) (*replay.Replayer, error) {
 	src, _ := s.sessions.(store.Sources)
 	var sources replay.SourceStore
 	if src != nil {
 		sources = src
 	}
-	r, err := replay.New(replay.Config{
+	return replay.New(replay.Config{
 		Site:    st.record.SiteID,
 		Sources: sources,
 		Loaded:  []replay.Loaded{{Engine: st.engine, Index: engine}},
 		Permits: s.cfg.Sources.permits(),
 	})
-	if err != nil {
-		return nil, nil, err
-	}
+}
+
+// replayHandlers are a site's POST /v1/evidence/replay and
+// /v1/evidence/read, behind the rules of its /mcp.
+func (s *Server) replayHandlers(st *site, edge *edgeLimits, subjects *limit.Keyed, r *replay.Replayer) (rep, read http.Handler) {
 	timeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
 	rep = st.agentGate(edge, subjects, &replay.Handler{Replayer: r, BodyTimeout: timeout})
 	read = st.agentGate(edge, subjects, &replay.Handler{Replayer: r, Read: true, BodyTimeout: timeout})
-	return rep, read, nil
+	return rep, read
 }
