@@ -704,6 +704,10 @@ func TestEdgeReady(t *testing.T) {
 		Status   string `json:"status"`
 		Sessions string `json:"sessions"`
 		Sites    int    `json:"sites"`
+		Engines  []struct {
+			Engine string `json:"engine"`
+			Digest string `json:"manifest_digest"`
+		} `json:"engines"`
 	}
 	ready := func() (int, report) {
 		a := fetch(t, c, e.getReq("/ready", ""))
@@ -713,8 +717,9 @@ func TestEdgeReady(t *testing.T) {
 		}
 		return a.status, r
 	}
-	if code, r := ready(); code != 200 || r != (report{"ok", "ok", 1}) {
-		t.Errorf("GET /ready = %d %+v, want 200 ok", code, r)
+	if code, r := ready(); code != 200 || r.Status != "ok" || r.Sessions != "ok" || r.Sites != 1 ||
+		len(r.Engines) != 2 || r.Engines[0].Engine != "askplane.bm25/2" || r.Engines[1].Engine != "askplane.bm25/1" || !strings.HasPrefix(r.Engines[0].Digest, "sha256:") {
+		t.Errorf("GET /ready = %d %+v, want 200 ok with the retained engines, current first", code, r)
 	}
 	e.Drain()
 	if code, r := ready(); code != 503 || r.Status != "draining" {

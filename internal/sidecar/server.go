@@ -295,8 +295,11 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		Status   string `json:"status"`
 		Sessions string `json:"sessions"`
 		Sites    int    `json:"sites"`
+		// Engines are the retained engines replay can rebuild evidence
+		// with, current first, each bound to its manifest's digest.
+		Engines []engines.CatalogueEntry `json:"engines"`
 	}
-	rep := report{Status: "ok", Sessions: "ok", Sites: len(s.sites)}
+	rep := report{Status: "ok", Sessions: "ok", Sites: len(s.sites), Engines: engines.Catalogue()}
 	status := http.StatusOK
 	select {
 	case <-s.drain:
