@@ -320,6 +320,35 @@ func reviewEvidence(t *testing.T, browser context.Context, base, path string, ci
 	t.Logf("refused: %s: %s", bad.page("[data-review-failure-code]"), bad.page("[data-review-failure-message]"))
 	bad.auditAt(axe, "review, refused", "main")
 	bad.shot("23-review-refused")
+
+	// A historical link names no engine: the page says so before the
+	// reader asks, and after, that the evidence's origin is unknown.
+	json.Unmarshal(mustDecode(t, frag), &recipe)
+	delete(recipe, "engine_id")
+	raw, _ = json.Marshal(recipe)
+	old := openPage(t, browser, &site{URL: base}, "/review/?corpus=docs-en#"+base64.RawURLEncoding.EncodeToString(raw), "[data-review-submit]")
+	if old.eval(`String(document.querySelector('[data-review-historical]').hidden)`) != "false" || old.page("[data-review-engine]") != "not named" {
+		t.Error("a link without an engine is not shown as historical")
+	}
+	old.do(chromedp.Click(chromedp.CSS("[data-review-submit]")))
+	old.wait(`!document.querySelector('[data-review-result]').hidden || !document.querySelector('[data-review-failure]').hidden`)
+	if msg := old.page("[data-review-failure-message]"); msg != "" {
+		t.Fatalf("the historical link failed: %s (%s)", msg, old.page("[data-review-failure-code]"))
+	}
+	if got := old.page("[data-review-identity-origin]"); !strings.HasPrefix(got, "Unknown") {
+		t.Errorf("a historical replay's origin reads %q; want it unknown", got)
+	}
+	old.auditAt(axe, "review, historical", "main")
+	old.shot("24-review-historical")
+}
+
+func mustDecode(t *testing.T, frag string) []byte {
+	t.Helper()
+	raw, err := base64.RawURLEncoding.DecodeString(frag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }
 
 // page is the text of the element sel selects anywhere on the page.
