@@ -295,6 +295,19 @@ func reviewEvidence(t *testing.T, browser context.Context, base, path string, ci
 	tb.auditAt(axe, "review, rebuilt", "main")
 	tb.shot("22-review-rebuilt")
 
+	// Asking something else of the same version is a new task, and says
+	// so: its evidence is never shown as the answer's.
+	if tb.page("[data-review-newtask-note]") == "" || tb.eval(`String(document.querySelector('[data-review-newtask-note]').hidden)`) != "true" {
+		t.Error("the rebuilt evidence is labelled a new task")
+	}
+	tb.do(chromedp.SetValue(chromedp.CSS("[data-review-newtask-question]"), "how do I verify a built site"), chromedp.Click(chromedp.CSS("[data-review-newtask-submit]")))
+	tb.wait(`document.querySelector('[data-review-status]').textContent.startsWith('New task')`)
+	if tb.eval(`String(document.querySelector('[data-review-newtask-note]').hidden)`) != "false" || tb.page("[data-review-result-title]") != "New evidence" || tb.eval(`String(document.querySelectorAll('[data-review-records] li').length > 0)`) != "true" {
+		t.Errorf("a new question's evidence is not labelled a new task: %q", tb.page("[data-review-status]"))
+	}
+	tb.auditAt(axe, "review, new task", "main")
+	tb.shot("25-review-new-task")
+
 	// The same recipe expecting other evidence is refused, never shown.
 	_, frag, _ := strings.Cut(path, "#")
 	raw, err := base64.RawURLEncoding.DecodeString(frag)

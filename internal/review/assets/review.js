@@ -70,32 +70,47 @@ function fail(code, message, recipe) {
   $('status').textContent = 'The evidence cannot be rebuilt.';
 }
 
-async function rebuild(fragment, recipe) {
-  const submit = $('submit');
-  submit.disabled = true;
+// post asks the sidecar to replay request ({fragment} or {recipe}). The
+// page's query (?corpus=…) names the site on a sidecar of several.
+async function post(request) {
+  const res = await fetch('/v1/evidence/replay' + location.search, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(request),
+    credentials: 'same-origin',
+  });
+  return res.json();
+}
+
+// rebuild replays the link's recipe, or (newTask) the same corpus version
+// and engine with the reader's own question: a new task, labelled so, whose
+// evidence is never taken for the answer's.
+async function rebuild(fragment, recipe, newTask) {
+  const buttons = [$('submit'), $('newtask-submit')];
+  buttons.forEach((b) => { b.disabled = true; });
   show($('failure'), false);
-  $('status').textContent = 'Rebuilding the evidence…';
+  $('status').textContent = newTask ? 'Searching this corpus version…' : 'Rebuilding the evidence…';
   let body;
   try {
-    // The page's query (?corpus=…) names the site on a sidecar of several.
-    const res = await fetch('/v1/evidence/replay' + location.search, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ fragment }),
-      credentials: 'same-origin',
-    });
-    body = await res.json();
+    if (newTask) {
+      const { context_id: _, ...rest } = recipe;
+      body = await post({ recipe: { ...rest, question: newTask } });
+    } else {
+      body = await post({ fragment });
+    }
   } catch {
-    submit.disabled = false;
+    buttons.forEach((b) => { b.disabled = false; });
     return fail('unreachable', 'The sidecar did not answer. Try again later.', recipe);
   }
-  submit.disabled = false;
+  buttons.forEach((b) => { b.disabled = false; });
   if (body.error) return fail(String(body.error.code), String(body.error.message), recipe);
   const ev = body.evidence;
   const id = body.replay_identity || {};
-  if (!ev || ev.context_id !== recipe.context_id) {
+  if (!ev || (!newTask && ev.context_id !== recipe.context_id)) {
     return fail('context_mismatch', 'The rebuilt evidence is not the evidence this link names.', recipe);
   }
+  show($('newtask-note'), !!newTask);
+  $('result-title').textContent = newTask ? 'New evidence' : 'Evidence';
   $('identity-engine').textContent = [id.engine, ...(id.matching_engines || []).filter((e) => e !== id.engine)].join(', ');
   $('identity-origin').textContent = id.origin ? id.origin : 'Unknown: the link did not name the engine, so any engine listed above may have selected it.';
   $('identity-context').textContent = ev.context_id;
@@ -106,7 +121,8 @@ async function rebuild(fragment, recipe) {
   $('prev').onclick = () => renderRecords(records, --page);
   $('next').onclick = () => renderRecords(records, ++page);
   show($('result'), true);
-  $('status').textContent = `Rebuilt: ${records.length} record${records.length === 1 ? '' : 's'}, byte for byte the answer's evidence.`;
+  const n = `${records.length} record${records.length === 1 ? '' : 's'}`;
+  $('status').textContent = newTask ? `New task: ${n} for your question, not the answer's evidence.` : `Rebuilt: ${n}, byte for byte the answer's evidence.`;
 }
 
 function boot() {
@@ -124,8 +140,19 @@ function boot() {
   show($('form'), true);
   $('form').addEventListener('submit', (e) => {
     e.preventDefault();
-    rebuild(fragment, recipe);
+    rebuild(fragment, recipe, '');
   });
+  // Only a recipe naming its engine can be asked again: a new question
+  // needs an engine to answer it from the same version.
+  if (recipe.engine_id) {
+    $('newtask-question').value = recipe.question;
+    show($('newtask'), true);
+    $('newtask').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const q = $('newtask-question').value.trim();
+      if (q !== '') rebuild(fragment, recipe, q);
+    });
+  }
 }
 
 boot();
