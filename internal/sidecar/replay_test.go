@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -99,8 +100,10 @@ func errorCode(out map[string]json.RawMessage) string {
 func checkUpgradeReplays(t *testing.T, sessions string, env Env, damage func(version string)) {
 	const question = "how do I install the askplane command?"
 	old := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
-	cfg := func(public string) *Config {
-		return edgeConfig(t, "", "", siteJSON(public, "docs", "docs-public", ""))
+	// Before the upgrade the site answers with the old engine; after it,
+	// with the new default: an upgrade of content and engine at once.
+	cfg := func(public, engine string) *Config {
+		return edgeConfig(t, "", "", siteJSON(public, "docs", "docs-public", engine))
 	}
 	withStore := func(c *Config) *Config {
 		c.Sessions, c.SessionsEnv = "", ""
@@ -111,7 +114,7 @@ func checkUpgradeReplays(t *testing.T, sessions string, env Env, damage func(ver
 		}
 		return c
 	}
-	e, stop := startRestartable(t, withStore(cfg(old)), env)
+	e, stop := startRestartable(t, withStore(cfg(old, `,"engine":"askplane.bm25/1"`)), env)
 	frag := reviewFragment(t, e, question)
 	code, before := e.postJSON(t, "/v1/evidence/replay", `{"fragment":"`+frag+`"}`)
 	if code != 200 {
@@ -120,9 +123,13 @@ func checkUpgradeReplays(t *testing.T, sessions string, env Env, damage func(ver
 	stop()
 
 	upgraded := writeCorpus(t, "docs", "/docs/install/", "Install", "install", "Install askplane with the new installer script. It needs Go 1.27.")
-	e, _ = startRestartable(t, withStore(cfg(upgraded)), env)
-	if fresh := reviewFragment(t, e, question); fresh == frag {
+	e, _ = startRestartable(t, withStore(cfg(upgraded, "")), env)
+	fresh := reviewFragment(t, e, question)
+	if fresh == frag {
 		t.Fatal("the upgraded site answered from the old corpus")
+	}
+	if r, err := evidence.DecodeFragment(fresh); err != nil || r.EngineID != evidence.EngineID2 {
+		t.Fatalf("the upgraded site does not answer with the new default engine: %+v %v", r, err)
 	}
 	code, after := e.postJSON(t, "/v1/evidence/replay", `{"fragment":"`+frag+`"}`)
 	if code != 200 {
@@ -134,12 +141,35 @@ func checkUpgradeReplays(t *testing.T, sessions string, env Env, damage func(ver
 	if idAfter.Digest == "" || idAfter.Digest != idBefore.Digest || string(after["evidence"]) != string(before["evidence"]) {
 		t.Fatalf("the old fragment replayed other evidence: %s\nwant %s", after["evidence"], before["evidence"])
 	}
-	if idAfter.Engine != evidence.EngineID2 || idAfter.Mode != replay.ModeExplicit || !strings.Contains(string(after["evidence"]), installText) {
+	if idAfter.Engine != evidence.EngineID || idAfter.Mode != replay.ModeExplicit || !strings.Contains(string(after["evidence"]), installText) {
 		t.Fatalf("identity %+v", idAfter)
 	}
 	recipe, err := evidence.DecodeFragment(frag)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The catalogue lists both versions, newest first, each with the
+	// engine it may be replayed with.
+	a := fetch(t, newClient(t), e.getReq("/v1/evidence/engines", ""))
+	var cat struct {
+		Current string
+		Sites   []struct {
+			Serving  string
+			Versions []struct {
+				Version string
+				Engines []string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(a.body), &cat); err != nil || a.status != 200 || cat.Current != evidence.EngineID2 || len(cat.Sites) != 1 {
+		t.Fatalf("GET /v1/evidence/engines: %d %s", a.status, a.body)
+	}
+	got := cat.Sites[0]
+	freshRecipe, _ := evidence.DecodeFragment(fresh)
+	if got.Serving != freshRecipe.Version || len(got.Versions) != 2 ||
+		got.Versions[0].Version != freshRecipe.Version || !slices.Equal(got.Versions[0].Engines, []string{evidence.EngineID2}) ||
+		got.Versions[1].Version != recipe.Version || !slices.Equal(got.Versions[1].Engines, []string{evidence.EngineID}) {
+		t.Errorf("retained versions: %+v", got)
 	}
 	var pkg evidence.Package
 	json.Unmarshal(after["evidence"], &pkg)
@@ -160,7 +190,7 @@ func checkUpgradeReplays(t *testing.T, sessions string, env Env, damage func(ver
 	damage(recipe.Version)
 	// The restarted sidecar has not built the old version since; a new one
 	// reads the damaged bytes.
-	e, _ = startRestartable(t, withStore(cfg(upgraded)), env)
+	e, _ = startRestartable(t, withStore(cfg(upgraded, "")), env)
 	code, out = e.postJSON(t, "/v1/evidence/replay", `{"fragment":"`+frag+`"}`)
 	if code != 500 || errorCode(out) != string(replay.CodeSourceIntegrity) || out["evidence"] != nil {
 		t.Fatalf("damaged retained bytes = %d %v", code, out)

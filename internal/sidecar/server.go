@@ -245,11 +245,7 @@ func (s *Server) routes() (http.Handler, error) {
 		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
 		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
 	}
-	mux.HandleFunc("GET /v1/evidence/engines", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		json.NewEncoder(w).Encode(map[string]any{"engines": engines.Catalogue(), "current": engines.Current().ID})
-	})
+	mux.HandleFunc("GET /v1/evidence/engines", s.engineCatalogue)
 	if metrics != nil {
 		mux.Handle("GET /metrics", metrics)
 	}
@@ -282,6 +278,52 @@ func (s *Server) edgeLimits() (*edgeLimits, error) {
 
 func newKeyed(r RateLimit) (*limit.Keyed, error) {
 	return limit.NewKeyed(limit.KeyedConfig{Rate: limit.Rate{Requests: r.Requests, Window: time.Duration(r.WindowSeconds) * time.Second}})
+}
+
+// engineCatalogue answers GET /v1/evidence/engines: the retained engines,
+// current first, and for each site the corpus versions retained for
+// replay, newest first, with the engines each may be replayed with.
+func (s *Server) engineCatalogue(w http.ResponseWriter, r *http.Request) {
+	type version struct {
+		Version string   `json:"version"`
+		Bytes   int64    `json:"bytes"`
+		Engines []string `json:"engines"`
+	}
+	type siteVersions struct {
+		Site     string    `json:"site"`
+		Corpus   string    `json:"corpus"`
+		Serving  string    `json:"serving"`
+		Versions []version `json:"versions"`
+	}
+	out := struct {
+		Current string                   `json:"current"`
+		Engines []engines.CatalogueEntry `json:"engines"`
+		Sites   []siteVersions           `json:"sites"`
+	}{Current: engines.Current().ID, Engines: engines.Catalogue(), Sites: []siteVersions{}}
+	src, _ := s.sessions.(store.Sources)
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	for _, st := range s.sites {
+		sv := siteVersions{Site: st.record.SiteID, Corpus: st.record.Corpus.ID, Serving: st.corpus.Version, Versions: []version{}}
+		if src != nil {
+			list, err := src.SourceVersions(ctx, st.record.SiteID)
+			if err != nil {
+				s.log.Warn("askplane: listing retained corpus versions failed", "site", st.record.SiteID, "err", err)
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("Cache-Control", "no-store")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				io.WriteString(w, `{"error":{"code":"replay_unavailable","message":"The retained versions could not be listed."}}`)
+				return
+			}
+			for _, v := range list {
+				sv.Versions = append(sv.Versions, version{v.Version, v.Bytes, v.Engines})
+			}
+		}
+		out.Sites = append(out.Sites, sv)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(out)
 }
 
 // readyTimeout bounds the readiness checks of one /ready request.

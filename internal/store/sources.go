@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -42,6 +43,9 @@ type Sources interface {
 	ReadSource(ctx context.Context, site, version string) (data []byte, ok bool, err error)
 	// SourceLimits are the retention bounds in force.
 	SourceLimits() SourceLimits
+	// SourceVersions lists site's retained versions, newest first, each
+	// with the engines permitted to replay it (Bytes included, data not).
+	SourceVersions(ctx context.Context, site string) ([]SourceInfo, error)
 }
 
 // SourceInfo is one retained version.
@@ -251,3 +255,46 @@ func (m *memorySources) corruptForTest(site, version string, data []byte) {
 // sourceTimeout bounds one source operation: a corpus is megabytes, so it
 // gets longer than a session's OpTimeout.
 const sourceTimeout = 30 * time.Second
+
+// SourceVersions implements Sources.
+func (m *memorySources) SourceVersions(ctx context.Context, site string) ([]SourceInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, unavailable(ctx, "source versions", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	type row struct {
+		seq  int64
+		info SourceInfo
+	}
+	var rows []row
+	for k, r := range m.rows {
+		if k[0] == site {
+			rows = append(rows, row{r.seq, SourceInfo{Site: site, Version: k[1], Bytes: int64(len(r.data)), Engines: slices.Clone(r.engines)}})
+		}
+	}
+	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(b.seq, a.seq) })
+	out := make([]SourceInfo, len(rows))
+	for i, r := range rows {
+		out[i] = r.info
+	}
+	return out, nil
+}
+
+// scanVersions reads (version, bytes, engine) rows, newest version first
+// and engines in order, into one SourceInfo a version.
+func scanVersions(site string, next func() bool, scan func(version *string, bytes *int64, engine *string) error) ([]SourceInfo, error) {
+	var out []SourceInfo
+	for next() {
+		var version, engine string
+		var bytes int64
+		if err := scan(&version, &bytes, &engine); err != nil {
+			return nil, err
+		}
+		if n := len(out); n == 0 || out[n-1].Version != version {
+			out = append(out, SourceInfo{Site: site, Version: version, Bytes: bytes})
+		}
+		out[len(out)-1].Engines = append(out[len(out)-1].Engines, engine)
+	}
+	return out, nil
+}

@@ -101,3 +101,22 @@ func (p *Postgres) ReadSource(ctx context.Context, site, version string) ([]byte
 func (p *Postgres) SourceLimits() SourceLimits { return p.sources }
 
 var _ Sources = (*Postgres)(nil)
+
+// SourceVersions implements Sources.
+func (p *Postgres) SourceVersions(ctx context.Context, site string) ([]SourceInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	rows, err := p.pool.Query(ctx, `SELECT s.version, s.bytes, e.engine FROM sources s JOIN source_engines e ON e.site_id = s.site_id AND e.version = s.version WHERE s.site_id = $1 ORDER BY s.seq DESC, e.engine`, site)
+	if err != nil {
+		return nil, p.unavailable(ctx, "source versions", err)
+	}
+	defer rows.Close()
+	out, err := scanVersions(site, rows.Next, func(v *string, b *int64, e *string) error { return rows.Scan(v, b, e) })
+	if err == nil {
+		err = rows.Err()
+	}
+	if err != nil {
+		return nil, p.unavailable(ctx, "source versions", err)
+	}
+	return out, nil
+}

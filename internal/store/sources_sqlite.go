@@ -114,3 +114,22 @@ func (s *SQLite) ReadSource(ctx context.Context, site, version string) ([]byte, 
 func (s *SQLite) SourceLimits() SourceLimits { return s.sources }
 
 var _ Sources = (*SQLite)(nil)
+
+// SourceVersions implements Sources.
+func (s *SQLite) SourceVersions(ctx context.Context, site string) ([]SourceInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	rows, err := s.db.QueryContext(ctx, `SELECT s.version, s.bytes, e.engine FROM sources s JOIN source_engines e ON e.site_id = s.site_id AND e.version = s.version WHERE s.site_id = ? ORDER BY s.seq DESC, e.engine`, site)
+	if err != nil {
+		return nil, unavailable(ctx, "source versions", err)
+	}
+	defer rows.Close()
+	out, err := scanVersions(site, rows.Next, func(v *string, b *int64, e *string) error { return rows.Scan(v, b, e) })
+	if err == nil {
+		err = rows.Err()
+	}
+	if err != nil {
+		return nil, unavailable(ctx, "source versions", err)
+	}
+	return out, nil
+}
