@@ -18,9 +18,11 @@ import (
 // the next 0.5 KiB, so the widget cannot grow unnoticed. Lower them when
 // the widget shrinks. The total went from 14 to 14.5 KiB when backend
 // answers gained their review link and their markdown (code blocks) once
-// whole: 14,475 B then.
+// whole: 14,475 B then. The initial load went from 6 to 6.5 KiB with the
+// keyboard shortcuts (/, Ctrl/⌘-K, Escape from anywhere, focus return):
+// 6,234 B then.
 const (
-	widgetInitialBudget = 6 * 1024
+	widgetInitialBudget = 6*1024 + 512
 	widgetTotalBudget   = 14*1024 + 512
 )
 

@@ -73,6 +73,45 @@ func TestWidget(t *testing.T) {
 		}
 	})
 
+	// The shortcuts open the panel from anywhere on the page, never while
+	// the reader types in a field; Escape closes it from anywhere, and
+	// focus goes back where it was.
+	t.Run("Shortcuts", func(t *testing.T) {
+		tb := openTab(t, browser, newSite(t, public, nil), "/")
+		if got := tb.eval(`document.querySelector('[data-askplane-launcher]').getAttribute('aria-keyshortcuts')`); got != "/ Control+K Meta+K" {
+			t.Errorf("the launcher announces the shortcuts as %q", got)
+		}
+		panelHidden := `String(document.querySelector('[data-askplane-panel]').hidden)`
+		// From a link in the page: / opens, Escape (focus in the panel)
+		// closes, and focus returns to that link.
+		tb.eval(`const a = document.querySelector('main a[href], body a[href]'); a.setAttribute('data-test-from', ''); a.focus(); 0`)
+		tb.do(chromedp.KeyEvent("/"))
+		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
+			t.Errorf("focus after / is %q; want the question", got)
+		}
+		tb.do(chromedp.KeyEvent(kb.Escape))
+		tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)
+		if got := tb.eval(`String(document.activeElement.hasAttribute('data-test-from'))`); got != "true" {
+			t.Errorf("focus after Escape did not return to the link it came from")
+		}
+		// Typing / in one of the page's fields is a slash, not a shortcut.
+		tb.eval(`const f = document.createElement('input'); f.id = 'page-field'; document.body.prepend(f); f.focus(); 0`)
+		tb.do(chromedp.KeyEvent("a/b"))
+		if got := tb.eval(`document.getElementById('page-field').value + ' ' + ` + panelHidden); got != "a/b true" {
+			t.Errorf("typing a/b in a page field gave %q (value, panel hidden)", got)
+		}
+		// Ctrl-K opens too; Escape closes with focus anywhere on the page.
+		tb.do(chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		tb.eval(`document.activeElement.blur(); 0`)
+		tb.do(chromedp.KeyEvent(kb.Escape))
+		tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)
+		if got := tb.eval(panelHidden); got != "true" {
+			t.Errorf("Escape outside the panel left it open")
+		}
+	})
+
 	t.Run("French", func(t *testing.T) {
 		s := newSite(t, public, nil)
 		tb := openTab(t, browser, s, "/fr/")

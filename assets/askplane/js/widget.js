@@ -67,6 +67,7 @@ export class Widget {
   #history = [];
   #lists = new WeakMap(); // choices entry → {messageId, env}
   #inflight = null; // AbortController of the running Ask request
+  #from = null; // what had focus when the panel opened
   #messages = new Map();
   #el;
 
@@ -98,10 +99,23 @@ export class Widget {
     input.addEventListener('focus', intent, { passive: true });
     launcher.addEventListener('click', () => (panel.hidden ? this.open() : this.close()));
     close.addEventListener('click', () => this.close());
-    this.#root.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape' && !panel.hidden) {
+    // `/` (outside a field) and Ctrl/⌘-K open the panel from anywhere on
+    // the page; Escape closes it from anywhere while it is open.
+    document.addEventListener('keydown', (e) => {
+      if (e.defaultPrevented || e.isComposing || e.altKey) return;
+      if (e.key === 'Escape') {
+        if (!panel.hidden) {
+          e.preventDefault();
+          this.close();
+        }
+        return;
+      }
+      const mod = e.ctrlKey || e.metaKey;
+      const field = e.target instanceof Element && e.target.closest('input,textarea,select,[contenteditable]');
+      if ((e.key === '/' && !mod && !field) || (mod && e.key.toLowerCase() === 'k')) {
         e.preventDefault();
-        this.close();
+        if (panel.hidden) this.open();
+        else input.focus();
       }
     });
     form.addEventListener('submit', (e) => {
@@ -116,6 +130,9 @@ export class Widget {
 
   open() {
     const { launcher, panel, input } = this.#el;
+    // Focus goes back where it came from when the panel closes.
+    const from = document.activeElement;
+    this.#from = from && from !== document.body && !this.#root.contains(from) ? from : null;
     this.load().catch(() => {}); // a failure shows on the first question
     panel.hidden = false;
     launcher.setAttribute('aria-expanded', 'true');
@@ -126,7 +143,9 @@ export class Widget {
     const { launcher, panel } = this.#el;
     panel.hidden = true;
     launcher.setAttribute('aria-expanded', 'false');
-    launcher.focus();
+    const back = this.#from?.isConnected ? this.#from : launcher;
+    this.#from = null;
+    back.focus();
   }
 
   get endpoint() {
