@@ -456,6 +456,10 @@ func TestWidget(t *testing.T) {
 		if got := tb.text("[data-askplane-error-text]"); got != "HTTP 503" {
 			t.Errorf("error detail %q", got)
 		}
+		// No empty card claims the docs backend answered.
+		if n := tb.count("[data-askplane-stream]"); n != 0 {
+			t.Errorf("%d empty answer cards left beside the error", n)
+		}
 		tb.allow(`503`)
 		tb.shot("11-backend-error")
 	})

@@ -400,6 +400,10 @@ export class Widget {
     hook(entry, 'progress').hidden = true;
     entryStop.hidden = true;
     if (failure !== null && !ctrl.signal.aborted) {
+      // A failed answer is not "answered by the docs backend": an entry
+      // with no text goes, one with some keeps it without that line.
+      if (text.data === '') entry.remove();
+      else hook(entry, 'provenance').hidden = true;
       this.#fail(failure);
       return;
     }
