@@ -22,13 +22,7 @@ func (st *site) mcpHandler(edge *edgeLimits, subjects *limit.Keyed, engine mcp.S
 // address; a private site needs a token.
 func (st *site) agentGate(edge *edgeLimits, subjects *limit.Keyed, next http.Handler) http.Handler {
 	tokens := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, Tokens: st.tokens, FailedAuth: edge.failedAuth, ClientAddr: edge.addr}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		addr := edge.addr(r)
-		if ok, after := edge.perAddress.Allow(addr); !ok {
-			ask.CloseUnread(w, r)
-			ask.WriteRateLimited(w, after)
-			return
-		}
+	return edge.addressGate(func(w http.ResponseWriter, r *http.Request, addr string) {
 		var subject string
 		switch _, hasToken := r.Header["Authorization"]; {
 		case hasToken || st.secret == nil:
@@ -47,5 +41,20 @@ func (st *site) agentGate(edge *edgeLimits, subjects *limit.Keyed, next http.Han
 			return
 		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// addressGate spends the client address's budget before next, the first
+// rule of every route that does work for a client (/v1/ask has the same
+// step in its admission); next gets the address it was charged to.
+func (e *edgeLimits) addressGate(next func(w http.ResponseWriter, r *http.Request, addr string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		addr := e.addr(r)
+		if ok, after := e.perAddress.Allow(addr); !ok {
+			ask.CloseUnread(w, r)
+			ask.WriteRateLimited(w, after)
+			return
+		}
+		next(w, r, addr)
 	})
 }

@@ -245,7 +245,9 @@ func (s *Server) routes() (http.Handler, error) {
 		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
 		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
 	}
-	mux.HandleFunc("GET /v1/evidence/engines", s.engineCatalogue)
+	// It reads the store for every site, so it spends the client
+	// address's budget as the replay routes do.
+	mux.Handle("GET /v1/evidence/engines", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) { s.engineCatalogue(w, r) }))
 	if metrics != nil {
 		mux.Handle("GET /metrics", metrics)
 	}
@@ -281,8 +283,9 @@ func newKeyed(r RateLimit) (*limit.Keyed, error) {
 }
 
 // engineCatalogue answers GET /v1/evidence/engines: the retained engines,
-// current first, and for each site the corpus versions retained for
-// replay, newest first, with the engines each may be replayed with.
+// current first, and for each public site the corpus versions retained
+// for replay, newest first, with the engines each may be replayed with. A
+// private site is left out: the request carries no token to show it to.
 func (s *Server) engineCatalogue(w http.ResponseWriter, r *http.Request) {
 	type version struct {
 		Version string   `json:"version"`
@@ -304,6 +307,9 @@ func (s *Server) engineCatalogue(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	for _, st := range s.sites {
+		if !st.cfg.anonymous() {
+			continue
+		}
 		sv := siteVersions{Site: st.record.SiteID, Corpus: st.record.Corpus.ID, Serving: st.corpus.Version, Versions: []version{}}
 		if src != nil {
 			list, err := src.SourceVersions(ctx, st.record.SiteID)

@@ -1,0 +1,115 @@
+package sidecar
+
+import (
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/evidence"
+)
+
+// send posts body to path with header (name, value pairs; "Host" sets
+// the request's host, a repeated name sends the header twice).
+func (e *edgeServer) send(t *testing.T, method, path, body string, header ...string) answer {
+	t.Helper()
+	req, _ := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+			continue
+		}
+		req.Header.Add(header[i], header[i+1])
+	}
+	return fetch(t, newClient(t), req)
+}
+
+// TestEveryEndpointKeepsAsksRules: each route that does work for a client
+// (/v1/ask, /mcp, /v1/evidence/replay and /read) refuses, the same way, a
+// foreign Host, two Origin headers, a foreign Origin, a private site's
+// request without a token or with a wrong one, and a body over its bound;
+// answers a good token; and spends the client address's budget, so it
+// ends in 429. GET /v1/evidence/engines keeps the Host rule and the
+// budget too, and does not list the private site.
+func TestEveryEndpointKeepsAsksRules(t *testing.T) {
+	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
+	c, err := corpus.LoadDir(os.DirFS(public), "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := evidence.NewIndex2(c).Search("how do I install askplane?", evidence.Budget{MaxRecords: 5})
+	frag := p.Recipe().Fragment()
+	big := strings.Repeat("x", 100<<10)
+	routes := []struct {
+		path, body, oversized string
+		tooLarge              []int // the statuses an oversized body may get
+	}{
+		{"/v1/ask", askJSON("how do I install askplane?"), askJSON(big), []int{413}},
+		{"/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+			`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + big + `"}}`, []int{400, 413}},
+		{"/v1/evidence/replay", `{"fragment":"` + frag + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}},
+		{"/v1/evidence/read", `{"fragment":"` + frag + `","section":"record_text","record_id":"` + p.Records[0].ID + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}},
+	}
+	const budget = 8
+	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`)
+	config := func() *Config {
+		return edgeConfig(t, `,"hosts":["ask.example.com"]`, `"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
+	}
+	host := []string{"Host", "ask.example.com", "Accept", "application/json, text/event-stream"}
+	good := append(append([]string(nil), host...), "Authorization", "Bearer "+testToken)
+	for _, rt := range routes {
+		t.Run(strings.TrimPrefix(rt.path, "/"), func(t *testing.T) {
+			e := startEdge(t, config())
+			check := func(what string, a answer, want ...int) {
+				t.Helper()
+				for _, w := range want {
+					if a.status == w {
+						return
+					}
+				}
+				t.Errorf("%s: %d %.200s, want %v", what, a.status, a.body, want)
+			}
+			check("a foreign Host", e.send(t, "POST", rt.path, rt.body, append([]string{"Host", "evil.example"}, good[2:]...)...), 403)
+			check("two Origin headers", e.send(t, "POST", rt.path, rt.body, append(good, "Origin", "https://docs.example.com", "Origin", "https://evil.example")...), 403)
+			check("a foreign Origin", e.send(t, "POST", rt.path, rt.body, append(good, "Origin", "https://evil.example")...), 403)
+			check("no token on a private site", e.send(t, "POST", rt.path, rt.body, host...), 401)
+			check("a wrong token", e.send(t, "POST", rt.path, rt.body, append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))...), 401)
+			check("an oversized body", e.send(t, "POST", rt.path, rt.oversized, good...), rt.tooLarge...)
+			check("a good token", e.send(t, "POST", rt.path, rt.body, good...), 200)
+			limited := false
+			for range budget {
+				if a := e.send(t, "POST", rt.path, rt.body, good...); a.status == 429 {
+					limited = a.header.Get("Retry-After") != ""
+					break
+				}
+			}
+			if !limited {
+				t.Errorf("no 429 with Retry-After within the address's budget of %d", budget)
+			}
+		})
+	}
+	t.Run("evidence/engines", func(t *testing.T) {
+		e := startEdge(t, config())
+		if a := e.send(t, "GET", "/v1/evidence/engines", "", "Host", "evil.example"); a.status != 403 {
+			t.Errorf("a foreign Host: %d", a.status)
+		}
+		a := e.send(t, "GET", "/v1/evidence/engines", "", "Host", "ask.example.com")
+		if a.status != 200 || !strings.Contains(a.body, `"sites":[]`) || !strings.Contains(a.body, evidence.EngineID2) {
+			t.Errorf("the catalogue: %d %s (want the engines, and no private site)", a.status, a.body)
+		}
+		limited := false
+		for range budget {
+			if a := e.send(t, "GET", "/v1/evidence/engines", "", "Host", "ask.example.com"); a.status == 429 {
+				limited = true
+				break
+			}
+		}
+		if !limited {
+			t.Errorf("no 429 within the address's budget of %d", budget)
+		}
+	})
+}
