@@ -89,27 +89,7 @@ type edgeServer struct {
 // ends (or stop is called).
 func startEdge(t *testing.T, cfg *Config) *edgeServer {
 	t.Helper()
-	srv, err := New(t.Context(), cfg, Options{Env: edgeEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		srv.Close()
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	e := &edgeServer{Server: srv, addr: ln.Addr().String(), url: "http://" + ln.Addr().String(), stop: stop, served: make(chan error, 1)}
-	go func() { e.served <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		stop()
-		select {
-		case <-e.served:
-		case <-time.After(15 * time.Second):
-			t.Error("Serve did not return after its context was cancelled")
-		}
-		srv.Close()
-	})
+	e, _ := startRestartable(t, cfg, edgeEnv)
 	return e
 }
 

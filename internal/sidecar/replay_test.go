@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
@@ -23,8 +24,8 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// startRestartable serves cfg on loopback like startEdge, with a stop
-// the test may call before its end (a restart), once.
+// startRestartable provisions cfg and serves it on 127.0.0.1:0 until the
+// test ends, or until the stop it returns is called (a restart), once.
 func startRestartable(t *testing.T, cfg *Config, env Env) (*edgeServer, func()) {
 	t.Helper()
 	srv, err := New(t.Context(), cfg, Options{Env: env})
@@ -43,7 +44,11 @@ func startRestartable(t *testing.T, cfg *Config, env Env) (*edgeServer, func()) 
 	stop := func() {
 		once.Do(func() {
 			cancel()
-			<-e.served
+			select {
+			case <-e.served:
+			case <-time.After(15 * time.Second):
+				t.Error("Serve did not return after its context was cancelled")
+			}
 			srv.Close()
 		})
 	}
