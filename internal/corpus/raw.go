@@ -14,19 +14,11 @@ import (
 // on (internal/store's sources, internal/replay); any holder can check
 // them again with ContentHash.
 func LoadDirRaw(fsys fs.FS, lang string) (c *Corpus, raw []byte, err error) {
-	if !protocol.ValidIdentifier(lang) {
-		return nil, nil, fail(CodeManifest, "the language is not a SafeIdentifier")
-	}
-	dir := "askplane/" + lang
-	data, err := readBounded(fsys, dir+"/manifest.json", MaxManifestBytes)
+	m, file, err := readManifest(fsys, lang)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, file, err := decodeManifest(data, lang, dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err = readBounded(fsys, file, MaxCorpusBytes)
+	data, err := readBounded(fsys, file, MaxCorpusBytes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -38,6 +30,28 @@ func LoadDirRaw(fsys fs.FS, lang string) (c *Corpus, raw []byte, err error) {
 		return nil, nil, fail(CodeInvalid, "the corpus's siteId or language differs from its manifest's")
 	}
 	return c, data, nil
+}
+
+// ManifestSiteID is the siteId the language's manifest in a built site
+// declares, read and checked as LoadDir reads it, without reading or
+// decoding the corpus (LoadDir still checks the corpus agrees).
+func ManifestSiteID(fsys fs.FS, lang string) (string, error) {
+	m, _, err := readManifest(fsys, lang)
+	return m.SiteID, err
+}
+
+// readManifest reads and checks askplane/<lang>/manifest.json and returns
+// it with the path of the corpus file it pins.
+func readManifest(fsys fs.FS, lang string) (manifest, string, error) {
+	if !protocol.ValidIdentifier(lang) {
+		return manifest{}, "", fail(CodeManifest, "the language is not a SafeIdentifier")
+	}
+	dir := "askplane/" + lang
+	data, err := readBounded(fsys, dir+"/manifest.json", MaxManifestBytes)
+	if err != nil {
+		return manifest{}, "", err
+	}
+	return decodeManifest(data, lang, dir)
 }
 
 // FetchRaw is Fetch that also returns the corpus file's exact bytes, as

@@ -24,7 +24,7 @@ const devSecretEnv = "ASKPLANE_DEV_COOKIE_SECRET"
 // site at /. Metrics on, every route answering under hosts, a fresh random
 // cookie secret (in the Env it returns, which reads everything else from
 // the process), and the same embedded defaults as askplane serve. Each
-// site record is the server's own view of the build (its corpus's siteId),
+// site record is the server's own view of the build (its manifest's siteId),
 // never a request's.
 func Dev(public string, hosts, origins []string, sessions string) (*Config, Env, error) {
 	fsys := os.DirFS(public)
@@ -35,14 +35,15 @@ func Dev(public string, hosts, origins []string, sessions string) (*Config, Env,
 	secret := rand.Text() + rand.Text() // 52 base32 characters, 260 bits
 	cfg := &Config{Addr: DefaultAddr, Metrics: true, Sessions: sessions, Hosts: hosts}
 	for i, lang := range langs {
-		c, err := corpus.LoadDir(fsys, lang)
+		// The site id only; New loads and verifies the corpus itself.
+		siteID, err := corpus.ManifestSiteID(fsys, lang)
 		if err != nil {
 			return nil, nil, fmt.Errorf("loading the %s corpus: %w", lang, err)
 		}
 		record, err := json.Marshal(ask.Site{
 			Protocol:    ask.SiteProtocol,
 			Version:     1,
-			SiteID:      c.SiteID,
+			SiteID:      siteID,
 			Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
 			Corpus:      ask.Corpus{ID: "docs-" + lang, Mode: ask.CorpusLocal},
 			Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
