@@ -49,9 +49,10 @@ func (c *composed) add(text string, id string) {
 //  2. Then one code block, verbatim in a fence with its language: the one
 //     right after the lead when the lead introduces it, else the code
 //     block whose text, introducing paragraph and headings cover the most
-//     question terms (better-ranked record, then earlier block, on ties),
-//     and the code blocks directly after it in the same record (at most
-//     two in all). Over DefaultMaxCodeBytes a block is left out whole.
+//     question terms (better-ranked record, then earlier block, on ties;
+//     from a record other than the lead's only with two question terms or
+//     more), and the code blocks directly after it in the same record (at
+//     most two in all). Over DefaultMaxCodeBytes a block is left out whole.
 //  3. Then the first sentence after the code when it shares a question
 //     term with the question, and at most maxSupport sentences (of prose or
 //     list items) from any record, each with two question terms or more
@@ -149,7 +150,15 @@ func (e Extractive) structured(terms []string, pkg *evidence.Package, maxBytes i
 				if bi > 0 && blocks(ri)[bi-1].Kind != chunk.Code {
 					m |= maskOf(blocks(ri)[bi-1].Text, terms)
 				}
-				if n := bits.OnesCount64(m); n > best {
+				n := bits.OnesCount64(m)
+				// Code from another record than the lead's must earn its
+				// place as a supporting sentence does, with two question
+				// terms or more: one shared word ("widget") is not enough
+				// to quote another page's example under this answer.
+				if ri != leadRec && n < min(2, len(terms)) {
+					continue
+				}
+				if n > best {
 					best, codeRec, codeBlock = n, ri, bi
 				}
 			}
