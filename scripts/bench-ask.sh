@@ -67,7 +67,7 @@ go build -o "$work/askplane-load" ./sidecar/cmd/askplane-load
 hugo=$(go tool -n hugo)
 
 hugo_build() { # hugo_build SOURCE DEST
-	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" \
+	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane/hugo-module -> $root/hugo-module" \
 		"$hugo" --source "$1" --destination "$2" --cacheDir "$work/hugo-cache" --logLevel error >/dev/null
 }
 
@@ -86,7 +86,7 @@ title = "Bench"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 [module]
 [[module.imports]]
-path = "github.com/askplane/askplane"
+path = "github.com/askplane/askplane/hugo-module"
 [params.askplane]
 siteId = "bench-docs"
 fallback = "backend"

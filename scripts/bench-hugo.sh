@@ -43,7 +43,7 @@ fallback = "$fallback"
 TOML
 	local partial=""
 	if [ "$with" = 1 ]; then
-		printf '[module]\n[[module.imports]]\npath = "github.com/askplane/askplane"\n' >> "$dir/hugo.toml"
+		printf '[module]\n[[module.imports]]\npath = "github.com/askplane/askplane/hugo-module"\n' >> "$dir/hugo.toml"
 		partial='{{ partial "askplane/widget.html" . }}'
 	fi
 	if [ "${THEME:-bare}" = docs ]; then
@@ -82,7 +82,7 @@ HTML
 build() { # build DIR -> "wall-seconds cpu-seconds" (cpu: user + system)
 	local t
 	t=$(mktemp -p "$work")
-	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" /usr/bin/time -f '%e %U %S' -o "$t" \
+	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane/hugo-module -> $root/hugo-module" /usr/bin/time -f '%e %U %S' -o "$t" \
 		"$hugo" --source "$1" --destination "$1/public" --cacheDir "$work/cache" --logLevel error >/dev/null
 	awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$t"
 }

@@ -33,7 +33,7 @@ run_site() { # run_site NAME SOURCE QUESTIONS
 	local name=$1 src=$2 questions=$3
 	echo
 	echo "== $name: hugo --source $src"
-	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $root" \
+	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane/hugo-module -> $root/hugo-module" \
 		"$hugo" --source "$src" --destination "$work/$name" --cacheDir "$work/hugo-cache" --logLevel error >/dev/null
 	"$work/askplane-retrievalbench" --public "$work/$name" --questions "$questions" \
 		--engines "${ENGINES:-all}" --pagefind="$([ "${PAGEFIND:-1}" != 0 ] && echo true || echo false)" \

@@ -12,7 +12,7 @@ go test -run '^$' -bench 'WidgetCore' -benchtime 1x -count "$count" ./hugo-modul
 
 public=$(mktemp -d)
 trap 'rm -rf "$public"' EXIT
-HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane -> $PWD" \
+HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane/hugo-module -> $PWD/hugo-module" \
 	go tool hugo --source exampleSite --destination "$public/public" --cacheDir "$public/cache" --logLevel warn >/dev/null
 # The initial load is what every page fetches (main + CSS); core is the
 # protocol core, fetched on the reader's first intent.

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/askplane/askplane/hugo-module/sitetest"
+	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/protocol"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/hugo-module/sitetest"
+	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/corpus"
 )
 

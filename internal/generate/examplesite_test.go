@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/hugo-module/sitetest"
+	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/evidence"

@@ -144,7 +144,7 @@ func decodeCitations(d *decoder, v *ecmajson.Value) []Citation {
 // trimmed values, normalizes the match values, and builds the key index
 // that the unique-alias rule needs and the resolver reuses. It reports
 // only whether the artifact is valid: diagnostics never say which value
-// failed. askplane verify (hugo-module/verify) explains failures to authors,
+// failed. askplane verify (internal/verify) explains failures to authors,
 // naming the rule, the entry and its source file.
 //
 // Every string must be valid UTF-8. A decoded artifact always is, but one

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/askplane/askplane/hugo-module/sitetest"
+	"github.com/askplane/askplane/internal/sitetest"
 )
 
 // The labelled question files are well-formed and large enough, and every

@@ -505,7 +505,7 @@ func TestSitePage(t *testing.T) {
 func TestMarkupFitsDefaultCSP(t *testing.T) {
 	inline := regexp.MustCompile(`<script\b[^>]*>|<style\b|\son[a-z]+\s*=|\sstyle\s*=|javascript:`)
 	var checked int
-	for _, dir := range []string{"../../layouts", "../../exampleSite/layouts", "../web"} {
+	for _, dir := range []string{"../../hugo-module/layouts", "../../exampleSite/layouts", "../web"} {
 		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".html") || strings.HasSuffix(p, ".templ")) {
 				return err

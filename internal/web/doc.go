@@ -1,6 +1,6 @@
 // Package web holds askplane's HTML surfaces as templ components: the
 // in-page widget (Widget), rendered at build time into the Hugo module's
-// partials by hugo-module/generate. Each surface is one .templ file with its
+// partials by internal/modulegen. Each surface is one .templ file with its
 // committed _templ.go; exported components are the API, their parts stay
 // unexported, and every component takes one view-model built by its caller.
 // Templates do no I/O.
@@ -97,4 +97,4 @@
 package web
 
 //go:generate go tool templ generate -path .
-//go:generate go run ../../hugo-module/generate
+//go:generate go run ../modulegen

@@ -13,7 +13,7 @@ package web
 // so a missing translation never renders empty. LangMarker, the shell's
 // lang, becomes the site's language code.
 //
-// Markers rather than {{ T … }} actions in the markup: hugo-module/generate
+// Markers rather than {{ T … }} actions in the markup: internal/modulegen
 // refuses rendered markup that holds a Hugo template delimiter, which keeps
 // any string from ever turning into template code; the markers are plain
 // text, escaped by templ like every other string.

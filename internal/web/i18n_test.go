@@ -77,7 +77,7 @@ func TestStringsFitMarkers(t *testing.T) {
 // key = "string" lines, comments and blank lines.
 func readI18n(t *testing.T, lang string) map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "i18n", lang+".toml"))
+	f, err := os.Open(filepath.Join("..", "..", "hugo-module", "i18n", lang+".toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestI18nEnglishIsTheDefault(t *testing.T) {
 // every key, none empty, and no key the widget does not use.
 func TestI18nTranslationsComplete(t *testing.T) {
 	want := web.EnglishWidget().Strings()
-	files, err := filepath.Glob(filepath.Join("..", "..", "i18n", "*.toml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "hugo-module", "i18n", "*.toml"))
 	if err != nil || len(files) < 2 {
 		t.Fatalf("i18n files %v: %v", files, err)
 	}

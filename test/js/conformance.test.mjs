@@ -19,7 +19,7 @@ import {
   canonicalDigest,
   sha256Hex,
   utf8Length,
-} from '../../assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/index.js';
 
 const fixtures = load('agentskit-v1-fixtures.json');
 

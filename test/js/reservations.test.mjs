@@ -10,7 +10,7 @@ import {
   parseDateTime,
   MAX_CHOICE_SESSIONS,
   MAX_SESSION_CHOICES,
-} from '../../assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/index.js';
 
 const fixtures = load('agentskit-v1-fixtures.json');
 const resolver = new Resolver(

@@ -81,12 +81,23 @@ func buildSite(root, site, public string, stderr io.Writer) error {
 	}
 	cmd := exec.Command("go", "tool", "hugo", "--source", site, "--destination", public, "--logLevel", "warn")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "HUGO_MODULE_REPLACEMENTS=github.com/askplane/askplane -> "+root)
+	cmd.Env = append(os.Environ(), "HUGO_MODULE_REPLACEMENTS="+moduleReplacements(os.Getenv("HUGO_MODULE_REPLACEMENTS"), root))
 	cmd.Stdout, cmd.Stderr = io.Discard, stderr // the page-count table is noise here
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("hugo failed: %w", err)
 	}
 	return nil
+}
+
+// moduleReplacements points the site's import of the Hugo module at this
+// checkout, keeping the replacements the author set (a theme of their own,
+// say) in HUGO_MODULE_REPLACEMENTS.
+func moduleReplacements(author, root string) string {
+	own := "github.com/askplane/askplane/hugo-module -> " + filepath.Join(root, "hugo-module")
+	if strings.TrimSpace(author) == "" {
+		return own
+	}
+	return own + "," + author
 }
 
 // moduleRoot finds the askplane checkout from the working directory up.

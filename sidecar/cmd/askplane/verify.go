@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/askplane/askplane/hugo-module/verify"
+	"github.com/askplane/askplane/internal/verify"
 )
 
 // runVerify checks everything the Hugo module published in a built site's

@@ -1,0 +1,534 @@
+package browser
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/askplane/askplane/internal/sitetest"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// miniSite is a one-page site with a fact whose answer is a script
+// payload; extra is added to params.askplane.
+func miniSite(extra string) string {
+	return sitetest.Layouts + `
+-- hugo.toml --
+baseURL = "https://docs.example/"
+title = "Docs"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[params.askplane]
+siteId = "mini"
+fallback = "backend"
+endpoint = "/v1/ask"
+` + extra + `
+-- content/_index.md --
+---
+title: Home
+askplane:
+  facts:
+    - id: script-probe
+      kind: command
+      label: Script probe
+      match: [script probe, upgrade askplane]
+      answer: "<script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\"> is inert."
+---
+Home.
+`
+}
+
+// TestWidget runs every browser scenario against the built exampleSite
+// (examplePublic) in one chromium.
+func TestWidget(t *testing.T) {
+	browser := startBrowser(t)
+	public := examplePublic(t)
+
+	t.Run("Accessibility", func(t *testing.T) { accessibility(t, browser, public) })
+
+	t.Run("OpenClose", func(t *testing.T) {
+		tb := openTab(t, browser, newSite(t, public, nil), "/")
+		if got := tb.eval(`document.querySelector('[data-askplane-root]').hasAttribute('data-askplane-ready')`); got != "true" {
+			t.Fatalf("root not ready: %s", got)
+		}
+		tb.shot("00-closed")
+		tb.open()
+		if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
+			t.Errorf("focus after opening: %q; want the input", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-launcher]').getAttribute('aria-expanded')`); got != "true" {
+			t.Errorf("aria-expanded %s", got)
+		}
+		tb.shot("01-open")
+		tb.do(chromedp.KeyEvent(kb.Escape))
+		tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)
+		if got := tb.eval(`document.activeElement.hasAttribute('data-askplane-launcher')`); got != "true" {
+			t.Errorf("focus after Escape is not on the launcher")
+		}
+	})
+
+	// The shortcuts open the panel from anywhere on the page, never while
+	// the reader types in a field; Escape closes it from anywhere, and
+	// focus goes back where it was.
+	t.Run("Shortcuts", func(t *testing.T) {
+		tb := openTab(t, browser, newSite(t, public, nil), "/")
+		if got := tb.eval(`document.querySelector('[data-askplane-launcher]').getAttribute('aria-keyshortcuts')`); got != "/ Control+K Meta+K" {
+			t.Errorf("the launcher announces the shortcuts as %q", got)
+		}
+		panelHidden := `String(document.querySelector('[data-askplane-panel]').hidden)`
+		// From a link in the page: / opens, Escape (focus in the panel)
+		// closes, and focus returns to that link.
+		tb.eval(`const a = document.querySelector('main a[href], body a[href]'); a.setAttribute('data-test-from', ''); a.focus(); 0`)
+		tb.do(chromedp.KeyEvent("/"))
+		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
+			t.Errorf("focus after / is %q; want the question", got)
+		}
+		tb.do(chromedp.KeyEvent(kb.Escape))
+		tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)
+		if got := tb.eval(`String(document.activeElement.hasAttribute('data-test-from'))`); got != "true" {
+			t.Errorf("focus after Escape did not return to the link it came from")
+		}
+		// Typing / in one of the page's fields is a slash, not a shortcut.
+		tb.eval(`const f = document.createElement('input'); f.id = 'page-field'; document.body.prepend(f); f.focus(); 0`)
+		tb.do(chromedp.KeyEvent("a/b"))
+		if got := tb.eval(`document.getElementById('page-field').value + ' ' + ` + panelHidden); got != "a/b true" {
+			t.Errorf("typing a/b in a page field gave %q (value, panel hidden)", got)
+		}
+		// Ctrl-K opens too; Escape closes with focus anywhere on the page.
+		tb.do(chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		tb.eval(`document.activeElement.blur(); 0`)
+		tb.do(chromedp.KeyEvent(kb.Escape))
+		tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)
+		if got := tb.eval(panelHidden); got != "true" {
+			t.Errorf("Escape outside the panel left it open")
+		}
+	})
+
+	t.Run("French", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/fr/")
+		if got := tb.eval(`document.querySelector('[data-askplane-shell]').lang`); got != "fr" {
+			t.Errorf("shell lang %q; want fr", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-launcher]').textContent.trim()`); got != "Interroger la doc" {
+			t.Errorf("launcher %q; want the French string", got)
+		}
+		tb.open()
+		if got := tb.eval(`document.querySelector('[data-askplane-close]').getAttribute('aria-label')`); got != "Fermer" {
+			t.Errorf("close button name %q", got)
+		}
+		tb.ask("quelle est la vitesse d'une hirondelle à vide")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "miss" {
+			t.Fatalf("reason %q; want miss", got)
+		}
+		const why = `[data-askplane-escalation] [data-askplane-reason-text="miss"]`
+		if got := tb.eval(`document.querySelector('[data-askplane-log] ` + why + `').hidden`); got != "false" {
+			t.Errorf("the miss notice is hidden")
+		}
+		if got := tb.text(why); got != "Ce site n'a pas de réponse exacte à cette question." {
+			t.Errorf("miss notice %q; want the French string", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Réponse terminée." {
+			t.Errorf("status %q; want the French announcement", got)
+		}
+		tb.shot("15-french-miss")
+	})
+
+	t.Run("ExactAnswer", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade  askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		if md := tb.text("[data-askplane-markdown]"); !strings.Contains(md, "hugo mod get -u github.com/askplane/askplane") {
+			t.Errorf("answer %q", md)
+		}
+		if got := tb.text("[data-askplane-markdown] pre > code"); got != "hugo mod get -u github.com/askplane/askplane" {
+			t.Errorf("fenced code block %q", got)
+		}
+		if n := tb.count("[data-askplane-source-link][href]"); n == 0 {
+			t.Errorf("no source links")
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Answer ready." {
+			t.Errorf("status %q", got)
+		}
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d requests to the Ask endpoint; want 0", n)
+		}
+		tb.shot("02-answer")
+	})
+
+	t.Run("SiteConfigRetried", func(t *testing.T) {
+		// The page carries only the site config's URL. When it cannot be
+		// fetched (both attempts fail), the widget has no trust anchor: no
+		// local answer, and the question goes to the page's Ask endpoint,
+		// as AgentsKit's bare fallback adapter does. The next question
+		// fetches the config again and is answered exactly.
+		s := newSite(t, public, func(s *site) { s.siteFailures.Store(1 << 20) })
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if n := tb.count("[data-askplane-answer]"); n != 0 {
+			t.Errorf("%d answers without a trust anchor", n)
+		}
+		if n := s.asks.Load(); n != 1 {
+			t.Errorf("%d Ask requests; want the escalation", n)
+		}
+		s.siteFailures.Store(0)
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		if n := s.asks.Load(); n != 1 {
+			t.Errorf("%d Ask requests; want no second one", n)
+		}
+		tb.allow(`503`)
+	})
+
+	t.Run("SiteConfigPinsAnotherHash", func(t *testing.T) {
+		// A site config that pins another artifact hash makes the real
+		// artifact fail verification: nothing is answered locally.
+		s := newSite(t, public, func(s *site) {
+			s.rewriteSite = func(b []byte) []byte {
+				return regexp.MustCompile(`sha256:[0-9a-f]{64}`).ReplaceAll(b, []byte("sha256:"+strings.Repeat("0", 64)))
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if n := tb.count("[data-askplane-answer]"); n != 0 {
+			t.Errorf("%d local answers from an artifact the site config does not pin", n)
+		}
+		if n := s.asks.Load(); n != 1 {
+			t.Errorf("%d Ask requests; want the escalation", n)
+		}
+	})
+
+	t.Run("CoreOnIntent", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		if n := s.coreFetches.Load(); n != 0 {
+			t.Errorf("the core module was fetched %d times before any intent; want 0", n)
+		}
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-answer]').length === 2`)
+		// Once: the import finds the module the integrity-checked
+		// modulepreload fetched.
+		if n := s.coreFetches.Load(); n != 1 {
+			t.Errorf("the core module was fetched %d times; want 1", n)
+		}
+	})
+
+	t.Run("TamperedCore", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.rewriteCore = func(b []byte) []byte { return append([]byte("window.__tampered = 1;\n"), b...) }
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); got != "Network error" {
+			t.Errorf("error detail %q; want the network message, Network error", got)
+		}
+		if got := tb.eval(`String(window.__tampered)`); got != "undefined" {
+			t.Errorf("a core module that fails its integrity check ran")
+		}
+		if n := tb.count("[data-askplane-answer]"); n != 0 {
+			t.Errorf("%d answers from a tampered core", n)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got == "" {
+			t.Errorf("no announcement of the failure")
+		}
+		tb.shot("14-tampered-core")
+		// Chromium reports the blocked resource; nothing else may show.
+		tb.allow(`integrity`)
+	})
+
+	t.Run("ChoicesMouse", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("install")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-choice]').length >= 2`)
+		tb.shot("03-choices")
+		label := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-choice]').textContent`)
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-choice]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		if got := tb.text("[data-askplane-question-text]"); !strings.Contains(got, label) {
+			t.Errorf("the chosen label %q is not echoed: %q", label, got)
+		}
+		if n := tb.count("[data-askplane-choice]:disabled"); n < 2 {
+			t.Errorf("%d disabled choices after the choice; want all", n)
+		}
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d Ask requests; want 0", n)
+		}
+		tb.shot("04-choice-answer")
+	})
+
+	t.Run("ChoicesKeyboard", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("install")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-choice]').length >= 2`)
+		for i := 0; i < 6 && tb.eval(`document.activeElement.hasAttribute('data-askplane-choice')`) != "true"; i++ {
+			tb.do(chromedp.KeyEvent(kb.Tab))
+		}
+		if tb.eval(`document.activeElement.hasAttribute('data-askplane-choice')`) != "true" {
+			t.Fatalf("Tab never reached a choice; focus is on %s", tb.eval(`document.activeElement.outerHTML.slice(0, 80)`))
+		}
+		tb.do(chromedp.KeyEvent(kb.ArrowDown)) // harmless: buttons ignore arrows
+		tb.do(chromedp.KeyEvent(kb.Enter))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
+			t.Errorf("focus after choosing: %q; want the input", got)
+		}
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d Ask requests; want 0", n)
+		}
+	})
+
+	t.Run("ForgedChoiceRefused", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("install")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-choice]').length >= 2`)
+		const widget = `document.querySelector('[data-askplane-root]').askplane`
+		const box = `document.querySelector('[data-askplane-log] [data-askplane-choices]')`
+		// update-module is a real entry, but "install" never offered it.
+		for _, forged := range []string{"update-module", "forged-never-offered"} {
+			if got := tb.eval(widget + `.choose(` + box + `, '` + forged + `')`); got != "false" {
+				t.Errorf("choice %q, never offered, was accepted: %s", forged, got)
+			}
+		}
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); !strings.Contains(got, "no longer available") {
+			t.Errorf("refusal %q", got)
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-choice]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		// Replay: every offered choice again, once one was used.
+		ids := offered(t, public, "install")
+		if len(ids) < 2 {
+			t.Fatalf("exampleSite offers %v for install", ids)
+		}
+		for _, id := range ids {
+			if got := tb.eval(widget + `.choose(` + box + `, '` + id + `')`); got != "false" {
+				t.Errorf("replayed choice %q was accepted", id)
+			}
+		}
+		if n := tb.count("[data-askplane-answer]"); n != 1 {
+			t.Errorf("%d answers; want 1", n)
+		}
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d Ask requests; want 0", n)
+		}
+		tb.shot("05-refused")
+	})
+
+	t.Run("CorruptEscalates", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.rewriteArtifact = func(b []byte) []byte {
+				return bytes.Replace(b, []byte("hugo mod get -u"), []byte("hugo mod get -U"), 1)
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "corrupt" {
+			t.Errorf("reason %q; want corrupt", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
+			t.Errorf("backend answer %q", got)
+		}
+		if n := tb.count("[data-askplane-answer]:not([data-askplane-stream])"); n != 0 {
+			t.Errorf("a tampered artifact answered locally")
+		}
+		body, ctype := s.request()
+		if ctype != "application/json" {
+			t.Errorf("Ask content-type %q", ctype)
+		}
+		var req struct {
+			Protocol      string
+			Messages      []struct{ Role, Content string }
+			Deterministic struct{ Outcome, Reason string }
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Protocol != "agentskit.chat.ask" || req.Deterministic.Reason != "corrupt" ||
+			len(req.Messages) == 0 || req.Messages[len(req.Messages)-1].Content != "upgrade askplane" {
+			t.Errorf("Ask request %s (%v)", body, err)
+		}
+		if n := s.asks.Load(); n != 1 {
+			t.Errorf("%d Ask requests; want 1", n)
+		}
+		tb.shot("06-corrupt-escalated")
+	})
+
+	t.Run("OfflineWhenFallbackDisabled", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.rewriteSite = func(b []byte) []byte {
+				return bytes.Replace(b, []byte(`"fallback":{"mode":"backend"}`), []byte(`"fallback":{"mode":"disabled"}`), 1)
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("what is the airspeed of an unladen swallow")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-offline]')`)
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d Ask requests with fallback disabled; want 0", n)
+		}
+		tb.shot("07-offline")
+	})
+
+	t.Run("StreamIncrementalAndStop", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.deltas = nil
+			for i := 0; i < 60; i++ {
+				s.deltas = append(s.deltas, "word ")
+			}
+			s.deltas = append(s.deltas, finalDelta)
+			s.delay = 100 * time.Millisecond
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-markdown]')?.textContent.length >= 10`)
+		first := len(tb.text("[data-askplane-stream] [data-askplane-markdown]"))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-markdown]').textContent.length > ` + itoa(first))
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('aria-busy')`); got != "true" {
+			t.Errorf("aria-busy %q while streaming", got)
+		}
+		tb.shot("08-streaming")
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-stream] [data-askplane-stop]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		stopped := tb.text("[data-askplane-stream] [data-askplane-markdown]")
+		time.Sleep(400 * time.Millisecond)
+		if again := tb.text("[data-askplane-stream] [data-askplane-markdown]"); again != stopped || strings.Contains(again, finalDelta) {
+			t.Errorf("the stream went on after stop: %q → %q", stopped, again)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Stopped." {
+			t.Errorf("status %q", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-form] [data-askplane-stop]').hidden`); got != "true" {
+			t.Errorf("the form's stop button is still shown")
+		}
+		tb.shot("09-stopped")
+	})
+
+	t.Run("StreamCompletesWithSources", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != strings.Join(s.deltas, "") {
+			t.Errorf("streamed text %q", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-source-link]')?.getAttribute('href')`); got != "/getting-started/quickstart/" {
+			t.Errorf("cited source href %q", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Answer complete." {
+			t.Errorf("status %q", got)
+		}
+		tb.shot("10-stream-done")
+	})
+
+	t.Run("BackendErrorStatus", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) { s.askStatus = 503 })
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); got != "HTTP 503" {
+			t.Errorf("error detail %q", got)
+		}
+		// No empty card claims the docs backend answered.
+		if n := tb.count("[data-askplane-stream]"); n != 0 {
+			t.Errorf("%d empty answer cards left beside the error", n)
+		}
+		tb.allow(`503`)
+		tb.shot("11-backend-error")
+	})
+
+	t.Run("StaleEscalates", func(t *testing.T) {
+		b := sitetest.Build(t, miniSite("generatedAt = \"2020-01-01T00:00:00Z\"\nlifetime = \"24h\""))
+		s := newSite(t, b.Public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("script probe")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "stale" {
+			t.Errorf("reason %q; want stale", got)
+		}
+		if body, _ := s.request(); !bytes.Contains(body, []byte(`"reason":"stale"`)) {
+			t.Errorf("Ask request %s", body)
+		}
+		tb.shot("12-stale-escalated")
+	})
+
+	t.Run("ScriptPayloadIsText", func(t *testing.T) {
+		b := sitetest.Build(t, miniSite(""))
+		s := newSite(t, b.Public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("script probe")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		time.Sleep(200 * time.Millisecond)
+		if got := tb.text("[data-askplane-markdown]"); !strings.HasPrefix(got, "<script>window.__pwned = 1</script><img") {
+			t.Errorf("answer text %q", got)
+		}
+		if n := tb.count("script, img"); n != 0 {
+			t.Errorf("%d script or img elements in the log", n)
+		}
+		if got := tb.eval(`String(window.__pwned)`); got != "undefined" {
+			t.Errorf("the payload ran: __pwned = %s", got)
+		}
+		tb.shot("13-script-payload")
+	})
+}
+
+// offered returns the ids of the entries of the English artifact that
+// declare the alias (the choices the widget offers for it).
+func offered(t *testing.T, public, alias string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(public, "askplane", "en", "knowledge.*.json"))
+	if len(files) != 1 {
+		t.Fatalf("artifacts %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Entries []struct {
+			ID    string
+			Match struct{ Values []string }
+		}
+	}
+	if err := json.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range a.Entries {
+		if slices.Contains(e.Match.Values, alias) {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

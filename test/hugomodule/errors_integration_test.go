@@ -1,0 +1,140 @@
+package hugomodule_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/internal/sitetest"
+)
+
+// TestInvalidDeclarationsFailTheBuild checks that each broken declaration
+// fails hugo with its stable code, the file and the fact, in words a
+// writer can act on.
+func TestInvalidDeclarationsFailTheBuild(t *testing.T) {
+	for _, tc := range []struct {
+		name, files string
+		want        []string
+	}{
+		{"missing id", page(`- kind: command
+      label: L
+      match: [x]
+      answer: A`), []string{"[fact.id.missing] content/p.md", "id is required"}},
+		{"bad id", page(`- id: "-x y"
+      kind: command
+      label: L
+      match: [x]
+      answer: A`), []string{`[fact.id.invalid] content/p.md: fact "-x y"`}},
+		{"unknown kind", page(`- id: f
+      kind: faq
+      label: L
+      match: [x]
+      answer: A`), []string{`[fact.kind.invalid] content/p.md: fact "f"`, "restricted-faq"}},
+		{"no label", page(`- id: f
+      kind: command
+      label: "  "
+      match: [x]
+      answer: A`), []string{`[fact.label.missing] content/p.md: fact "f"`}},
+		{"too many phrasings", page(`- id: f
+      kind: command
+      label: L
+      match: [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q]
+      answer: A`), []string{`[fact.match.too-many] content/p.md: fact "f": match lists 17 phrasings`}},
+		{"long phrasing", page(`- id: f
+      kind: command
+      label: L
+      match: [` + strings.Repeat("x", 513) + `]
+      answer: A`), []string{`[fact.match.too-long] content/p.md: fact "f"`}},
+		{"no answer", page(`- id: f
+      kind: command
+      label: L
+      match: [x]`), []string{`[fact.answer.missing] content/p.md: fact "f"`}},
+		{"unsafe href", page(`- id: f
+      kind: command
+      label: L
+      match: [x]
+      answer: A
+      cite:
+        - title: T
+          href: "javascript:alert(1)"`), []string{`[fact.href.unsafe] content/p.md: fact "f"`}},
+		{"credentials in href", page(`- id: f
+      kind: command
+      label: L
+      match: [x]
+      answer: A
+      cite:
+        - title: T
+          href: "https://user:pass@example.com/"`), []string{`[fact.href.unsafe]`}},
+		{"cited page missing", page(`- id: f
+      kind: command
+      label: L
+      match: [x]
+      answer: A
+      cite:
+        - page: /nope`), []string{`[fact.cite.page-not-found] content/p.md: fact "f": cited page "/nope"`}},
+		{"duplicate id", page(`- id: f
+      kind: command
+      label: L
+      match: [x]
+      answer: A
+    - id: f
+      kind: command
+      label: M
+      match: [y]
+      answer: B`), []string{`[fact.id.duplicate] content/p.md: fact "f": the id is also declared in content/p.md`}},
+		{"data fact without citation", `
+-- data/askplane/site.yaml --
+facts:
+  - id: f
+    kind: contribution
+    label: L
+    match: [x]
+    answer: A
+`, []string{`[fact.cite.missing] data/askplane/site.yaml: fact "f"`}},
+		{"facts not a list", `
+-- content/p.md --
+---
+title: P
+askplane:
+  facts: {id: f}
+---
+`, []string{`[fact.list.invalid] content/p.md`}},
+		{"bad fallback", `
+-- config/_default/params.toml --
+[askplane]
+fallback = "sometimes"
+`, []string{`[config.invalid]`, "backend or disabled"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := sitetest.BuildE(t, sitetest.Layouts+minimalConfig+tc.files)
+			if err == nil {
+				t.Fatalf("build succeeded; want %q", tc.want)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(b.Output, w) {
+					t.Errorf("output lacks %q:\n%s", w, b.Output)
+				}
+			}
+		})
+	}
+}
+
+const minimalConfig = `
+-- hugo.toml --
+title = "Errors"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+`
+
+// page returns a content file declaring the given facts (YAML list items,
+// indented for the facts key).
+func page(facts string) string {
+	return `
+-- content/p.md --
+---
+title: P
+askplane:
+  facts:
+    ` + facts + `
+---
+Body.
+`
+}

@@ -1,0 +1,76 @@
+package hugomodule_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/askplane/askplane/internal/sitetest"
+)
+
+// The widget's weight, gzipped at the best compression, as the built
+// exampleSite ships it. Every page loads the initial part: the stylesheet
+// and main.js, the widget's shell code. The protocol core (core.js) is
+// imported on the reader's first intent, so a reader who asks pays the
+// total. Each budget is the size measured when it was set, rounded up to
+// the next 0.5 KiB, so the widget cannot grow unnoticed. Lower them when
+// the widget shrinks. The total went from 14 to 14.5 KiB when backend
+// answers gained their review link and their markdown (code blocks) once
+// whole: 14,475 B then. The initial load went from 6 to 6.5 KiB with the
+// keyboard shortcuts (/, Ctrl/⌘-K, Escape from anywhere, focus return):
+// 6,234 B then.
+const (
+	widgetInitialBudget = 6*1024 + 512
+	widgetTotalBudget   = 14*1024 + 512
+)
+
+// widgetFiles are the published files, by glob, and whether each is part
+// of the initial load.
+var widgetFiles = []struct {
+	pattern string
+	initial bool
+}{
+	{"askplane/widget.min.*.css", true},
+	{"askplane/dist/main.*.js", true},
+	{"askplane/dist/core.*.js", false},
+}
+
+// TestWidgetSize builds exampleSite and weighs the fingerprinted widget
+// stylesheet and scripts it publishes.
+func TestWidgetSize(t *testing.T) {
+	b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), "exampleSite"))
+	if err != nil {
+		t.Fatalf("exampleSite: %v\n%s", err, b.Output)
+	}
+	initial, total := 0, 0
+	for _, f := range widgetFiles {
+		files, _ := filepath.Glob(filepath.Join(b.Public, filepath.FromSlash(f.pattern)))
+		if len(files) != 1 {
+			t.Fatalf("%s: published %v; want one file", f.pattern, files)
+		}
+		data, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(data)
+		zw.Close()
+		t.Logf("%s: %d B, %d B gzipped", filepath.Base(files[0]), len(data), buf.Len())
+		total += buf.Len()
+		if f.initial {
+			initial += buf.Len()
+		}
+	}
+	kib := func(n int) float64 { return float64(n) / 1024 }
+	t.Logf("widget initial load (CSS + main.js): %d B (%.2f KiB) gzipped; budget %.1f KiB", initial, kib(initial), kib(widgetInitialBudget))
+	t.Logf("widget total (+ core.js on first intent): %d B (%.2f KiB) gzipped; budget %.1f KiB", total, kib(total), kib(widgetTotalBudget))
+	if initial > widgetInitialBudget {
+		t.Errorf("the widget's initial load weighs %d B gzipped, over the %d B budget: make it smaller, or raise widgetInitialBudget knowingly", initial, widgetInitialBudget)
+	}
+	if total > widgetTotalBudget {
+		t.Errorf("the widget's JS + CSS weigh %d B gzipped in all, over the %d B budget: make it smaller, or raise widgetTotalBudget knowingly", total, widgetTotalBudget)
+	}
+}
