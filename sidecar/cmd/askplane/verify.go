@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/askplane/askplane/internal/verify"
@@ -33,7 +34,14 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: want one PUBLIC_DIR, the folder Hugo published the site to\n", name)
 		return exitUsage
 	}
-	dir := fs.Arg(0)
+	return verifyDir(fs.Arg(0), stdout, stderr)
+}
+
+// verifyDir checks the publish folder dir and prints what it found; the
+// problems whose codes are in ignore are not printed (askplane dev runs
+// the sidecar itself, so it does not warn that one must be deployed).
+func verifyDir(dir string, stdout, stderr io.Writer, ignore ...string) int {
+	const name = "askplane verify"
 	// An os.Root keeps every read inside dir, symbolic links included.
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -47,6 +55,9 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	for _, p := range rep.Problems {
+		if slices.Contains(ignore, p.Code) {
+			continue
+		}
 		// Published files are named by their path from the current
 		// directory; authors' source files stay as the manifest gives them.
 		if p.Source == "askplane" || strings.HasPrefix(p.Source, "askplane/") {

@@ -1,0 +1,265 @@
+// Package devserver holds what askplane dev adds around the sidecar while
+// an author edits a site: a fingerprint of the site's sources that changes
+// when a file does (Fingerprint), a handler that can be replaced while it
+// serves (Swap), and a page reload pushed to every open tab after a
+// rebuild (Reloader).
+//
+// None of it is in askplane serve: the reload script is injected into the
+// HTML askplane dev serves, never into the site Hugo builds.
+package devserver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// MaxFiles bounds the files Fingerprint reads, so a site folder that is
+// really a home directory fails clearly instead of being walked for
+// minutes.
+const MaxFiles = 200_000
+
+// skipped are folders Hugo writes into or that hold no site source.
+var skipped = map[string]bool{"public": true, "resources": true, ".git": true, "node_modules": true, ".askplane": true}
+
+// ErrTooManyFiles is returned when a folder holds more than MaxFiles files.
+var ErrTooManyFiles = errors.New("devserver: more than 200,000 files to watch; point --site at the Hugo site's folder")
+
+// Fingerprint digests the path, size and modification time of every file
+// under roots (skipping public/, resources/, .git/ and node_modules/), so
+// any edit, addition or removal changes it. Polling this is what watches
+// the site: it needs no platform notifier and sees edits made by any tool.
+func Fingerprint(roots ...string) (string, error) {
+	h := sha256.New()
+	n := 0
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if d.IsDir() {
+				if path != root && skipped[d.Name()] {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if n++; n > MaxFiles {
+				return ErrTooManyFiles
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil // removed while walking: the next poll sees it
+			}
+			fmt.Fprintf(h, "%s\x00%d\x00%d\n", path, info.Size(), info.ModTime().UnixNano())
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Swap is an http.Handler whose handler is replaced after each rebuild;
+// requests in flight finish on the handler they started with.
+type Swap struct{ h atomic.Pointer[http.Handler] }
+
+// Set makes h serve every request from now on.
+func (s *Swap) Set(h http.Handler) { s.h.Store(&h) }
+
+// ServeHTTP serves r with the current handler, or 503 before the first Set.
+func (s *Swap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := s.h.Load()
+	if h == nil {
+		http.Error(w, "askplane dev: the site is still building", http.StatusServiceUnavailable)
+		return
+	}
+	(*h).ServeHTTP(w, r)
+}
+
+// Paths of the reload script and its event stream.
+const (
+	ScriptPath = "/_askplane/dev/reload.js"
+	EventsPath = "/_askplane/dev/events"
+)
+
+// script reloads the page when the event stream says the site was rebuilt.
+// It is a file, not inline, so the sidecar's Content-Security-Policy
+// (script-src 'self') holds in dev as it does in production.
+const script = `new EventSource(` + "`" + EventsPath + "`" + `).addEventListener("rebuilt", () => location.reload());
+`
+
+// maxPage bounds an HTML page Reloader buffers to add its script tag;
+// larger pages are served unchanged.
+const maxPage = 8 << 20
+
+// maxListeners bounds the open event streams (one per tab).
+const maxListeners = 64
+
+// Reloader serves the reload script and its event stream, and injects the
+// script into every HTML page the handler it wraps serves.
+type Reloader struct {
+	mu        sync.Mutex
+	listeners map[chan struct{}]bool
+}
+
+// NewReloader returns a Reloader with no tab listening.
+func NewReloader() *Reloader { return &Reloader{listeners: map[chan struct{}]bool{}} }
+
+// Rebuilt tells every open tab to reload.
+func (rl *Reloader) Rebuilt() {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	for ch := range rl.listeners {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Wrap serves the reload routes and passes everything else to next,
+// adding the script tag before </body> of HTML pages.
+func (rl *Reloader) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case ScriptPath:
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			w.Write([]byte(script))
+			return
+		case EventsPath:
+			rl.events(w, r)
+			return
+		}
+		if r.Method != http.MethodGet {
+			next.ServeHTTP(w, r)
+			return
+		}
+		// Identity bodies only, and no 304 from a cache of the page
+		// before the last rebuild.
+		r.Header.Del("Accept-Encoding")
+		r.Header.Del("If-None-Match")
+		r.Header.Del("If-Modified-Since")
+		bw := &pageWriter{ResponseWriter: w}
+		next.ServeHTTP(bw, r)
+		bw.finish()
+	})
+}
+
+func (rl *Reloader) events(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	ch := make(chan struct{}, 1)
+	rl.mu.Lock()
+	if len(rl.listeners) >= maxListeners {
+		rl.mu.Unlock()
+		http.Error(w, "too many open tabs", http.StatusServiceUnavailable)
+		return
+	}
+	rl.listeners[ch] = true
+	rl.mu.Unlock()
+	defer func() {
+		rl.mu.Lock()
+		delete(rl.listeners, ch)
+		rl.mu.Unlock()
+	}()
+	// The server's read deadline would end the stream; a dev tab keeps
+	// it open until it closes.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write([]byte(": askplane dev\n\n"))
+	flusher.Flush()
+	keepalive := time.NewTicker(25 * time.Second)
+	defer keepalive.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-keepalive.C:
+			w.Write([]byte(": keepalive\n\n"))
+		case <-ch:
+			w.Write([]byte("event: rebuilt\ndata: 1\n\n"))
+		}
+		flusher.Flush()
+	}
+}
+
+// pageWriter holds back an HTML 200 body to add the script tag; every
+// other response passes straight through.
+type pageWriter struct {
+	http.ResponseWriter
+	status  int
+	holding bool
+	buf     bytes.Buffer
+}
+
+func (p *pageWriter) WriteHeader(status int) {
+	if p.status != 0 {
+		return
+	}
+	p.status = status
+	h := p.Header()
+	if ct := h.Get("Content-Type"); status == http.StatusOK && len(ct) >= 9 && ct[:9] == "text/html" {
+		if n, err := strconv.Atoi(h.Get("Content-Length")); err != nil || n <= maxPage {
+			p.holding = true
+			return
+		}
+	}
+	p.ResponseWriter.WriteHeader(status)
+}
+
+func (p *pageWriter) Write(b []byte) (int, error) {
+	if p.status == 0 {
+		p.WriteHeader(http.StatusOK)
+	}
+	if !p.holding {
+		return p.ResponseWriter.Write(b)
+	}
+	if p.buf.Len()+len(b) > maxPage {
+		// Too big after all: send what is held unchanged.
+		p.holding = false
+		p.ResponseWriter.WriteHeader(p.status)
+		if _, err := p.ResponseWriter.Write(p.buf.Bytes()); err != nil {
+			return 0, err
+		}
+		p.buf.Reset()
+		return p.ResponseWriter.Write(b)
+	}
+	return p.buf.Write(b)
+}
+
+func (p *pageWriter) finish() {
+	if !p.holding {
+		return
+	}
+	page := p.buf.Bytes()
+	tag := []byte(`<script src="` + ScriptPath + `" defer></script>`)
+	if i := bytes.LastIndex(page, []byte("</body>")); i >= 0 {
+		page = append(page[:i:i], append(tag, page[i:]...)...)
+	} else {
+		page = append(page, tag...)
+	}
+	p.Header().Set("Content-Length", strconv.Itoa(len(page)))
+	p.Header().Set("Cache-Control", "no-store")
+	p.ResponseWriter.WriteHeader(p.status)
+	p.ResponseWriter.Write(page)
+}
