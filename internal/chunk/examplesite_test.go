@@ -60,7 +60,7 @@ func TestExampleSite(t *testing.T) {
 						}
 					}
 				}
-				if imp == nil || !strings.Contains(imp.Text, "[[module.imports]]\n    path = \"github.com/askplane/askplane\"") {
+				if imp == nil || !strings.Contains(imp.Text, "[[module.imports]]\n    path = \"github.com/askplane/askplane/hugo-module\"") {
 					t.Errorf("%s: the import block is %+v", p.URL, imp)
 				}
 			}

@@ -54,7 +54,7 @@ func TestExampleSite(t *testing.T) {
 		alsoCited      []string
 	}{
 		{"How do I add askplane to my Hugo site?",
-			"```toml\n# hugo.toml\n[module]\n  [[module.imports]]\n    path = \"github.com/askplane/askplane\"\n```",
+			"```toml\n# hugo.toml\n[module]\n  [[module.imports]]\n    path = \"github.com/askplane/askplane/hugo-module\"\n```",
 			"/getting-started/quickstart/", []string{"/getting-started/quickstart/#import-the-module"}},
 		{"How do I serve the widget from another origin?",
 			"```text\nconnect-src 'self' https://ask.example.com\n```",

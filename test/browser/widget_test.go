@@ -149,10 +149,10 @@ func TestWidget(t *testing.T) {
 		tb.open()
 		tb.ask("Upgrade  askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
-		if md := tb.text("[data-askplane-markdown]"); !strings.Contains(md, "hugo mod get -u github.com/askplane/askplane") {
+		if md := tb.text("[data-askplane-markdown]"); !strings.Contains(md, "hugo mod get -u github.com/askplane/askplane/hugo-module") {
 			t.Errorf("answer %q", md)
 		}
-		if got := tb.text("[data-askplane-markdown] pre > code"); got != "hugo mod get -u github.com/askplane/askplane" {
+		if got := tb.text("[data-askplane-markdown] pre > code"); got != "hugo mod get -u github.com/askplane/askplane/hugo-module" {
 			t.Errorf("fenced code block %q", got)
 		}
 		if n := tb.count("[data-askplane-source-link][href]"); n == 0 {
