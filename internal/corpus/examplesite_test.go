@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/sitetest"
 )
 
 // The example site is the corpus users first ask questions of; it must

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/sitetest"
 )
 
 // exampleCorpus builds the example site once per process and keeps its

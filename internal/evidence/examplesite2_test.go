@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/sitetest"
 )
 
 // TestExampleSiteEngines asks askplane's own docs, built from exampleSite,

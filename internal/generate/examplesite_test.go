@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/sitetest"
 )
 
 // Questions no fact covers, asked of askplane's own docs, get an answer

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/sitetest"
 )
 
 // TestAdversarialValuesHashLikeGo declares facts full of characters that

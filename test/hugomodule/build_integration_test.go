@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/sitetest"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/sitetest"
 )
 
 // published is what the module emitted for one language.
