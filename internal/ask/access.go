@@ -140,8 +140,10 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 		var addr string
 		if a.FailedAuth != nil {
 			addr = a.clientAddr(r)
-			if ok, after := a.FailedAuth.Peek(addr); !ok {
-				writeError(w, rateLimited(after))
+			// A limit that fails refuses (503): checking tokens unlimited
+			// while it is down is what the limit exists to prevent.
+			if ok, after, err := a.FailedAuth.Check(r.Context(), addr); !ok {
+				WriteLimit(w, after, err)
 				return "", false
 			}
 		}
@@ -149,7 +151,8 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 			return subject, true
 		}
 		if a.FailedAuth != nil {
-			a.FailedAuth.Allow(addr)
+			// The token is refused whether or not the charge lands.
+			a.FailedAuth.Spend(r.Context(), addr)
 		}
 		unauthorized(w)
 		return "", false

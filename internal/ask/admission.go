@@ -51,10 +51,10 @@ func checkContentType(x *exchange, _ context.Context) error {
 
 // checkAddress spends the client address's budget: a client that drops
 // its cookie gets a new subject each time, never a new address.
-func checkAddress(x *exchange, _ context.Context) error {
+func checkAddress(x *exchange, ctx context.Context) error {
 	if al := x.h.cfg.AddressLimiter; al != nil {
-		if ok, after := al.Allow(x.h.clientAddr(x.r)); !ok {
-			return rateLimited(after)
+		if e := spend(ctx, al, x.h.clientAddr(x.r), x.h.log.With("requestId", x.id)); e != nil {
+			return e
 		}
 	}
 	return nil
@@ -87,8 +87,8 @@ func checkHints(x *exchange, _ context.Context) error {
 
 func checkSubjectRate(x *exchange, ctx context.Context) error {
 	if rl := x.h.cfg.RateLimiter; rl != nil {
-		if ok, after := rl.Allow(x.subject); !ok {
-			return rateLimited(after)
+		if e := spend(ctx, rl, x.subject, x.h.log.With("requestId", x.id)); e != nil {
+			return e
 		}
 	}
 	if ctx.Err() != nil {

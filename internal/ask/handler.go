@@ -331,7 +331,11 @@ func (x *exchange) busy(ctx context.Context, err error) *Error {
 	}
 	after := time.Second
 	var le *limit.Error
-	if errors.As(err, &le) && le.RetryAfter > 0 {
+	if errors.As(err, &le) && le.Code == limit.CodeUnavailable {
+		x.h.log.Error("ask: the generation cap could not be consulted; refusing", "requestId", x.id, "err", err)
+		return limitUnavailable
+	}
+	if le != nil && le.RetryAfter > 0 {
 		after = le.RetryAfter
 	}
 	return &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited,

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -337,7 +338,50 @@ func TestRetrieverSeesTrustedSite(t *testing.T) {
 
 type limiterFunc func() (bool, time.Duration)
 
-func (f limiterFunc) Allow(string) (bool, time.Duration) { return f() }
+func (f limiterFunc) Spend(context.Context, string) (bool, time.Duration, error) {
+	ok, after := f()
+	return ok, after, nil
+}
+
+// failingLimiter is a shared limit whose database does not answer.
+type failingLimiter struct{}
+
+func (failingLimiter) Spend(context.Context, string) (bool, time.Duration, error) {
+	return false, 0, limit.Unavailable(errors.New("dial tcp 10.0.0.5:5432: connection refused"))
+}
+
+type gateFunc func(context.Context) (func(), error)
+
+func (f gateFunc) Acquire(ctx context.Context) (func(), error) { return f(ctx) }
+
+// TestFailedLimitRefusesWith503: a rate limit or generation cap that
+// cannot be consulted (a shared limit's database is down) refuses the
+// question with a retryable 503 and Retry-After, never answers it
+// unlimited, and says nothing of the cause. (Issue 16.)
+func TestFailedLimitRefusesWith503(t *testing.T) {
+	const want = `{"error":{"code":"ASK_INTERNAL","message":"The Ask service cannot check its limits now; try again shortly.","retryable":true}}`
+	for name, set := range map[string]func(*ask.Config){
+		"address": func(c *ask.Config) { c.AddressLimiter = failingLimiter{} },
+		"subject": func(c *ask.Config) { c.RateLimiter = failingLimiter{} },
+		"generations": func(c *ask.Config) {
+			c.Generations = gateFunc(func(context.Context) (func(), error) {
+				return nil, limit.Unavailable(errors.New("connection refused"))
+			})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, set)
+			resp, body := f.post(t, "", askBody("", "How do I start?"))
+			wantError(t, resp, body, 503, protocol.CodeAskInternal)
+			if got := resp.Header.Get("Retry-After"); got != "2" {
+				t.Fatalf("retry-after %q", got)
+			}
+			if body != want {
+				t.Fatalf("body %s", body)
+			}
+		})
+	}
+}
 
 // TestRateLimitBeforeBody: 429 with retry-after, even for a "{" body.
 func TestRateLimitBeforeBody(t *testing.T) {

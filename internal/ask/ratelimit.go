@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -10,9 +11,11 @@ import (
 )
 
 // Limiter spends one request of a key's budget, or says how long until
-// it may. internal/limit's Keyed is the one the sidecar uses.
+// it may. internal/limit's Keyed (one instance) and the PostgreSQL store's
+// shared limiter (several) are the ones the sidecar uses; see
+// limit.Limiter for what an error means.
 type Limiter interface {
-	Allow(key string) (ok bool, retryAfter time.Duration)
+	Spend(ctx context.Context, key string) (ok bool, retryAfter time.Duration, err error)
 }
 
 // PeekLimiter is a Limiter that can also tell, spending nothing, whether
@@ -20,12 +23,13 @@ type Limiter interface {
 // a failure is charged but every attempt is checked first.
 type PeekLimiter interface {
 	Limiter
-	Peek(key string) (ok bool, retryAfter time.Duration)
+	Check(ctx context.Context, key string) (ok bool, retryAfter time.Duration, err error)
 }
 
 // Gate caps work done at once. Acquire returns a release func, or an
-// error once the wait it allows is over (or ctx is done). internal/limit's
-// Gate is the one the sidecar uses.
+// error once the wait it allows is over (or ctx is done, or a shared
+// cap's database failed). internal/limit's Gate and the PostgreSQL store's
+// shared gate are the ones the sidecar uses.
 type Gate interface {
 	Acquire(ctx context.Context) (release func(), err error)
 }
@@ -40,19 +44,54 @@ func rateLimited(after time.Duration) *Error {
 		Message: msgRateLimited, Retryable: true, RetryAfter: max(after, time.Second)}
 }
 
+// limitUnavailable is the 503 of a limit that could not be consulted (a
+// shared limit's database is down or slow): the request is refused, not
+// let through unlimited, and the client, who spent nothing, may retry.
+var limitUnavailable = &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskInternal,
+	Message: msgLimitsUnavailable, Retryable: true, RetryAfter: limit.UnavailableRetryAfter}
+
+// spend spends key's budget with l: nil to go on, the 429 of a spent
+// budget, or the 503 of a limit that failed (logged here, once).
+func spend(ctx context.Context, l Limiter, key string, log *slog.Logger) *Error {
+	ok, after, err := l.Spend(ctx, key)
+	switch {
+	case err != nil:
+		log.Error("ask: a rate limit could not be consulted; refusing", "err", err)
+		return limitUnavailable
+	case !ok:
+		return rateLimited(after)
+	}
+	return nil
+}
+
 // LimitMints returns a CookieAuth.BeforeMint that lets each client
 // address mint subjects within l's budget and answers 429
 // ASK_RATE_LIMITED past it: a client that never keeps its cookie gets a
 // new subject, and a fresh per-subject budget, only as often as l allows.
-func LimitMints(l Limiter, addr ClientAddrFunc) func(http.ResponseWriter, *http.Request) bool {
+// A limit that fails answers 503 (see limit.Limiter); log may be nil.
+func LimitMints(l Limiter, addr ClientAddrFunc, log *slog.Logger) func(http.ResponseWriter, *http.Request) bool {
 	if addr == nil {
 		addr = limit.ClientAddr{}.Key
 	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return func(w http.ResponseWriter, r *http.Request) bool {
-		if ok, after := l.Allow(addr(r)); !ok {
-			writeError(w, rateLimited(after))
+		if e := spend(r.Context(), l, addr(r), log); e != nil {
+			writeError(w, e)
 			return false
 		}
 		return true
 	}
+}
+
+// WriteLimit answers a refusal of Spend or Check for the routes beside
+// the handler (MCP, replay) that share its budgets: 503 when err is set
+// (the limit failed), else 429 with Retry-After.
+func WriteLimit(w http.ResponseWriter, after time.Duration, err error) {
+	if err != nil {
+		writeError(w, limitUnavailable)
+		return
+	}
+	writeError(w, rateLimited(after))
 }

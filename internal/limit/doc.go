@@ -4,7 +4,9 @@
 // Ask handler applies (Limits).
 //
 // Everything here is in-process, bounded in memory and safe for
-// concurrent use. The limits exist because a key the client chooses is
+// concurrent use. Handlers consume the limits through Limiter and
+// Acquirer, which the PostgreSQL store also implements so that several
+// instances share one budget (internal/store, limits_postgres.go). The limits exist because a key the client chooses is
 // not a limit: a client that drops its anonymous cookie gets a new subject
 // on every request, so the subject limit alone gives it a fresh budget
 // each time. Limits are therefore also kept per client address, minting

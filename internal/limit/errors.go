@@ -16,7 +16,8 @@ type Error struct {
 
 func (e *Error) Error() string { return "limit: " + e.Code + ": " + e.Message }
 
-// Unwrap returns the context's cause on a CodeCanceled error, else nil,
+// Unwrap returns the context's cause on a CodeCanceled error and the
+// backend's failure on a CodeUnavailable one, else nil,
 // so errors.Is(err, context.Canceled) and context.DeadlineExceeded work.
 func (e *Error) Unwrap() error { return e.cause }
 
@@ -30,6 +31,10 @@ const (
 	CodeCanceled = "limit.canceled"
 	// CodeConfig: a config was rejected by Validate or a constructor.
 	CodeConfig = "limit.config"
+	// CodeUnavailable: a limit kept outside the process (in PostgreSQL)
+	// could not be consulted in time. The request is refused, never let
+	// through unlimited; the caller answers a retryable 503.
+	CodeUnavailable = "limit.unavailable"
 )
 
 // BusyRetryAfter is the Retry-After a Gate refusal suggests: generations

@@ -17,6 +17,11 @@ type Options struct {
 	// URL is the Ask endpoint, e.g. http://127.0.0.1:8080/v1/ask (with a
 	// ?corpus= hint when the server routes several sites).
 	URL string
+	// URLs, when set, are the endpoints of several instances with no load
+	// balancer in front: worker i asks URLs[i % len(URLs)] (each worker
+	// stays on one, as a browser behind a sticky balancer would), and URL
+	// is not used.
+	URLs []string
 	// Origin is sent as the Origin header when set.
 	Origin string
 	// Workers is the number of concurrent simulated browsers (1 to
@@ -59,10 +64,20 @@ func optErr(msg string) error { return fmt.Errorf("%w: %s", ErrOptions, msg) }
 
 // Validate checks o.
 func (o *Options) Validate() error {
-	u, err := url.Parse(o.URL)
+	if len(o.URLs) > MaxWorkers {
+		return optErr("URLs must be at most 4096")
+	}
+	targets := o.URLs
+	if len(targets) == 0 {
+		targets = []string{o.URL}
+	}
+	for _, s := range targets {
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return optErr("URL must be an http(s) URL")
+		}
+	}
 	switch {
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return optErr("URL must be an http(s) URL")
 	case o.Workers < 1 || o.Workers > MaxWorkers:
 		return optErr("Workers must be 1 to 4096")
 	case o.Rate < 0 || o.Rate > MaxRate:
@@ -126,7 +141,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	tallies := make([]tally, o.Workers)
 	var wg sync.WaitGroup
 	for i := range o.Workers {
-		w := &worker{id: i, url: o.URL, origin: o.Origin, client: client, turns: o.TurnsPerSession, timeout: timeout}
+		target := o.URL
+		if len(o.URLs) > 0 {
+			target = o.URLs[i%len(o.URLs)]
+		}
+		w := &worker{id: i, url: target, origin: o.Origin, client: client, turns: o.TurnsPerSession, timeout: timeout}
 		wg.Go(func() {
 			t := &tallies[i]
 			for {

@@ -137,6 +137,7 @@ func TestValidateRejectsBadOptions(t *testing.T) {
 	}
 	for name, edit := range map[string]func(*Options){
 		"url":       func(o *Options) { o.URL = "ftp://x" },
+		"urls":      func(o *Options) { o.URLs = []string{"http://127.0.0.1:1/v1/ask", "127.0.0.1:2"} },
 		"workers":   func(o *Options) { o.Workers = 0 },
 		"many":      func(o *Options) { o.Workers = MaxWorkers + 1 },
 		"rate":      func(o *Options) { o.Rate = -1 },

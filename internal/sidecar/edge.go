@@ -42,6 +42,7 @@ type Edge struct {
 	BodyTimeout        Duration   `json:"bodyTimeout"`
 	IdleTimeout        Duration   `json:"idleTimeout"`
 	ShutdownTimeout    Duration   `json:"shutdownTimeout"`
+	LimitTimeout       Duration   `json:"limitTimeout"`
 }
 
 // Defaults of Edge.
@@ -115,6 +116,9 @@ func (e *Edge) check() error {
 		if time.Duration(d.d) > 10*time.Minute {
 			return fmt.Errorf("%s: at most 10m", d.name)
 		}
+	}
+	if time.Duration(e.LimitTimeout) > 10*time.Second {
+		return errors.New("limitTimeout: at most 10s")
 	}
 	return nil
 }

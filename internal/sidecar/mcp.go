@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/limit"
@@ -10,7 +11,7 @@ import (
 
 // mcpHandler is a site's /mcp endpoint behind agentGate: the same rules
 // as its /v1/ask.
-func (st *site) mcpHandler(edge *edgeLimits, subjects *limit.Keyed, engine mcp.Site) http.Handler {
+func (st *site) mcpHandler(edge *edgeLimits, subjects limit.Limiter, engine mcp.Site) http.Handler {
 	return st.agentGate(edge, subjects, mcp.Handler(engine))
 }
 
@@ -20,7 +21,7 @@ func (st *site) mcpHandler(edge *edgeLimits, subjects *limit.Keyed, engine mcp.S
 // tokens (with failed ones limited per address) and the per-subject
 // budget. On a public site a request without a token asks as its client
 // address; a private site needs a token.
-func (st *site) agentGate(edge *edgeLimits, subjects *limit.Keyed, next http.Handler) http.Handler {
+func (st *site) agentGate(edge *edgeLimits, subjects limit.Limiter, next http.Handler) http.Handler {
 	tokens := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, Tokens: st.tokens, FailedAuth: edge.failedAuth, ClientAddr: edge.addr}
 	return edge.addressGate(func(w http.ResponseWriter, r *http.Request, addr string) {
 		var subject string
@@ -35,9 +36,8 @@ func (st *site) agentGate(edge *edgeLimits, subjects *limit.Keyed, next http.Han
 		default:
 			subject = "addr:" + addr
 		}
-		if ok, after := subjects.Allow(subject); !ok {
-			ask.CloseUnread(w, r)
-			ask.WriteRateLimited(w, after)
+		if ok, after, err := subjects.Spend(r.Context(), subject); !ok {
+			edge.refuse(w, r, after, err)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -50,11 +50,20 @@ func (st *site) agentGate(edge *edgeLimits, subjects *limit.Keyed, next http.Han
 func (e *edgeLimits) addressGate(next func(w http.ResponseWriter, r *http.Request, addr string)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		addr := e.addr(r)
-		if ok, after := e.perAddress.Allow(addr); !ok {
-			ask.CloseUnread(w, r)
-			ask.WriteRateLimited(w, after)
+		if ok, after, err := e.perAddress.Spend(r.Context(), addr); !ok {
+			e.refuse(w, r, after, err)
 			return
 		}
 		next(w, r, addr)
 	})
+}
+
+// refuse answers a spent budget (429) or a limit that failed (503, the
+// cause logged once: a shared limit's database did not answer in time).
+func (e *edgeLimits) refuse(w http.ResponseWriter, r *http.Request, after time.Duration, err error) {
+	if err != nil {
+		e.log.Error("askplane: a rate limit could not be consulted; refusing", "path", r.URL.Path, "err", err)
+	}
+	ask.CloseUnread(w, r)
+	ask.WriteLimit(w, after, err)
 }

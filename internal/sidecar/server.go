@@ -49,10 +49,11 @@ type Server struct {
 	sites    []*site
 	files    *static.Handler // the static site, or nil
 
-	drainOnce  sync.Once
-	drain      chan struct{} // closed when answers in flight must end
-	stopPruner context.CancelFunc
-	pruned     chan struct{} // closed when the pruner has stopped
+	drainOnce    sync.Once
+	drain        chan struct{} // closed when answers in flight must end
+	stopPruner   context.CancelFunc
+	pruned       chan struct{} // closed when the pruner has stopped
+	limitsPruned chan struct{} // closed when the shared limits' pruner has stopped
 }
 
 // Session retention: a persistent store forgets sessions not written for
@@ -109,7 +110,7 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	for _, st := range sites {
 		srv.retainSource(ctx, st)
 	}
-	if srv.handler, err = srv.routes(); err != nil {
+	if srv.handler, err = srv.routes(ctx); err != nil {
 		if srv.files != nil {
 			srv.files.Close()
 		}
@@ -117,8 +118,13 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 		return nil, err
 	}
 	pctx, stop := context.WithCancel(context.Background())
-	srv.stopPruner, srv.pruned = stop, make(chan struct{})
+	srv.stopPruner, srv.pruned, srv.limitsPruned = stop, make(chan struct{}), make(chan struct{})
 	go prune(pctx, sessions, logger, srv.pruned)
+	if sh, ok := sessions.(store.SharedLimits); ok {
+		go pruneLimits(pctx, sh, logger, srv.limitsPruned)
+	} else {
+		close(srv.limitsPruned)
+	}
 	return srv, nil
 }
 
@@ -138,6 +144,7 @@ func (s *Server) Close() error {
 	s.Drain()
 	s.stopPruner()
 	<-s.pruned
+	<-s.limitsPruned
 	if s.files != nil {
 		s.files.Close()
 	}
@@ -145,12 +152,13 @@ func (s *Server) Close() error {
 }
 
 // routes builds the one handler of every route.
-func (s *Server) routes() (http.Handler, error) {
+func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	var metrics *ask.Prometheus
 	if s.cfg.Metrics {
 		metrics = &ask.Prometheus{}
 	}
-	edge, err := s.edgeLimits()
+	mk := s.limitMaker()
+	edge, err := s.edgeLimits(mk)
 	if err != nil {
 		return nil, err
 	}
@@ -161,18 +169,21 @@ func (s *Server) routes() (http.Handler, error) {
 	readByCorpus := make(map[string]http.Handler, len(s.sites))
 	var only, onlyMCP, onlyReplay, onlyRead http.Handler
 	for i, st := range s.sites {
-		subjects, err := newKeyed(st.cfg.rateLimit())
+		// Named by site and corpus, as the routes are: a site's languages
+		// are separate entries with separate budgets, shared by name.
+		scope := "sites/" + st.record.SiteID + "/" + st.record.Corpus.ID
+		subjects, err := mk.rate(scope+"/subjects", st.cfg.rateLimit())
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d].rateLimit: %w", i, err)
 		}
-		gate, err := limit.NewGate(st.generations())
+		gate, err := mk.gate(ctx, scope+"/generations", st.generations())
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d].generations: %w", i, err)
 		}
 		auth := st.access()
 		auth.FailedAuth, auth.ClientAddr = edge.failedAuth, edge.addr
 		if auth.Anonymous != nil {
-			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr)
+			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr, s.log)
 		}
 		engine := st.engine.Index(st.corpus)
 		grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
@@ -257,29 +268,26 @@ func (s *Server) routes() (http.Handler, error) {
 // edgeLimits are the limits every site shares, kept per client address.
 type edgeLimits struct {
 	addr       ask.ClientAddrFunc
-	perAddress *limit.Keyed
-	mints      *limit.Keyed
-	failedAuth *limit.Keyed
+	perAddress limit.Limiter
+	mints      limit.Limiter
+	failedAuth limit.Limiter
+	log        *slog.Logger
 }
 
-func (s *Server) edgeLimits() (*edgeLimits, error) {
+func (s *Server) edgeLimits(mk limits) (*edgeLimits, error) {
 	e := &s.cfg.Edge
-	l := &edgeLimits{addr: limit.ClientAddr{Header: e.TrustedProxyHeader}.Key}
+	l := &edgeLimits{addr: limit.ClientAddr{Header: e.TrustedProxyHeader}.Key, log: s.log}
 	var err error
-	if l.perAddress, err = newKeyed(rateOr(e.PerAddress, DefaultPerAddress)); err != nil {
+	if l.perAddress, err = mk.rate("edge/perAddress", rateOr(e.PerAddress, DefaultPerAddress)); err != nil {
 		return nil, configErr("edge.perAddress: %v", err)
 	}
-	if l.mints, err = newKeyed(rateOr(e.NewSubjects, DefaultNewSubjects)); err != nil {
+	if l.mints, err = mk.rate("edge/newSubjects", rateOr(e.NewSubjects, DefaultNewSubjects)); err != nil {
 		return nil, configErr("edge.newSubjects: %v", err)
 	}
-	if l.failedAuth, err = newKeyed(rateOr(e.FailedAuth, DefaultFailedAuth)); err != nil {
+	if l.failedAuth, err = mk.rate("edge/failedAuth", rateOr(e.FailedAuth, DefaultFailedAuth)); err != nil {
 		return nil, configErr("edge.failedAuth: %v", err)
 	}
 	return l, nil
-}
-
-func newKeyed(r RateLimit) (*limit.Keyed, error) {
-	return limit.NewKeyed(limit.KeyedConfig{Rate: limit.Rate{Requests: r.Requests, Window: time.Duration(r.WindowSeconds) * time.Second}})
 }
 
 // engineCatalogue answers GET /v1/evidence/engines: the retained engines,

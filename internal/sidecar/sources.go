@@ -111,7 +111,7 @@ func (s *Server) replayer(st *site, engine evidence.Engine) (*replay.Replayer, e
 
 // replayHandlers are a site's POST /v1/evidence/replay and
 // /v1/evidence/read, behind the rules of its /mcp.
-func (s *Server) replayHandlers(st *site, edge *edgeLimits, subjects *limit.Keyed, r *replay.Replayer) (rep, read http.Handler) {
+func (s *Server) replayHandlers(st *site, edge *edgeLimits, subjects limit.Limiter, r *replay.Replayer) (rep, read http.Handler) {
 	timeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
 	rep = st.agentGate(edge, subjects, &replay.Handler{Replayer: r, BodyTimeout: timeout})
 	read = st.agentGate(edge, subjects, &replay.Handler{Replayer: r, Read: true, BodyTimeout: timeout})

@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // CorruptMemorySource replaces a memory backend's retained bytes, as a
 // damaged disk would, for the integrity tests.
 func CorruptMemorySource(b Backend, site, version string, data []byte) {
@@ -8,3 +10,8 @@ func CorruptMemorySource(b Backend, site, version string, data []byte) {
 
 // SourceHashForTest is a version as PutSource checks it.
 func SourceHashForTest(data []byte) string { return sourceHash(data) }
+
+// PruneLimitsTo is PruneLimits with a smaller bound than MaxSharedKeys.
+func (p *Postgres) PruneLimitsTo(ctx context.Context, maxKeys int64) (int64, error) {
+	return p.pruneLimits(ctx, maxKeys)
+}

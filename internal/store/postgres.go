@@ -76,6 +76,22 @@ var postgresMigrations = []string{
 		PRIMARY KEY (site_id, version, engine),
 		FOREIGN KEY (site_id, version) REFERENCES sources ON DELETE CASCADE
 	)`,
+	// 5: shared limits (limits_postgres.go). limit_tats holds each rate
+	// limit key's GCRA time, keyed by SHA-256 so no address is stored;
+	// tat is not indexed, so the update of every question stays a HOT
+	// update in place (fillfactor leaves room), and pruning scans.
+	// generation_slots holds one row per slot of a site's cap.
+	`CREATE TABLE limit_tats (
+		key bytea       PRIMARY KEY CHECK (octet_length(key) = 32),
+		tat timestamptz NOT NULL
+	) WITH (fillfactor = 70);
+	CREATE TABLE generation_slots (
+		site_id    text        NOT NULL,
+		slot       integer     NOT NULL CHECK (slot >= 0),
+		holder     text        NOT NULL DEFAULT '',
+		expires_at timestamptz NOT NULL DEFAULT '-infinity',
+		PRIMARY KEY (site_id, slot)
+	)`,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances

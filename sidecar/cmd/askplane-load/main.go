@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -54,6 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var (
 		url       = fs.String("url", "http://127.0.0.1:8080/v1/ask", "the Ask endpoint `URL` (add ?corpus=ID when the server has several sites)")
+		urls      = fs.String("urls", "", "comma-separated Ask endpoint `URLs` of several instances, workers spread over them (overrides --url)")
 		public    = fs.String("public", "", "the built site `folder` the server answers from; questions come from its corpus")
 		lang      = fs.String("lang", "en", "the corpus `language`")
 		questions = fs.Int("questions", 200, "how many heading questions to draw from the corpus (at most 10000)")
@@ -88,6 +90,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		URL: *url, Origin: *origin, Workers: *workers, Rate: *rate,
 		Duration: *duration, Warmup: *warmup, Questions: qs,
 		TurnsPerSession: *turns, Timeout: *timeout,
+	}
+	if *urls != "" {
+		opts.URLs = strings.Split(*urls, ",")
 	}
 	if err := opts.Validate(); err != nil {
 		fmt.Fprintln(stderr, "askplane-load:", err)
