@@ -83,8 +83,10 @@
 //	  data-askplane-evidence               the "review the evidence" slot, hidden until there is a link
 //	  data-askplane-evidence-link          the link in it (href through the safe-link rule)
 //	data-askplane-template="error"       something failed
-//	  data-askplane-error                  the entry
-//	  data-askplane-error-text             the detail, as text (a code, never a payload)
+//	  data-askplane-error                  the entry; the JS sets data-askplane-code (the backend's
+//	                                       code or status, for debugging; never shown)
+//	  data-askplane-error-text             the notice: one of the messages, in the reader's language
+//	  data-askplane-retry                  hidden; shown when trying again can help (the latest failure)
 //	data-askplane-template="messages"    the strings the JS announces or shows
 //	  data-askplane-messages               their container
 //	  data-askplane-message="<key>"        one string per key: see MessageKeys

@@ -59,7 +59,7 @@ func (vm WidgetView) Strings() map[string]string {
 		"streaming":          vm.Streaming,
 		"backend_provenance": vm.BackendProvenance,
 		"evidence":           vm.Evidence,
-		"error_title":        vm.ErrorTitle,
+		"retry":              vm.Retry,
 	}
 	for _, r := range vm.reasons() {
 		out[r.Key] = r.Text

@@ -39,7 +39,7 @@ type WidgetView struct {
 	Streaming         string // while a backend answer arrives
 	BackendProvenance string // under a backend answer
 	Evidence          string // the "review the evidence" link
-	ErrorTitle        string // heading of an error notice
+	Retry             string // the button that tries a failed question again
 
 	// Messages are the strings the JS announces in the live region or shows
 	// for transient states, keyed by the MessageKeys.
@@ -50,17 +50,20 @@ type WidgetView struct {
 // rendered into the "messages" template. The i18n key of each is
 // askplane_message_<key>.
 var MessageKeys = []string{
-	"loading",    // the artifact is loading
-	"answered",   // an exact answer is shown
-	"choices",    // choices are shown
-	"escalating", // the backend is asked
-	"streaming",  // the backend's answer is arriving
-	"done",       // the backend's answer is complete
-	"stopped",    // the reader stopped the answer
-	"offline",    // the question needs the backend, which is not available
-	"error",      // something failed
-	"refused",    // a choice was refused (forged, replayed or expired)
-	"network",    // the error detail when the network failed (the others are codes)
+	"loading",     // the artifact is loading
+	"answered",    // an exact answer is shown
+	"choices",     // choices are shown
+	"escalating",  // the backend is asked
+	"streaming",   // the backend's answer is arriving
+	"done",        // the backend's answer is complete
+	"stopped",     // the reader stopped the answer
+	"offline",     // the question needs the backend, which is not available
+	"refused",     // a choice was refused (forged, replayed or expired)
+	"network",     // the widget's own code or answers could not be loaded
+	"unreachable", // the docs backend could not be reached (network, or a server error status)
+	"busy",        // the docs backend refused for now (rate limited)
+	"failed",      // the docs backend answered with an error
+	"nosources",   // the docs backend found no page that answers the question
 }
 
 // EnglishWidget returns the widget's English strings, the defaults of the
@@ -92,20 +95,23 @@ func EnglishWidget() WidgetView {
 		Streaming:         "Writing an answer from the docs…",
 		BackendProvenance: "Answered by the docs backend from this site's pages.",
 		Evidence:          "Review the evidence",
-		ErrorTitle:        "Something went wrong.",
+		Retry:             "Try again",
 
 		Messages: map[string]string{
-			"loading":    "Loading answers…",
-			"answered":   "Answer ready.",
-			"choices":    "More than one answer matches. Choose one.",
-			"escalating": "Asking the docs backend…",
-			"streaming":  "The answer is arriving.",
-			"done":       "Answer complete.",
-			"stopped":    "Stopped.",
-			"offline":    "This question needs the backend, which is not available.",
-			"error":      "Something went wrong.",
-			"refused":    "That choice is no longer available. Ask again.",
-			"network":    "Network error",
+			"loading":     "Loading answers…",
+			"answered":    "Answer ready.",
+			"choices":     "More than one answer matches. Choose one.",
+			"escalating":  "Asking the docs backend…",
+			"streaming":   "The answer is arriving.",
+			"done":        "Answer complete.",
+			"stopped":     "Stopped.",
+			"offline":     "This question needs the backend, which is not available.",
+			"refused":     "That choice is no longer available. Ask again.",
+			"network":     "The answers could not be loaded. Try again.",
+			"unreachable": "The docs backend could not be reached. Try again.",
+			"busy":        "The docs backend is busy. Wait a moment, then try again.",
+			"failed":      "The docs backend could not answer. Try again.",
+			"nosources":   "The docs do not cover this question. Try other words.",
 		},
 	}
 }

@@ -239,8 +239,8 @@ func TestWidget(t *testing.T) {
 		tb.open()
 		tb.ask("Upgrade askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "Network error" {
-			t.Errorf("error detail %q; want the network message, Network error", got)
+		if got := tb.text("[data-askplane-error-text]"); got != "The answers could not be loaded. Try again." {
+			t.Errorf("error notice %q; want the load failure's", got)
 		}
 		if got := tb.eval(`String(window.__tampered)`); got != "undefined" {
 			t.Errorf("a core module that fails its integrity check ran")
@@ -447,21 +447,110 @@ func TestWidget(t *testing.T) {
 		tb.shot("10-stream-done")
 	})
 
+	// A backend that answers with an error status, or cannot be reached
+	// at all, leaves one notice in the reader's language with a retry
+	// button: no empty answer card, no raw status. Retrying, once the
+	// backend is back, streams the answer.
 	t.Run("BackendErrorStatus", func(t *testing.T) {
-		s := newSite(t, public, func(s *site) { s.askStatus = 503 })
+		s := newSite(t, public, func(s *site) { s.askStatus.Store(503) })
 		tb := openTab(t, browser, s, "/")
 		tb.open()
 		tb.ask("how does the sidecar cite pages")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "HTTP 503" {
-			t.Errorf("error detail %q", got)
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not be reached. Try again." {
+			t.Errorf("error notice %q", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "The docs backend could not be reached. Try again." {
+			t.Errorf("status %q", got)
+		}
+		if got := tb.text("*"); strings.Contains(got, "503") || strings.Contains(got, "HTTP") || strings.Contains(got, "Something went wrong") {
+			t.Errorf("the log shows a raw status: %q", got)
 		}
 		// No empty card claims the docs backend answered.
 		if n := tb.count("[data-askplane-stream]"); n != 0 {
 			t.Errorf("%d empty answer cards left beside the error", n)
 		}
-		tb.allow(`503`)
+		if n := tb.count("[data-askplane-error] [data-askplane-retry]:not([hidden])"); n != 1 {
+			t.Fatalf("%d retry buttons; want 1", n)
+		}
 		tb.shot("11-backend-error")
+		s.askStatus.Store(0)
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-retry]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		if n := tb.count("[data-askplane-error]"); n != 0 {
+			t.Errorf("the notice stayed after a successful retry")
+		}
+		if n := tb.count("[data-askplane-escalation]"); n != 1 {
+			t.Errorf("%d escalation notices; a retry repeats none", n)
+		}
+		if n := tb.count("[data-askplane-question-text]"); n != 1 {
+			t.Errorf("%d echoed questions; a retry echoes none", n)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
+			t.Errorf("the retried answer %q", got)
+		}
+		if n := s.asks.Load(); n != 2 {
+			t.Errorf("%d Ask requests; want 2", n)
+		}
+		tb.allow(`503`)
+	})
+
+	t.Run("BackendUnreachableFrench", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		s.askDrop.Store(true)
+		tb := openTab(t, browser, s, "/fr/")
+		tb.open()
+		tb.ask("quelle est la vitesse d'une hirondelle à vide")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); got != "Le service de documentation est injoignable. Réessayez." {
+			t.Errorf("error notice %q", got)
+		}
+		if got := tb.text("[data-askplane-retry]"); got != "Réessayer" {
+			t.Errorf("retry button %q", got)
+		}
+		if n := tb.count("[data-askplane-stream]"); n != 0 {
+			t.Errorf("%d answer cards for an unreachable backend", n)
+		}
+		tb.shot("11b-backend-unreachable-fr")
+		tb.allow(`ERR_EMPTY_RESPONSE|Failed to fetch|/v1/ask`)
+	})
+
+	// An error event after some text keeps the text, without the line
+	// saying the backend answered; a backend that finds no page answering
+	// the question says so, with nothing to retry.
+	t.Run("BackendErrorMidStreamAndNoSources", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.events = []any{
+				map[string]string{"type": "text", "delta": "A partial "},
+				map[string]string{"type": "text", "delta": "answer"},
+				map[string]any{"type": "error", "message": "generation failed", "code": "ASK_GENERATION_FAILED"},
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer. Try again." {
+			t.Errorf("error notice %q", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != "A partial answer" {
+			t.Errorf("the partial text %q", got)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-provenance]').hidden)`); got != "true" {
+			t.Errorf("a failed answer still says the backend answered it")
+		}
+		s.askStatus.Store(422)
+		s.askBody = `{"error":{"code":"ASK_NO_GROUNDED_SOURCES","message":"No grounded sources were found for this question.","retryable":false}}`
+		tb.ask("what is the airspeed of an unladen swallow")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-error]').length === 2`)
+		if got := tb.eval(`document.querySelectorAll('[data-askplane-log] [data-askplane-error-text]')[1].textContent`); got != "The docs do not cover this question. Try other words." {
+			t.Errorf("no-sources notice %q", got)
+		}
+		if n := tb.count("[data-askplane-retry]:not([hidden])"); n != 0 {
+			t.Errorf("%d retry buttons shown; the older one goes with a new question, the no-sources one has none", n)
+		}
+		tb.shot("11c-backend-no-sources")
+		tb.allow(`422`)
 	})
 
 	t.Run("StaleEscalates", func(t *testing.T) {

@@ -56,6 +56,18 @@ function importChecked(url, integrity) {
   });
 }
 
+// failureKey returns the message that tells the reader why the backend
+// gave no answer: a failure is the backend's error code, an HTTP status
+// ("HTTP 503") or NETWORK (the request never got a response).
+const UNREACHABLE = /^(40[45]|50[1-4])$/;
+
+function failureKey(failure) {
+  if (failure === 'ASK_NO_GROUNDED_SOURCES') return 'nosources';
+  if (failure === 'ASK_RATE_LIMITED') return 'busy';
+  if (failure === 'NETWORK' || UNREACHABLE.test(failure.slice(5))) return 'unreachable';
+  return 'failed';
+}
+
 export class Widget {
   #root;
   #site = null; // the decoded site config, or null when the anchor is bad
@@ -209,11 +221,15 @@ export class Widget {
 
   // ask answers question: locally when the artifact can, else from the
   // backend when the site allows it, else with the offline notice.
-  async ask(question) {
+  async ask(question, echo = true) {
     this.#el.empty.hidden = true;
-    const echo = this.#clone('question');
-    hook(echo, 'question-text').textContent = question;
-    this.#append(echo);
+    // Only the latest failure may be tried again: the history has moved on.
+    for (const b of this.#el.log.querySelectorAll('[data-askplane-retry]')) b.hidden = true;
+    if (echo) {
+      const q = this.#clone('question');
+      hook(q, 'question-text').textContent = question;
+      this.#append(q);
+    }
     let ready = false;
     const pending = this.load().then((r) => ((ready = true), r));
     await Promise.resolve();
@@ -222,7 +238,7 @@ export class Widget {
     try {
       resolver = await pending;
     } catch {
-      this.#fail(this.#text('network'));
+      this.#fail('network', () => this.ask(question, false));
       return;
     }
     const env = resolver.resolve(question);
@@ -295,10 +311,7 @@ export class Widget {
       ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId)
       : { result: 'unavailable', claim: null };
     if (result !== this.#core.SUBMIT_GRANTED) {
-      const entry = this.#clone('error');
-      hook(entry, 'error-text').textContent = this.#text('refused');
-      this.#append(entry);
-      this.#announce('refused');
+      this.#fail('refused');
       return false;
     }
     try {
@@ -327,13 +340,17 @@ export class Widget {
     return true;
   }
 
-  async #stream(question, env) {
+  // #stream asks the backend and shows its answer as it arrives; retry
+  // (a failed question tried again) does not repeat the escalation notice.
+  async #stream(question, env, retry = false) {
     this.#inflight?.abort();
-    const notice = this.#clone('escalation');
-    notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
-    const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
-    if (why) why.hidden = false;
-    this.#append(notice);
+    if (!retry) {
+      const notice = this.#clone('escalation');
+      notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
+      const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
+      if (why) why.hidden = false;
+      this.#append(notice);
+    }
     const frag = this.#clone('stream');
     const entry = hook(frag, 'stream');
     entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
@@ -360,7 +377,13 @@ export class Widget {
         signal: ctrl.signal,
       });
       if (!res.ok) {
-        failure = `HTTP ${res.status}`;
+        // A status that says no Ask service is there (404, 405, 501-504,
+        // what a static host or a proxy answers) is kept; otherwise the
+        // code of the Ask error body, when it is one, says more. Neither
+        // is shown to the reader.
+        const st = res.status;
+        const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
+        failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
       } else {
         this.#evidence(entry, res);
         this.#announce('streaming');
@@ -388,7 +411,7 @@ export class Widget {
       }
     } catch (e) {
       if (ctrl.signal.aborted) ended = 'stopped';
-      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : this.#text('network');
+      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
     }
     if (ctrl.signal.aborted) ended = 'stopped';
     if (this.#inflight === ctrl) {
@@ -404,7 +427,8 @@ export class Widget {
       // with no text goes, one with some keeps it without that line.
       if (text.data === '') entry.remove();
       else hook(entry, 'provenance').hidden = true;
-      this.#fail(failure);
+      const key = failureKey(failure);
+      this.#fail(key, key === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, true), failure);
       return;
     }
     if (text.data !== '') {
@@ -436,13 +460,26 @@ export class Widget {
     hook(entry, 'evidence').hidden = false;
   }
 
-  // #fail shows the error entry with detail (a code or a message, never a
-  // payload).
-  #fail(detail) {
-    const err = this.#clone('error');
-    hook(err, 'error-text').textContent = detail;
-    this.#append(err);
-    this.#announce('error');
+  // #fail shows one notice in the reader's language: the message key, and
+  // a retry button when retry is given (it removes the notice and calls
+  // retry). code (the backend's error code or HTTP status) goes on the
+  // entry as data-askplane-code, for whoever debugs; it is never shown.
+  #fail(key, retry = null, code = '') {
+    const frag = this.#clone('error');
+    const entry = frag.firstElementChild;
+    hook(frag, 'error-text').textContent = this.#text(key);
+    entry.setAttribute('data-askplane-code', code || key);
+    if (retry) {
+      const b = hook(frag, 'retry');
+      b.hidden = false;
+      b.addEventListener('click', () => {
+        entry.remove();
+        this.#el.input.focus();
+        retry();
+      });
+    }
+    this.#append(frag);
+    this.#announce(key);
   }
 
   #template(name) {
