@@ -429,6 +429,62 @@ func TestWidget(t *testing.T) {
 		tb.shot("09-stopped")
 	})
 
+	// Text shows as it arrives, as markdown (a fence still open is
+	// already code), the sources when the cite event comes, before the
+	// stream ends; a buffered body (the whole stream in one write) ends in
+	// the same DOM.
+	t.Run("StreamVisible", func(t *testing.T) {
+		events := []any{
+			map[string]string{"type": "text", "delta": "Run this:\n\n```sh\nhugo mod"},
+			700 * time.Millisecond,
+			map[string]string{"type": "text", "delta": " get -u\n```\nThen `hugo`."},
+			700 * time.Millisecond,
+			map[string]any{"type": "tool", "id": "sources-r1", "name": "cite", "args": map[string]any{
+				"sources": []map[string]string{{"id": "s1", "title": "Quickstart", "path": "/getting-started/quickstart/"}},
+			}},
+			700 * time.Millisecond,
+			map[string]string{"type": "text", "delta": " Done."},
+			map[string]string{"type": "done"},
+		}
+		const entry = `document.querySelector('[data-askplane-log] [data-askplane-stream]')`
+		final := map[bool]string{}
+		for _, buffered := range []bool{false, true} {
+			s := newSite(t, public, func(s *site) { s.events, s.buffered = events, buffered })
+			tb := openTab(t, browser, s, "/")
+			tb.open()
+			tb.ask("how do I update the module")
+			if !buffered {
+				tb.wait(entry + `?.querySelector('pre code')?.textContent === 'hugo mod'`)
+				if got := tb.eval(entry + `.getAttribute('aria-busy') + ' ' + ` + entry + `.querySelector('[data-askplane-sources-block]').hidden`); got != "true true" {
+					t.Errorf("after the first delta: aria-busy, sources hidden = %q; want true true", got)
+				}
+				if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "The answer is arriving." {
+					t.Errorf("status while streaming %q", got)
+				}
+				tb.shot("08a-streaming-open-fence")
+				tb.wait(entry + `.querySelector('[data-askplane-source-link]')`)
+				if got := tb.eval(entry + `.getAttribute('aria-busy') + ' ' + ` + entry + `.querySelector('[data-askplane-sources-block]').hidden`); got != "true false" {
+					t.Errorf("after the cite event: aria-busy, sources hidden = %q; want true false", got)
+				}
+				if got := tb.eval(entry + `.querySelector('[data-askplane-markdown]').textContent`); strings.Contains(got, "Done.") {
+					t.Errorf("text after the cite event shown before it arrived: %q", got)
+				}
+				tb.shot("08b-streaming-sources")
+			}
+			tb.wait(entry + `.getAttribute('data-askplane-state') === 'done'`)
+			if got := tb.eval(entry + `.querySelector('pre code').textContent`); got != "hugo mod get -u" {
+				t.Errorf("buffered %v: code block %q", buffered, got)
+			}
+			final[buffered] = tb.eval(entry + `.querySelector('[data-askplane-markdown]').innerHTML + '|' + ` + entry + `.querySelector('[data-askplane-sources]').innerHTML`)
+			if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Answer complete." {
+				t.Errorf("buffered %v: status %q", buffered, got)
+			}
+		}
+		if final[false] != final[true] {
+			t.Errorf("a buffered body renders differently:\nstreamed %s\nbuffered %s", final[false], final[true])
+		}
+	})
+
 	t.Run("StreamCompletesWithSources", func(t *testing.T) {
 		s := newSite(t, public, nil)
 		tb := openTab(t, browser, s, "/")

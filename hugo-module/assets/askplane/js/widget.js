@@ -355,8 +355,17 @@ export class Widget {
     const entry = hook(frag, 'stream');
     entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
     const md = hook(frag, 'markdown');
-    const text = document.createTextNode('');
-    md.append(text);
+    // The text so far, shown as markdown as it grows: rendered at most
+    // once a frame (fillMarkdown sets text only, so a half-written fence
+    // is a code block until it closes), and once more at the end.
+    let text = '';
+    let frame = 0;
+    const render = () => {
+      cancelAnimationFrame(frame);
+      frame = 0;
+      fillMarkdown(md, text);
+      this.#scroll();
+    };
     const sources = hook(frag, 'sources');
     const entryStop = hook(frag, 'stop');
     const ctrl = new AbortController();
@@ -390,8 +399,8 @@ export class Widget {
         const seen = new Set();
         for await (const ev of readAskEvents(res.body)) {
           if (ev.type === 'text') {
-            text.appendData(ev.delta);
-            this.#scroll();
+            text += ev.delta;
+            frame ||= requestAnimationFrame(render);
           } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
             for (const s of ev.args.sources) {
               if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seen.has(s.id)) continue;
@@ -414,6 +423,7 @@ export class Widget {
       else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
     }
     if (ctrl.signal.aborted) ended = 'stopped';
+    render();
     if (this.#inflight === ctrl) {
       this.#inflight = null;
       this.#el.stop.hidden = true;
@@ -425,16 +435,14 @@ export class Widget {
     if (failure !== null && !ctrl.signal.aborted) {
       // A failed answer is not "answered by the docs backend": an entry
       // with no text goes, one with some keeps it without that line.
-      if (text.data === '') entry.remove();
+      if (text === '') entry.remove();
       else hook(entry, 'provenance').hidden = true;
       const key = failureKey(failure);
       this.#fail(key, key === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, true), failure);
       return;
     }
-    if (text.data !== '') {
-      this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: text.data });
-      // Streamed as plain text, shown once whole: code fences become code.
-      if (ended === 'done') fillMarkdown(md, text.data);
+    if (text !== '') {
+      this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: text });
     }
     this.#announce(ended);
   }
