@@ -51,6 +51,7 @@ func TestWidget(t *testing.T) {
 	public := examplePublic(t)
 
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, browser, public) })
+	t.Run("Theming", func(t *testing.T) { theming(t, browser) })
 
 	t.Run("OpenClose", func(t *testing.T) {
 		tb := openTab(t, browser, newSite(t, public, nil), "/")

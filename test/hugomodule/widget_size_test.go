@@ -20,10 +20,11 @@ import (
 // answers gained their review link and their markdown (code blocks) once
 // whole: 14,475 B then. The initial load went from 6 to 6.5 KiB with the
 // keyboard shortcuts (/, Ctrl/⌘-K, Escape from anywhere, focus return):
-// 6,234 B then.
+// 6,234 B then. The total went to 15 KiB with the honest failure
+// notices and markdown rendered as a stream grows: 14,958 B then.
 const (
 	widgetInitialBudget = 6*1024 + 512
-	widgetTotalBudget   = 14*1024 + 512
+	widgetTotalBudget   = 15 * 1024
 )
 
 // widgetFiles are the published files, by glob, and whether each is part
