@@ -37,6 +37,8 @@
 //	data-askplane-launcher   button that opens and closes the panel (aria-expanded, aria-controls)
 //	data-askplane-panel      the panel (id askplane-panel), hidden until opened; toggle its hidden attribute
 //	data-askplane-close      button in the panel's header that closes it
+//	data-askplane-new        button in the header that starts a new conversation; hidden while
+//	                         the log is empty
 //	data-askplane-form       the ask form; handle submit, never let it navigate
 //	data-askplane-input      the question's text input (id askplane-q, labelled, maxlength 512)
 //	data-askplane-submit     the form's submit button

@@ -43,6 +43,7 @@ func (vm WidgetView) Strings() map[string]string {
 		"launcher":           vm.Launcher,
 		"title":              vm.Title,
 		"close":              vm.Close,
+		"new":                vm.New,
 		"intro":              vm.Intro,
 		"label":              vm.Label,
 		"hint":               vm.Hint,

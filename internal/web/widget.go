@@ -16,6 +16,7 @@ type WidgetView struct {
 	Launcher string // the launcher button's text
 	Title    string // the panel's heading
 	Close    string // the close button's accessible name
+	New      string // the button that clears the conversation
 	Intro    string // shown in the log before the first question
 
 	// The ask box.
@@ -59,6 +60,7 @@ var MessageKeys = []string{
 	"stopped",     // the reader stopped the answer
 	"offline",     // the question needs the backend, which is not available
 	"refused",     // a choice was refused (forged, replayed or expired)
+	"cleared",     // the reader started a new conversation
 	"network",     // the widget's own code or answers could not be loaded
 	"unreachable", // the docs backend could not be reached (network, or a server error status)
 	"busy",        // the docs backend refused for now (rate limited)
@@ -74,6 +76,7 @@ func EnglishWidget() WidgetView {
 		Launcher: "Ask the docs",
 		Title:    "Ask the docs",
 		Close:    "Close",
+		New:      "New conversation",
 		Intro:    "Ask a question about these docs. Exact answers come straight from this site; every answer cites its sources.",
 
 		Label:  "Your question",
@@ -107,6 +110,7 @@ func EnglishWidget() WidgetView {
 			"stopped":     "Stopped.",
 			"offline":     "This question needs the backend, which is not available.",
 			"refused":     "That choice is no longer available. Ask again.",
+			"cleared":     "New conversation started.",
 			"network":     "The answers could not be loaded. Try again.",
 			"unreachable": "The docs backend could not be reached. Try again.",
 			"busy":        "The docs backend is busy. Wait a moment, then try again.",

@@ -113,6 +113,81 @@ func TestWidget(t *testing.T) {
 		}
 	})
 
+	// The transcript follows the reader to the site's next page and the
+	// sidecar session with it; "New conversation" clears both; what is
+	// kept stays bounded.
+	t.Run("Conversation", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		if got := tb.eval(`String(document.querySelector('[data-askplane-new]').hidden)`); got != "true" {
+			t.Errorf("the new-conversation button shows on an empty log")
+		}
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		first := askSession(t, s)
+		tb.do(chromedp.Navigate(s.URL+"/widget/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		tb.open()
+		if got := tb.text("[data-askplane-question-text]"); got != "Upgrade askplane\nhow does the sidecar cite pages" {
+			t.Errorf("the questions on the next page: %q", got)
+		}
+		if got := tb.text("[data-askplane-answer]:not([data-askplane-stream]) pre code"); got != "hugo mod get -u github.com/askplane/askplane" {
+			t.Errorf("the local answer on the next page: %q", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
+			t.Errorf("the backend answer on the next page: %q", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-source-link]')?.getAttribute('href')`); got != "/getting-started/quickstart/" {
+			t.Errorf("the backend answer's source on the next page: %q", got)
+		}
+		if tb.eval(`String(document.querySelector('[data-askplane-empty]').hidden)`) != "true" || tb.eval(`String(document.querySelector('[data-askplane-new]').hidden)`) != "false" {
+			t.Errorf("the intro shows, or the new-conversation button does not, beside a kept transcript")
+		}
+		tb.shot("16-conversation-next-page")
+		tb.ask("and how do I stop it")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]').length === 2`)
+		if got := askSession(t, s); got != first || first == "" {
+			t.Errorf("the next page's question went in session %q; want the conversation's %q", got, first)
+		}
+		if n := askMessages(t, s); n != 5 {
+			t.Errorf("the next page's Ask request carries %d messages; want the 4 kept turns and the question", n)
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
+		if n := tb.count("[data-askplane-question-text], [data-askplane-answer], [data-askplane-escalation]"); n != 0 {
+			t.Errorf("%d entries left after a new conversation", n)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-empty]').hidden) + ' ' + document.activeElement.id + ' ' + document.querySelector('[data-askplane-status]').textContent`); got != "false askplane-q New conversation started." {
+			t.Errorf("after a new conversation: intro hidden, focus, status = %q", got)
+		}
+		if got := tb.eval(`String(Object.keys(sessionStorage).filter((k) => k.startsWith('askplane:')).length)`); got != "0" {
+			t.Errorf("%s transcripts kept after a new conversation", got)
+		}
+		tb.shot("17-new-conversation")
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		if got := askSession(t, s); got == first || got == "" {
+			t.Errorf("the new conversation's session %q; want a new one", got)
+		}
+		if n := askMessages(t, s); n != 1 {
+			t.Errorf("the new conversation's first request carries %d messages; want 1", n)
+		}
+		// Bounded: 15 exact answers are 32 turns; 24 at most are kept.
+		for i := 0; i < 15; i++ {
+			tb.ask("Upgrade askplane")
+			tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-answer]:not([data-askplane-stream])').length === ` + itoa(i+1))
+		}
+		kept := tb.eval(`(() => { const k = Object.keys(sessionStorage).find((k) => k.startsWith('askplane:')); const v = JSON.parse(sessionStorage.getItem(k)); return v.turns.length + ' ' + (sessionStorage.getItem(k).length <= 32768); })()`)
+		if kept != "24 true" {
+			t.Errorf("kept turns, within 32,768 units: %q; want 24 true", kept)
+		}
+		tb.do(chromedp.Navigate(s.URL+"/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		if n := tb.count("[data-askplane-question-text]"); n != 12 {
+			t.Errorf("%d questions restored; want the 12 of the 24 kept turns", n)
+		}
+	})
+
 	t.Run("French", func(t *testing.T) {
 		s := newSite(t, public, nil)
 		tb := openTab(t, browser, s, "/fr/")
@@ -675,6 +750,28 @@ func offered(t *testing.T, public, alias string) []string {
 		}
 	}
 	return ids
+}
+
+// askSession returns the sessionId of the last Ask request.
+func askSession(t *testing.T, s *site) string {
+	t.Helper()
+	body, _ := s.request()
+	var req struct{ SessionID string }
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("Ask request %s: %v", body, err)
+	}
+	return req.SessionID
+}
+
+// askMessages returns how many messages the last Ask request carried.
+func askMessages(t *testing.T, s *site) int {
+	t.Helper()
+	body, _ := s.request()
+	var req struct{ Messages []json.RawMessage }
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("Ask request %s: %v", body, err)
+	}
+	return len(req.Messages)
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

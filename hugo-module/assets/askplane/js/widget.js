@@ -11,6 +11,12 @@
 import { fillMarkdown } from './markdown.js';
 
 const LOAD_TIMEOUT_MS = 8000;
+// The transcript kept in sessionStorage across the site's pages: at most
+// this many turns (a question or an answer is one), and this many UTF-16
+// units of JSON; the oldest turns go first.
+const KEEP_TURNS = 24;
+const KEEP_UNITS = 32768;
+const SAFE_KEPT_HREF = /^(https?:\/\/|\/(?!\/)|#)/;
 const LOAD_ATTEMPTS = 2;
 
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
@@ -77,6 +83,7 @@ export class Widget {
   #session = randomId();
   #seq = 0;
   #history = [];
+  #turns = []; // the transcript as kept: {q} or {a, s: [[title, href]], b?: backend, e?: evidence}
   #lists = new WeakMap(); // choices entry → {messageId, env}
   #inflight = null; // AbortController of the running Ask request
   #from = null; // what had focus when the panel opened
@@ -96,11 +103,13 @@ export class Widget {
       status: q('status'),
       log: q('log'),
       empty: q('empty'),
+      fresh: q('new'),
     };
     for (const m of this.#template('messages').querySelectorAll('[data-askplane-message]')) {
       this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
     }
     this.#wire();
+    this.#restore();
     root.setAttribute('data-askplane-ready', '');
   }
 
@@ -111,6 +120,7 @@ export class Widget {
     input.addEventListener('focus', intent, { passive: true });
     launcher.addEventListener('click', () => (panel.hidden ? this.open() : this.close()));
     close.addEventListener('click', () => this.close());
+    this.#el.fresh.addEventListener('click', () => this.clear());
     // `/` (outside a field) and Ctrl/⌘-K open the panel from anywhere on
     // the page; Escape closes it from anywhere while it is open.
     document.addEventListener('keydown', (e) => {
@@ -225,11 +235,7 @@ export class Widget {
     this.#el.empty.hidden = true;
     // Only the latest failure may be tried again: the history has moved on.
     for (const b of this.#el.log.querySelectorAll('[data-askplane-retry]')) b.hidden = true;
-    if (echo) {
-      const q = this.#clone('question');
-      hook(q, 'question-text').textContent = question;
-      this.#append(q);
-    }
+    if (echo) this.#echo(question);
     let ready = false;
     const pending = this.load().then((r) => ((ready = true), r));
     await Promise.resolve();
@@ -243,8 +249,14 @@ export class Widget {
     }
     const env = resolver.resolve(question);
     const messageId = `m${++this.#seq}`;
-    this.#history.push({ role: this.#core.ROLE_USER, content: question });
+    this.#keep({ q: question });
     this.#respond(env, question, messageId);
+  }
+
+  #echo(text) {
+    const q = this.#clone('question');
+    hook(q, 'question-text').textContent = text;
+    this.#append(q);
   }
 
   #respond(env, question, messageId) {
@@ -264,23 +276,97 @@ export class Widget {
   }
 
   #answer(env) {
-    const entry = this.#clone('answer');
-    const article = hook(entry, 'answer');
-    article.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
-    fillMarkdown(hook(entry, 'markdown'), env.answer.markdown);
-    const list = hook(entry, 'sources');
-    for (const c of env.answer.citations) list.append(this.#source(c.title, c.href));
-    hook(entry, 'sources-block').hidden = env.answer.citations.length === 0;
-    this.#append(entry);
-    this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: env.answer.markdown });
+    const turn = { a: env.answer.markdown, s: env.answer.citations.map((c) => [c.title, this.#core.isSafeHref(c.href) ? c.href : null]) };
+    this.#card(turn);
+    this.#keep(turn);
     this.#announce('answered');
+  }
+
+  // #card shows an answer turn, as kept: a local answer, or a backend one
+  // (b) whole, as its stream ended, with its review link (e).
+  #card(turn) {
+    const frag = this.#clone(turn.b ? 'stream' : 'answer');
+    const entry = frag.firstElementChild;
+    entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
+    fillMarkdown(hook(frag, 'markdown'), turn.a);
+    const list = hook(frag, 'sources');
+    for (const [title, href] of turn.s) list.append(this.#source(title, href));
+    hook(frag, 'sources-block').hidden = turn.s.length === 0;
+    if (turn.b) {
+      entry.setAttribute('aria-busy', 'false');
+      entry.setAttribute('data-askplane-state', 'done');
+      hook(frag, 'progress').hidden = hook(frag, 'stop').hidden = true;
+      if (turn.e) this.#reviewLink(entry, turn.e);
+    }
+    this.#append(frag);
+  }
+
+  // #keep adds a turn to the history the Ask request carries and to the
+  // transcript kept for the site's other pages, bounded (KEEP_TURNS,
+  // KEEP_UNITS), with the session it belongs to.
+  #keep(turn) {
+    this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: turn.q ?? turn.a });
+    this.#turns.push(turn);
+    this.#el.fresh.hidden = false;
+    let json;
+    while ((json = JSON.stringify({ session: this.#session, turns: this.#turns })).length > KEEP_UNITS || this.#turns.length > KEEP_TURNS) this.#turns.shift();
+    try {
+      sessionStorage.setItem(this.#storeKey(), json);
+    } catch {
+      // Storage may be full or refused: the conversation stays on this page.
+    }
+  }
+
+  #storeKey() {
+    return `askplane:${this.#root.getAttribute('data-askplane-site') || ''}`;
+  }
+
+  // #restore shows the transcript kept by the site's previous page and
+  // resumes its session, so the sidecar continues the same conversation.
+  #restore() {
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(this.#storeKey()));
+    } catch {
+      return;
+    }
+    if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return;
+    this.#session = kept.session;
+    for (const t of kept.turns) {
+      if (typeof t?.q === 'string') this.#echo(t.q);
+      else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
+        t.s = t.s.filter((x) => Array.isArray(x) && typeof x[0] === 'string').map(([title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
+        if (typeof t.e === 'string' && !/^https?:/.test(t.e)) delete t.e;
+        this.#card(t);
+      } else continue;
+      this.#keep(t);
+    }
+    this.#el.empty.hidden = this.#turns.length > 0;
+  }
+
+  // clear starts a new conversation: the log, the kept transcript and the
+  // session (the next question starts a new one at the sidecar) go.
+  clear() {
+    this.#inflight?.abort();
+    const { log, empty, fresh, input } = this.#el;
+    log.replaceChildren(empty);
+    empty.hidden = false;
+    fresh.hidden = true;
+    this.#history = [];
+    this.#turns = [];
+    this.#session = randomId();
+    try {
+      sessionStorage.removeItem(this.#storeKey());
+    } catch {}
+    input.focus();
+    this.#announce('cleared');
   }
 
   #source(title, href) {
     const item = this.#clone('source');
     const a = hook(item, 'source-link');
     a.textContent = title;
-    if (typeof href === 'string' && this.#core.isSafeHref(href)) a.setAttribute('href', href);
+    if (href) a.setAttribute('href', href);
     return item;
   }
 
@@ -316,9 +402,8 @@ export class Widget {
     }
     try {
       const label = state.env.suggestions.find((s) => s.id === choiceId)?.label ?? claim.value;
-      const echo = this.#clone('question');
-      hook(echo, 'question-text').textContent = label;
-      this.#append(echo);
+      this.#echo(label);
+      this.#keep({ q: label });
       for (const b of box.querySelectorAll('[data-askplane-choice]')) {
         b.disabled = true;
         if (b.textContent === label) b.setAttribute('aria-pressed', 'true');
@@ -376,6 +461,8 @@ export class Widget {
     this.#announce('escalating');
     let failure = null;
     let ended = 'done';
+    let review = '';
+    const cited = [];
     try {
       const { buildAskRequest, readAskEvents } = this.#core;
       const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
@@ -394,7 +481,7 @@ export class Widget {
         const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
         failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
       } else {
-        this.#evidence(entry, res);
+        review = this.#evidence(entry, res);
         this.#announce('streaming');
         const seen = new Set();
         for await (const ev of readAskEvents(res.body)) {
@@ -405,7 +492,9 @@ export class Widget {
             for (const s of ev.args.sources) {
               if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seen.has(s.id)) continue;
               seen.add(s.id);
-              const href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
+              let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
+              if (!this.#core.isSafeHref(href)) href = null;
+              cited.push([s.title, href]);
               sources.append(this.#source(s.title, href));
               hook(entry, 'sources-block').hidden = false;
             }
@@ -441,9 +530,9 @@ export class Widget {
       this.#fail(key, key === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, true), failure);
       return;
     }
-    if (text !== '') {
-      this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: text });
-    }
+    // Gone from the log: the reader started a new conversation meanwhile.
+    if (!entry.isConnected) return;
+    if (text !== '') this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }) });
     this.#announce(ended);
   }
 
@@ -451,18 +540,24 @@ export class Widget {
   // rel="evidence" target, resolved against the endpoint, when it is an
   // http(s) URL. The fragment is the evidence recipe; it never reaches a
   // server until the reader asks the review page to rebuild it.
+  // It returns the link's URL, or ''.
   #evidence(entry, res) {
     const m = /<([^>]*)>\s*;\s*rel="?evidence"?/.exec(res.headers.get('link') || '');
-    if (!m) return;
+    if (!m) return '';
     let url;
     try {
       url = new URL(m[1], res.url || new URL(this.endpoint, document.baseURI));
     } catch {
-      return;
+      return '';
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return '';
+    this.#reviewLink(entry, url.href);
+    return url.href;
+  }
+
+  #reviewLink(entry, href) {
     const a = hook(entry, 'evidence-link');
-    a.href = url.href;
+    a.href = href;
     a.target = '_blank';
     a.rel = 'noopener';
     hook(entry, 'evidence').hidden = false;
