@@ -56,7 +56,8 @@
 //	  data-askplane-question-text          its text
 //	data-askplane-template="answer"      an exact local answer
 //	  data-askplane-answer                 the entry
-//	  data-askplane-markdown               the answer's markdown, as text (white-space: pre-wrap)
+//	  data-askplane-markdown               the answer's markdown, as text in <p>, <pre><code> and
+//	                                       <code>; each code block gets a data-askplane-copy button
 //	  data-askplane-sources-block          the "Sources" block; hide it when there are none
 //	  data-askplane-sources                the list that receives "source" clones
 //	data-askplane-template="source"      one cited source

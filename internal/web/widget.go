@@ -61,6 +61,8 @@ var MessageKeys = []string{
 	"offline",     // the question needs the backend, which is not available
 	"refused",     // a choice was refused (forged, replayed or expired)
 	"cleared",     // the reader started a new conversation
+	"copy",        // the copy button on a code block
+	"copied",      // the code block was copied
 	"network",     // the widget's own code or answers could not be loaded
 	"unreachable", // the docs backend could not be reached (network, or a server error status)
 	"busy",        // the docs backend refused for now (rate limited)
@@ -111,6 +113,8 @@ func EnglishWidget() WidgetView {
 			"offline":     "This question needs the backend, which is not available.",
 			"refused":     "That choice is no longer available. Ask again.",
 			"cleared":     "New conversation started.",
+			"copy":        "Copy code",
+			"copied":      "Copied.",
 			"network":     "The answers could not be loaded. Try again.",
 			"unreachable": "The docs backend could not be reached. Try again.",
 			"busy":        "The docs backend is busy. Wait a moment, then try again.",

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/sitetest"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -186,6 +187,64 @@ func TestWidget(t *testing.T) {
 		if n := tb.count("[data-askplane-question-text]"); n != 12 {
 			t.Errorf("%d questions restored; want the 12 of the 24 kept turns", n)
 		}
+	})
+
+	// Exact answers wrap as paragraphs (no hard line breaks from the
+	// source); code blocks have a copy button that works with the
+	// Clipboard API and without it; source titles lose anchor glyphs.
+	t.Run("CodeAndAnswers", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.events = []any{
+				map[string]string{"type": "text", "delta": "See the quickstart.\n\n```sh\naskplane dev\n```"},
+				map[string]any{"type": "tool", "id": "sources-r1", "name": "cite", "args": map[string]any{"sources": []map[string]string{
+					{"id": "s1", "title": "Quickstart ¶", "path": "/getting-started/quickstart/"},
+					{"id": "s2", "title": "# Sessions 🔗", "path": "/sidecar/sessions/"},
+				}}},
+				map[string]string{"type": "done"},
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("theme the widget")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer] [data-askplane-markdown] p')`)
+		if got := tb.eval(`(() => { const ps = document.querySelectorAll('[data-askplane-log] [data-askplane-answer] [data-askplane-markdown] p'); return ps.length + ' ' + Array.from(ps).some((p) => p.textContent.includes('\n')) + ' ' + getComputedStyle(ps[0]).whiteSpace; })()`); got != "1 false normal" {
+			t.Errorf("the exact answer's paragraphs (count, hard breaks, white-space): %q; want 1 false normal", got)
+		}
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-copy]')`)
+		if got := tb.text("[data-askplane-copy]"); got != "Copy code" {
+			t.Errorf("copy button %q", got)
+		}
+		for _, name := range []string{"clipboard-read", "clipboard-write"} {
+			if _, err := chromedp.Call(tb.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: s.URL,
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-copy]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-copy]').textContent === 'Copied.'`)
+		if got := tb.eval(`navigator.clipboard.readText()`); got != "hugo mod get -u github.com/askplane/askplane" {
+			t.Errorf("the clipboard holds %q", got)
+		}
+		if got := tb.eval(`document.activeElement.hasAttribute('data-askplane-copy') + ' ' + document.querySelector('[data-askplane-status]').textContent`); got != "true Copied." {
+			t.Errorf("after copying: focus on the button, status = %q", got)
+		}
+		tb.shot("18-copied")
+		// Without the Clipboard API: the textarea fallback copies the same.
+		tb.eval(`Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+window.__copied = ''; document.addEventListener('copy', () => { window.__copied = document.activeElement.value; }); 0`)
+		tb.ask("how does the sidecar start")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"] [data-askplane-copy]')`)
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-stream] [data-askplane-copy]")))
+		tb.wait(`window.__copied !== ''`)
+		if got := tb.eval(`window.__copied`); got != "askplane dev" {
+			t.Errorf("the fallback copied %q", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-source-link]"); got != "Quickstart\nSessions" {
+			t.Errorf("source titles %q; want them without anchor glyphs", got)
+		}
+		tb.audit(axeSource(t), "code and sources")
 	})
 
 	t.Run("French", func(t *testing.T) {

@@ -24,10 +24,11 @@ import (
 // notices and markdown rendered as a stream grows: 14,958 B then; the
 // initial load to 7 KiB and the total to 15.5 KiB with conversations kept
 // across pages and "New conversation": 7,108 and 15,521 B then. (Issue 15
-// aims at 12 KiB in all: not reached yet.)
+// aims at 12 KiB in all: not reached yet.) Then to 7.5 and 16 KiB with
+// copy buttons on code and answers in paragraphs: 7,515 and 15,928 B.
 const (
-	widgetInitialBudget = 7 * 1024
-	widgetTotalBudget   = 15*1024 + 512
+	widgetInitialBudget = 7*1024 + 512
+	widgetTotalBudget   = 16 * 1024
 )
 
 // widgetFiles are the published files, by glob, and whether each is part

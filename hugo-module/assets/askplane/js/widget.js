@@ -74,6 +74,25 @@ function failureKey(failure) {
   return 'failed';
 }
 
+// copyText puts text on the clipboard: the Clipboard API where the page
+// may use it, else a selected, off-screen textarea and the copy command.
+async function copyText(text) {
+  try {
+    return await navigator.clipboard.writeText(text);
+  } catch {
+    const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true, className: 'askplane__visually-hidden' });
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    if (!ok) throw new Error('askplane: the copy was refused');
+  }
+}
+
+// cleanTitle drops the anchor glyphs themes put in headings (#, ¶, §, 🔗)
+// from a source's title.
+const cleanTitle = (t) => t.replace(/^[\s#¶§🔗\uFE0F]+|[\s#¶§🔗\uFE0F]+$/gu, '') || t;
+
 export class Widget {
   #root;
   #site = null; // the decoded site config, or null when the anchor is bad
@@ -253,6 +272,30 @@ export class Widget {
     this.#respond(env, question, messageId);
   }
 
+  // #code gives a code block its copy button.
+  #code = (pre) => {
+    const box = Object.assign(document.createElement('div'), { className: 'askplane__code' });
+    const b = Object.assign(box.appendChild(document.createElement('button')), {
+      type: 'button',
+      className: 'askplane__button askplane__button--small',
+      textContent: this.#text('copy'),
+    });
+    b.setAttribute('data-askplane-copy', '');
+    b.addEventListener('click', () =>
+      copyText(pre.textContent).then(
+        () => {
+          b.focus();
+          b.textContent = this.#text('copied');
+          this.#announce('copied');
+          setTimeout(() => (b.textContent = this.#text('copy')), 2000);
+        },
+        () => b.focus(),
+      ),
+    );
+    box.append(pre);
+    return box;
+  };
+
   #echo(text) {
     const q = this.#clone('question');
     hook(q, 'question-text').textContent = text;
@@ -288,7 +331,7 @@ export class Widget {
     const frag = this.#clone(turn.b ? 'stream' : 'answer');
     const entry = frag.firstElementChild;
     entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
-    fillMarkdown(hook(frag, 'markdown'), turn.a);
+    fillMarkdown(hook(frag, 'markdown'), turn.a, this.#code);
     const list = hook(frag, 'sources');
     for (const [title, href] of turn.s) list.append(this.#source(title, href));
     hook(frag, 'sources-block').hidden = turn.s.length === 0;
@@ -365,7 +408,7 @@ export class Widget {
   #source(title, href) {
     const item = this.#clone('source');
     const a = hook(item, 'source-link');
-    a.textContent = title;
+    a.textContent = cleanTitle(title);
     if (href) a.setAttribute('href', href);
     return item;
   }
@@ -448,7 +491,7 @@ export class Widget {
     const render = () => {
       cancelAnimationFrame(frame);
       frame = 0;
-      fillMarkdown(md, text);
+      fillMarkdown(md, text, this.#code);
       this.#scroll();
     };
     const sources = hook(frag, 'sources');
