@@ -30,6 +30,8 @@
 //	                         apart from main.js, then fingerprinted); the JS imports it on first intent
 //	data-askplane-core-integrity  its SRI hash, checked through a modulepreload link before the import
 //	data-askplane-ready      set by the JS once it runs; until then the stylesheet hides the widget
+//	data-askplane-suggestions  JSON list of suggested questions (params.askplane.suggestions, per
+//	                         language); absent when there are none
 //
 // The static shell (ids are unique on the page; one widget per page):
 //
@@ -48,6 +50,8 @@
 //	data-askplane-status     the polite live region (role=status): put short announcements here as text
 //	data-askplane-log        where cloned entries go, in order
 //	data-askplane-empty      the introduction shown before the first question; hide it then
+//	data-askplane-suggestion-list  the list of suggested questions in it (labelled), hidden; the
+//	                         JS fills it from the root's data-askplane-suggestions and shows it
 //
 // Templates, cloned with template.content.cloneNode(true) and filled with
 // text (textContent, never innerHTML); they hold no ids:

@@ -45,6 +45,7 @@ func (vm WidgetView) Strings() map[string]string {
 		"close":              vm.Close,
 		"new":                vm.New,
 		"intro":              vm.Intro,
+		"suggestions_label":  vm.SuggestionsLabel,
 		"label":              vm.Label,
 		"hint":               vm.Hint,
 		"submit":             vm.Submit,

@@ -18,6 +18,8 @@ type WidgetView struct {
 	Close    string // the close button's accessible name
 	New      string // the button that clears the conversation
 	Intro    string // shown in the log before the first question
+	// SuggestionsLabel names the list of suggested questions under it.
+	SuggestionsLabel string
 
 	// The ask box.
 	Label  string // the input's visible label
@@ -80,6 +82,8 @@ func EnglishWidget() WidgetView {
 		Close:    "Close",
 		New:      "New conversation",
 		Intro:    "Ask a question about these docs. Exact answers come straight from this site; every answer cites its sources.",
+
+		SuggestionsLabel: "Suggested questions",
 
 		Label:  "Your question",
 		Hint:   "For example: how do I install it? Press Enter to ask.",

@@ -760,6 +760,33 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.shot("12-stale-escalated")
 	})
 
+	// The site's suggested questions show in the empty panel; choosing one
+	// asks it; a new conversation shows them again.
+	t.Run("Suggestions", func(t *testing.T) {
+		b := sitetest.Build(t, miniSite(`suggestions = ["Script probe", "  ", "What is <b>askplane</b>?"]`))
+		s := newSite(t, b.Public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		const list = `document.querySelector('[data-askplane-empty] [data-askplane-suggestion-list]')`
+		if got := tb.eval(list + `.hidden + ' ' + ` + list + `.getAttribute('aria-label') + ' ' + Array.from(` + list + `.querySelectorAll('button'), (b) => b.textContent).join('|')`); got != "false Suggested questions Script probe|What is <b>askplane</b>?" {
+			t.Errorf("suggestions (hidden, label, buttons): %q", got)
+		}
+		tb.shot("19-suggestions")
+		tb.audit(axeSource(t), "suggestions")
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-suggestion-list] button")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		if got := tb.text("[data-askplane-question-text]"); got != "Script probe" {
+			t.Errorf("the suggestion asked %q", got)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-empty]').hidden) + ' ' + document.activeElement.id`); got != "true askplane-q" {
+			t.Errorf("after a suggestion: intro hidden, focus = %q", got)
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
+		if got := tb.eval(list + `.hidden + ' ' + ` + list + `.querySelectorAll('button').length`); got != "false 2" {
+			t.Errorf("after a new conversation the suggestions (hidden, count): %q", got)
+		}
+	})
+
 	t.Run("ScriptPayloadIsText", func(t *testing.T) {
 		b := sitetest.Build(t, miniSite(""))
 		s := newSite(t, b.Public, nil)

@@ -81,3 +81,48 @@ func TestThemeParamsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestionsPerLanguage: params.askplane.suggestions, set per
+// language under [languages.<lang>.params.askplane], reach each
+// language's widget root as JSON, beside the site-wide askplane params;
+// a language without any carries none.
+func TestSuggestionsPerLanguage(t *testing.T) {
+	b := sitetest.Build(t, sitetest.Layouts+`
+-- hugo.toml --
+baseURL = "https://docs.example/"
+title = "Docs"
+defaultContentLanguage = "en"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[params.askplane]
+siteId = "sugg"
+fallback = "backend"
+endpoint = "/v1/ask"
+[languages.en]
+weight = 1
+[languages.en.params.askplane]
+suggestions = ["How do I install it?", "What is a \"fact\" <kind>?"]
+[languages.fr]
+weight = 2
+[languages.fr.params.askplane]
+suggestions = ["Comment l'installer ?"]
+[languages.de]
+weight = 3
+-- content/_index.md --
+---
+title: Home
+---
+-- content/_index.fr.md --
+---
+title: Accueil
+---
+-- content/_index.de.md --
+---
+title: Start
+---
+`)
+	b.AssertFileContent("index.html",
+		`data-askplane-endpoint="/v1/ask"`,
+		`data-askplane-suggestions="[&#34;How do I install it?&#34;,&#34;What is a \&#34;fact\&#34; \u003ckind\u003e?&#34;]"`)
+	b.AssertFileContent("fr/index.html", `data-askplane-endpoint="/v1/ask"`, `data-askplane-suggestions="[&#34;Comment l&#39;installer ?&#34;]"`)
+	b.AssertFileContent("de/index.html", `data-askplane-endpoint="/v1/ask"`, `! data-askplane-suggestions="`)
+}

@@ -128,6 +128,7 @@ export class Widget {
       this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
     }
     this.#wire();
+    this.#suggest();
     this.#restore();
     root.setAttribute('data-askplane-ready', '');
   }
@@ -167,6 +168,29 @@ export class Widget {
       this.ask(text);
     });
     stop.addEventListener('click', () => this.#inflight?.abort());
+  }
+
+  // #suggest lists the site's suggested questions (at most 6) in the
+  // empty panel; choosing one asks it.
+  #suggest() {
+    let list = [];
+    try {
+      list = JSON.parse(this.#root.getAttribute('data-askplane-suggestions') || '[]');
+    } catch {}
+    const ul = hook(this.#root, 'suggestion-list');
+    if (!Array.isArray(list) || !ul) return;
+    for (const q of list.filter((q) => typeof q === 'string' && q.trim() !== '').slice(0, 6)) {
+      const b = Object.assign(ul.appendChild(document.createElement('li')).appendChild(document.createElement('button')), {
+        type: 'button',
+        className: 'askplane__button',
+        textContent: q,
+      });
+      b.addEventListener('click', () => {
+        this.#el.input.focus();
+        this.ask(q.trim());
+      });
+    }
+    ul.hidden = !ul.firstChild;
   }
 
   open() {
