@@ -30,6 +30,8 @@
 //	                         apart from main.js, then fingerprinted); the JS imports it on first intent
 //	data-askplane-core-integrity  its SRI hash, checked through a modulepreload link before the import
 //	data-askplane-ready      set by the JS once it runs; until then the stylesheet hides the widget
+//	data-askplane-suggestions  JSON list of suggested questions (params.askplane.suggestions, per
+//	                         language); absent when there are none
 //
 // The static shell (ids are unique on the page; one widget per page):
 //
@@ -37,6 +39,8 @@
 //	data-askplane-launcher   button that opens and closes the panel (aria-expanded, aria-controls)
 //	data-askplane-panel      the panel (id askplane-panel), hidden until opened; toggle its hidden attribute
 //	data-askplane-close      button in the panel's header that closes it
+//	data-askplane-new        button in the header that starts a new conversation; hidden while
+//	                         the log is empty
 //	data-askplane-form       the ask form; handle submit, never let it navigate
 //	data-askplane-input      the question's text input (id askplane-q, labelled, maxlength 512)
 //	data-askplane-submit     the form's submit button
@@ -46,6 +50,8 @@
 //	data-askplane-status     the polite live region (role=status): put short announcements here as text
 //	data-askplane-log        where cloned entries go, in order
 //	data-askplane-empty      the introduction shown before the first question; hide it then
+//	data-askplane-suggestion-list  the list of suggested questions in it (labelled), hidden; the
+//	                         JS fills it from the root's data-askplane-suggestions and shows it
 //
 // Templates, cloned with template.content.cloneNode(true) and filled with
 // text (textContent, never innerHTML); they hold no ids:
@@ -54,7 +60,8 @@
 //	  data-askplane-question-text          its text
 //	data-askplane-template="answer"      an exact local answer
 //	  data-askplane-answer                 the entry
-//	  data-askplane-markdown               the answer's markdown, as text (white-space: pre-wrap)
+//	  data-askplane-markdown               the answer's markdown, as text in <p>, <pre><code> and
+//	                                       <code>; each code block gets a data-askplane-copy button
 //	  data-askplane-sources-block          the "Sources" block; hide it when there are none
 //	  data-askplane-sources                the list that receives "source" clones
 //	data-askplane-template="source"      one cited source
@@ -83,8 +90,10 @@
 //	  data-askplane-evidence               the "review the evidence" slot, hidden until there is a link
 //	  data-askplane-evidence-link          the link in it (href through the safe-link rule)
 //	data-askplane-template="error"       something failed
-//	  data-askplane-error                  the entry
-//	  data-askplane-error-text             the detail, as text (a code, never a payload)
+//	  data-askplane-error                  the entry; the JS sets data-askplane-code (the backend's
+//	                                       code or status, for debugging; never shown)
+//	  data-askplane-error-text             the notice: one of the messages, in the reader's language
+//	  data-askplane-retry                  hidden; shown when trying again can help (the latest failure)
 //	data-askplane-template="messages"    the strings the JS announces or shows
 //	  data-askplane-messages               their container
 //	  data-askplane-message="<key>"        one string per key: see MessageKeys

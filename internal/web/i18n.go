@@ -43,7 +43,9 @@ func (vm WidgetView) Strings() map[string]string {
 		"launcher":           vm.Launcher,
 		"title":              vm.Title,
 		"close":              vm.Close,
+		"new":                vm.New,
 		"intro":              vm.Intro,
+		"suggestions_label":  vm.SuggestionsLabel,
 		"label":              vm.Label,
 		"hint":               vm.Hint,
 		"submit":             vm.Submit,
@@ -59,7 +61,7 @@ func (vm WidgetView) Strings() map[string]string {
 		"streaming":          vm.Streaming,
 		"backend_provenance": vm.BackendProvenance,
 		"evidence":           vm.Evidence,
-		"error_title":        vm.ErrorTitle,
+		"retry":              vm.Retry,
 	}
 	for _, r := range vm.reasons() {
 		out[r.Key] = r.Text

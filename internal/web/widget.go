@@ -16,7 +16,10 @@ type WidgetView struct {
 	Launcher string // the launcher button's text
 	Title    string // the panel's heading
 	Close    string // the close button's accessible name
+	New      string // the button that clears the conversation
 	Intro    string // shown in the log before the first question
+	// SuggestionsLabel names the list of suggested questions under it.
+	SuggestionsLabel string
 
 	// The ask box.
 	Label  string // the input's visible label
@@ -39,7 +42,7 @@ type WidgetView struct {
 	Streaming         string // while a backend answer arrives
 	BackendProvenance string // under a backend answer
 	Evidence          string // the "review the evidence" link
-	ErrorTitle        string // heading of an error notice
+	Retry             string // the button that tries a failed question again
 
 	// Messages are the strings the JS announces in the live region or shows
 	// for transient states, keyed by the MessageKeys.
@@ -50,17 +53,23 @@ type WidgetView struct {
 // rendered into the "messages" template. The i18n key of each is
 // askplane_message_<key>.
 var MessageKeys = []string{
-	"loading",    // the artifact is loading
-	"answered",   // an exact answer is shown
-	"choices",    // choices are shown
-	"escalating", // the backend is asked
-	"streaming",  // the backend's answer is arriving
-	"done",       // the backend's answer is complete
-	"stopped",    // the reader stopped the answer
-	"offline",    // the question needs the backend, which is not available
-	"error",      // something failed
-	"refused",    // a choice was refused (forged, replayed or expired)
-	"network",    // the error detail when the network failed (the others are codes)
+	"loading",     // the artifact is loading
+	"answered",    // an exact answer is shown
+	"choices",     // choices are shown
+	"escalating",  // the backend is asked
+	"streaming",   // the backend's answer is arriving
+	"done",        // the backend's answer is complete
+	"stopped",     // the reader stopped the answer
+	"offline",     // the question needs the backend, which is not available
+	"refused",     // a choice was refused (forged, replayed or expired)
+	"cleared",     // the reader started a new conversation
+	"copy",        // the copy button on a code block
+	"copied",      // the code block was copied
+	"network",     // the widget's own code or answers could not be loaded
+	"unreachable", // the docs backend could not be reached (network, or a server error status)
+	"busy",        // the docs backend refused for now (rate limited)
+	"failed",      // the docs backend answered with an error
+	"nosources",   // the docs backend found no page that answers the question
 }
 
 // EnglishWidget returns the widget's English strings, the defaults of the
@@ -71,7 +80,10 @@ func EnglishWidget() WidgetView {
 		Launcher: "Ask the docs",
 		Title:    "Ask the docs",
 		Close:    "Close",
+		New:      "New conversation",
 		Intro:    "Ask a question about these docs. Exact answers come straight from this site; every answer cites its sources.",
+
+		SuggestionsLabel: "Suggested questions",
 
 		Label:  "Your question",
 		Hint:   "For example: how do I install it? Press Enter to ask.",
@@ -92,20 +104,26 @@ func EnglishWidget() WidgetView {
 		Streaming:         "Writing an answer from the docs…",
 		BackendProvenance: "Answered by the docs backend from this site's pages.",
 		Evidence:          "Review the evidence",
-		ErrorTitle:        "Something went wrong.",
+		Retry:             "Try again",
 
 		Messages: map[string]string{
-			"loading":    "Loading answers…",
-			"answered":   "Answer ready.",
-			"choices":    "More than one answer matches. Choose one.",
-			"escalating": "Asking the docs backend…",
-			"streaming":  "The answer is arriving.",
-			"done":       "Answer complete.",
-			"stopped":    "Stopped.",
-			"offline":    "This question needs the backend, which is not available.",
-			"error":      "Something went wrong.",
-			"refused":    "That choice is no longer available. Ask again.",
-			"network":    "Network error",
+			"loading":     "Loading answers…",
+			"answered":    "Answer ready.",
+			"choices":     "More than one answer matches. Choose one.",
+			"escalating":  "Asking the docs backend…",
+			"streaming":   "The answer is arriving.",
+			"done":        "Answer complete.",
+			"stopped":     "Stopped.",
+			"offline":     "This question needs the backend, which is not available.",
+			"refused":     "That choice is no longer available. Ask again.",
+			"cleared":     "New conversation started.",
+			"copy":        "Copy code",
+			"copied":      "Copied.",
+			"network":     "The answers could not be loaded. Try again.",
+			"unreachable": "The docs backend could not be reached. Try again.",
+			"busy":        "The docs backend is busy. Wait a moment, then try again.",
+			"failed":      "The docs backend could not answer. Try again.",
+			"nosources":   "The docs do not cover this question. Try other words.",
 		},
 	}
 }

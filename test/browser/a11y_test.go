@@ -157,7 +157,7 @@ func accessibility(t *testing.T, browser context.Context, public string) {
 		tb.audit(axe, "offline")
 	})
 	t.Run("Error", func(t *testing.T) {
-		s := newSite(t, public, func(s *site) { s.askStatus = 503 })
+		s := newSite(t, public, func(s *site) { s.askStatus.Store(503) })
 		tb := openTab(t, browser, s, "/")
 		tb.open()
 		tb.ask("how does the sidecar cite pages")

@@ -33,7 +33,11 @@ type site struct {
 	siteFailures    atomic.Int32        // answer this many site.json requests with 503
 	rewriteArtifact func([]byte) []byte // askplane/<lang>/knowledge.*.json
 	rewriteCore     func([]byte) []byte // askplane/dist/core.*.js, the module imported on intent
-	askStatus       int                 // non-zero: answer the Ask endpoint with this status
+	askStatus       atomic.Int32        // non-zero: answer the Ask endpoint with this status
+	askBody         string              // the body of that answer (default: an Ask error of code ASK_INTERNAL)
+	askDrop         atomic.Bool         // close the Ask request's connection without an answer
+	events          []any               // the streamed events, when set (else deltas, one cite, done)
+	buffered        bool                // write the whole stream at once, as some serverless hosts do
 	deltas          []string            // the streamed text
 	delay           time.Duration       // between two streamed events
 
@@ -110,10 +114,20 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.lastBody, s.lastType = body.Bytes(), r.Header.Get("Content-Type")
 	s.mu.Unlock()
-	if s.askStatus != 0 {
+	if s.askDrop.Load() {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			conn.Close()
+		}
+		return
+	}
+	if st := s.askStatus.Load(); st != 0 {
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(s.askStatus)
-		w.Write([]byte(`{"code":"ASK_INTERNAL","message":"unavailable"}`))
+		w.WriteHeader(int(st))
+		body := s.askBody
+		if body == "" {
+			body = `{"error":{"code":"ASK_INTERNAL","message":"unavailable","retryable":true}}`
+		}
+		w.Write([]byte(body))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
@@ -123,6 +137,9 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 		if _, err := w.Write(append(line, '\n')); err != nil {
 			return false
 		}
+		if s.buffered {
+			return true
+		}
 		rc.Flush()
 		select {
 		case <-r.Context().Done():
@@ -130,6 +147,18 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(s.delay):
 			return true
 		}
+	}
+	if s.events != nil {
+		for _, ev := range s.events {
+			if d, ok := ev.(time.Duration); ok {
+				time.Sleep(d) // a pause in the stream, beyond the delay
+				continue
+			}
+			if !send(ev) {
+				return
+			}
+		}
+		return
 	}
 	for _, d := range s.deltas {
 		if !send(map[string]string{"type": "text", "delta": d}) {

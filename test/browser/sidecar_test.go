@@ -65,10 +65,11 @@ func TestSidecar(t *testing.T) {
 
 	// A question no fact declares but the docs answer (sidecar/sessions.md,
 	// sidecar/configuration.md) goes to the sidecar, whose answer streams
-	// into the log. deltas counts the text appended to the streamed entry.
+	// into the log. deltas counts the renders of the streamed text (at most
+	// one a frame while it arrives, and one at the end).
 	tb.eval(`window.__deltas = 0;
-new MutationObserver((ms) => { for (const m of ms) if (m.type === 'characterData' && m.target.parentElement?.closest('[data-askplane-stream]')) window.__deltas++; })
-  .observe(document.querySelector('[data-askplane-log]'), { characterData: true, subtree: true }); 0`)
+new MutationObserver((ms) => { for (const m of ms) if (m.target.closest?.('[data-askplane-stream] [data-askplane-markdown]')) window.__deltas++; })
+  .observe(document.querySelector('[data-askplane-log]'), { childList: true, subtree: true }); 0`)
 	start := time.Now()
 	const question = "which session store do several sidecar instances behind a load balancer need"
 	tb.ask(question)

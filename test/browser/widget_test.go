@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/sitetest"
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -51,6 +52,7 @@ func TestWidget(t *testing.T) {
 	public := examplePublic(t)
 
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, browser, public) })
+	t.Run("Theming", func(t *testing.T) { theming(t, browser) })
 
 	t.Run("OpenClose", func(t *testing.T) {
 		tb := openTab(t, browser, newSite(t, public, nil), "/")
@@ -110,6 +112,139 @@ func TestWidget(t *testing.T) {
 		if got := tb.eval(panelHidden); got != "true" {
 			t.Errorf("Escape outside the panel left it open")
 		}
+	})
+
+	// The transcript follows the reader to the site's next page and the
+	// sidecar session with it; "New conversation" clears both; what is
+	// kept stays bounded.
+	t.Run("Conversation", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		if got := tb.eval(`String(document.querySelector('[data-askplane-new]').hidden)`); got != "true" {
+			t.Errorf("the new-conversation button shows on an empty log")
+		}
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		first := askSession(t, s)
+		tb.do(chromedp.Navigate(s.URL+"/widget/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		tb.open()
+		if got := tb.text("[data-askplane-question-text]"); got != "Upgrade askplane\nhow does the sidecar cite pages" {
+			t.Errorf("the questions on the next page: %q", got)
+		}
+		if got := tb.text("[data-askplane-answer]:not([data-askplane-stream]) pre code"); got != "hugo mod get -u github.com/askplane/askplane" {
+			t.Errorf("the local answer on the next page: %q", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
+			t.Errorf("the backend answer on the next page: %q", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-source-link]')?.getAttribute('href')`); got != "/getting-started/quickstart/" {
+			t.Errorf("the backend answer's source on the next page: %q", got)
+		}
+		if tb.eval(`String(document.querySelector('[data-askplane-empty]').hidden)`) != "true" || tb.eval(`String(document.querySelector('[data-askplane-new]').hidden)`) != "false" {
+			t.Errorf("the intro shows, or the new-conversation button does not, beside a kept transcript")
+		}
+		tb.shot("16-conversation-next-page")
+		tb.ask("and how do I stop it")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]').length === 2`)
+		if got := askSession(t, s); got != first || first == "" {
+			t.Errorf("the next page's question went in session %q; want the conversation's %q", got, first)
+		}
+		if n := askMessages(t, s); n != 5 {
+			t.Errorf("the next page's Ask request carries %d messages; want the 4 kept turns and the question", n)
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
+		if n := tb.count("[data-askplane-question-text], [data-askplane-answer], [data-askplane-escalation]"); n != 0 {
+			t.Errorf("%d entries left after a new conversation", n)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-empty]').hidden) + ' ' + document.activeElement.id + ' ' + document.querySelector('[data-askplane-status]').textContent`); got != "false askplane-q New conversation started." {
+			t.Errorf("after a new conversation: intro hidden, focus, status = %q", got)
+		}
+		if got := tb.eval(`String(Object.keys(sessionStorage).filter((k) => k.startsWith('askplane:')).length)`); got != "0" {
+			t.Errorf("%s transcripts kept after a new conversation", got)
+		}
+		tb.shot("17-new-conversation")
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		if got := askSession(t, s); got == first || got == "" {
+			t.Errorf("the new conversation's session %q; want a new one", got)
+		}
+		if n := askMessages(t, s); n != 1 {
+			t.Errorf("the new conversation's first request carries %d messages; want 1", n)
+		}
+		// Bounded: 15 exact answers are 32 turns; 24 at most are kept.
+		for i := 0; i < 15; i++ {
+			tb.ask("Upgrade askplane")
+			tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-answer]:not([data-askplane-stream])').length === ` + itoa(i+1))
+		}
+		kept := tb.eval(`(() => { const k = Object.keys(sessionStorage).find((k) => k.startsWith('askplane:')); const v = JSON.parse(sessionStorage.getItem(k)); return v.turns.length + ' ' + (sessionStorage.getItem(k).length <= 32768); })()`)
+		if kept != "24 true" {
+			t.Errorf("kept turns, within 32,768 units: %q; want 24 true", kept)
+		}
+		tb.do(chromedp.Navigate(s.URL+"/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		if n := tb.count("[data-askplane-question-text]"); n != 12 {
+			t.Errorf("%d questions restored; want the 12 of the 24 kept turns", n)
+		}
+	})
+
+	// Exact answers wrap as paragraphs (no hard line breaks from the
+	// source); code blocks have a copy button that works with the
+	// Clipboard API and without it; source titles lose anchor glyphs.
+	t.Run("CodeAndAnswers", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.events = []any{
+				map[string]string{"type": "text", "delta": "See the quickstart.\n\n```sh\naskplane dev\n```"},
+				map[string]any{"type": "tool", "id": "sources-r1", "name": "cite", "args": map[string]any{"sources": []map[string]string{
+					{"id": "s1", "title": "Quickstart ¶", "path": "/getting-started/quickstart/"},
+					{"id": "s2", "title": "# Sessions 🔗", "path": "/sidecar/sessions/"},
+				}}},
+				map[string]string{"type": "done"},
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("theme the widget")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer] [data-askplane-markdown] p')`)
+		if got := tb.eval(`(() => { const ps = document.querySelectorAll('[data-askplane-log] [data-askplane-answer] [data-askplane-markdown] p'); return ps.length + ' ' + Array.from(ps).some((p) => p.textContent.includes('\n')) + ' ' + getComputedStyle(ps[0]).whiteSpace; })()`); got != "1 false normal" {
+			t.Errorf("the exact answer's paragraphs (count, hard breaks, white-space): %q; want 1 false normal", got)
+		}
+		tb.ask("Upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-copy]')`)
+		if got := tb.text("[data-askplane-copy]"); got != "Copy code" {
+			t.Errorf("copy button %q", got)
+		}
+		for _, name := range []string{"clipboard-read", "clipboard-write"} {
+			if _, err := chromedp.Call(tb.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: s.URL,
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-copy]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-copy]').textContent === 'Copied.'`)
+		if got := tb.eval(`navigator.clipboard.readText()`); got != "hugo mod get -u github.com/askplane/askplane" {
+			t.Errorf("the clipboard holds %q", got)
+		}
+		if got := tb.eval(`document.activeElement.hasAttribute('data-askplane-copy') + ' ' + document.querySelector('[data-askplane-status]').textContent`); got != "true Copied." {
+			t.Errorf("after copying: focus on the button, status = %q", got)
+		}
+		tb.shot("18-copied")
+		// Without the Clipboard API: the textarea fallback copies the same.
+		tb.eval(`Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+window.__copied = ''; document.addEventListener('copy', () => { window.__copied = document.activeElement.value; }); 0`)
+		tb.ask("how does the sidecar start")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"] [data-askplane-copy]')`)
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-stream] [data-askplane-copy]")))
+		tb.wait(`window.__copied !== ''`)
+		if got := tb.eval(`window.__copied`); got != "askplane dev" {
+			t.Errorf("the fallback copied %q", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-source-link]"); got != "Quickstart\nSessions" {
+			t.Errorf("source titles %q; want them without anchor glyphs", got)
+		}
+		tb.audit(axeSource(t), "code and sources")
 	})
 
 	t.Run("French", func(t *testing.T) {
@@ -239,8 +374,8 @@ func TestWidget(t *testing.T) {
 		tb.open()
 		tb.ask("Upgrade askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "Network error" {
-			t.Errorf("error detail %q; want the network message, Network error", got)
+		if got := tb.text("[data-askplane-error-text]"); got != "The answers could not be loaded. Try again." {
+			t.Errorf("error notice %q; want the load failure's", got)
 		}
 		if got := tb.eval(`String(window.__tampered)`); got != "undefined" {
 			t.Errorf("a core module that fails its integrity check ran")
@@ -429,6 +564,62 @@ func TestWidget(t *testing.T) {
 		tb.shot("09-stopped")
 	})
 
+	// Text shows as it arrives, as markdown (a fence still open is
+	// already code), the sources when the cite event comes, before the
+	// stream ends; a buffered body (the whole stream in one write) ends in
+	// the same DOM.
+	t.Run("StreamVisible", func(t *testing.T) {
+		events := []any{
+			map[string]string{"type": "text", "delta": "Run this:\n\n```sh\nhugo mod"},
+			700 * time.Millisecond,
+			map[string]string{"type": "text", "delta": " get -u\n```\nThen `hugo`."},
+			700 * time.Millisecond,
+			map[string]any{"type": "tool", "id": "sources-r1", "name": "cite", "args": map[string]any{
+				"sources": []map[string]string{{"id": "s1", "title": "Quickstart", "path": "/getting-started/quickstart/"}},
+			}},
+			700 * time.Millisecond,
+			map[string]string{"type": "text", "delta": " Done."},
+			map[string]string{"type": "done"},
+		}
+		const entry = `document.querySelector('[data-askplane-log] [data-askplane-stream]')`
+		final := map[bool]string{}
+		for _, buffered := range []bool{false, true} {
+			s := newSite(t, public, func(s *site) { s.events, s.buffered = events, buffered })
+			tb := openTab(t, browser, s, "/")
+			tb.open()
+			tb.ask("how do I update the module")
+			if !buffered {
+				tb.wait(entry + `?.querySelector('pre code')?.textContent === 'hugo mod'`)
+				if got := tb.eval(entry + `.getAttribute('aria-busy') + ' ' + ` + entry + `.querySelector('[data-askplane-sources-block]').hidden`); got != "true true" {
+					t.Errorf("after the first delta: aria-busy, sources hidden = %q; want true true", got)
+				}
+				if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "The answer is arriving." {
+					t.Errorf("status while streaming %q", got)
+				}
+				tb.shot("08a-streaming-open-fence")
+				tb.wait(entry + `.querySelector('[data-askplane-source-link]')`)
+				if got := tb.eval(entry + `.getAttribute('aria-busy') + ' ' + ` + entry + `.querySelector('[data-askplane-sources-block]').hidden`); got != "true false" {
+					t.Errorf("after the cite event: aria-busy, sources hidden = %q; want true false", got)
+				}
+				if got := tb.eval(entry + `.querySelector('[data-askplane-markdown]').textContent`); strings.Contains(got, "Done.") {
+					t.Errorf("text after the cite event shown before it arrived: %q", got)
+				}
+				tb.shot("08b-streaming-sources")
+			}
+			tb.wait(entry + `.getAttribute('data-askplane-state') === 'done'`)
+			if got := tb.eval(entry + `.querySelector('pre code').textContent`); got != "hugo mod get -u" {
+				t.Errorf("buffered %v: code block %q", buffered, got)
+			}
+			final[buffered] = tb.eval(entry + `.querySelector('[data-askplane-markdown]').innerHTML + '|' + ` + entry + `.querySelector('[data-askplane-sources]').innerHTML`)
+			if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Answer complete." {
+				t.Errorf("buffered %v: status %q", buffered, got)
+			}
+		}
+		if final[false] != final[true] {
+			t.Errorf("a buffered body renders differently:\nstreamed %s\nbuffered %s", final[false], final[true])
+		}
+	})
+
 	t.Run("StreamCompletesWithSources", func(t *testing.T) {
 		s := newSite(t, public, nil)
 		tb := openTab(t, browser, s, "/")
@@ -447,21 +638,110 @@ func TestWidget(t *testing.T) {
 		tb.shot("10-stream-done")
 	})
 
+	// A backend that answers with an error status, or cannot be reached
+	// at all, leaves one notice in the reader's language with a retry
+	// button: no empty answer card, no raw status. Retrying, once the
+	// backend is back, streams the answer.
 	t.Run("BackendErrorStatus", func(t *testing.T) {
-		s := newSite(t, public, func(s *site) { s.askStatus = 503 })
+		s := newSite(t, public, func(s *site) { s.askStatus.Store(503) })
 		tb := openTab(t, browser, s, "/")
 		tb.open()
 		tb.ask("how does the sidecar cite pages")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "HTTP 503" {
-			t.Errorf("error detail %q", got)
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not be reached. Try again." {
+			t.Errorf("error notice %q", got)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "The docs backend could not be reached. Try again." {
+			t.Errorf("status %q", got)
+		}
+		if got := tb.text("*"); strings.Contains(got, "503") || strings.Contains(got, "HTTP") || strings.Contains(got, "Something went wrong") {
+			t.Errorf("the log shows a raw status: %q", got)
 		}
 		// No empty card claims the docs backend answered.
 		if n := tb.count("[data-askplane-stream]"); n != 0 {
 			t.Errorf("%d empty answer cards left beside the error", n)
 		}
-		tb.allow(`503`)
+		if n := tb.count("[data-askplane-error] [data-askplane-retry]:not([hidden])"); n != 1 {
+			t.Fatalf("%d retry buttons; want 1", n)
+		}
 		tb.shot("11-backend-error")
+		s.askStatus.Store(0)
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-retry]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		if n := tb.count("[data-askplane-error]"); n != 0 {
+			t.Errorf("the notice stayed after a successful retry")
+		}
+		if n := tb.count("[data-askplane-escalation]"); n != 1 {
+			t.Errorf("%d escalation notices; a retry repeats none", n)
+		}
+		if n := tb.count("[data-askplane-question-text]"); n != 1 {
+			t.Errorf("%d echoed questions; a retry echoes none", n)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
+			t.Errorf("the retried answer %q", got)
+		}
+		if n := s.asks.Load(); n != 2 {
+			t.Errorf("%d Ask requests; want 2", n)
+		}
+		tb.allow(`503`)
+	})
+
+	t.Run("BackendUnreachableFrench", func(t *testing.T) {
+		s := newSite(t, public, nil)
+		s.askDrop.Store(true)
+		tb := openTab(t, browser, s, "/fr/")
+		tb.open()
+		tb.ask("quelle est la vitesse d'une hirondelle à vide")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); got != "Le service de documentation est injoignable. Réessayez." {
+			t.Errorf("error notice %q", got)
+		}
+		if got := tb.text("[data-askplane-retry]"); got != "Réessayer" {
+			t.Errorf("retry button %q", got)
+		}
+		if n := tb.count("[data-askplane-stream]"); n != 0 {
+			t.Errorf("%d answer cards for an unreachable backend", n)
+		}
+		tb.shot("11b-backend-unreachable-fr")
+		tb.allow(`ERR_EMPTY_RESPONSE|Failed to fetch|/v1/ask`)
+	})
+
+	// An error event after some text keeps the text, without the line
+	// saying the backend answered; a backend that finds no page answering
+	// the question says so, with nothing to retry.
+	t.Run("BackendErrorMidStreamAndNoSources", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.events = []any{
+				map[string]string{"type": "text", "delta": "A partial "},
+				map[string]string{"type": "text", "delta": "answer"},
+				map[string]any{"type": "error", "message": "generation failed", "code": "ASK_GENERATION_FAILED"},
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer. Try again." {
+			t.Errorf("error notice %q", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != "A partial answer" {
+			t.Errorf("the partial text %q", got)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-provenance]').hidden)`); got != "true" {
+			t.Errorf("a failed answer still says the backend answered it")
+		}
+		s.askStatus.Store(422)
+		s.askBody = `{"error":{"code":"ASK_NO_GROUNDED_SOURCES","message":"No grounded sources were found for this question.","retryable":false}}`
+		tb.ask("what is the airspeed of an unladen swallow")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-error]').length === 2`)
+		if got := tb.eval(`document.querySelectorAll('[data-askplane-log] [data-askplane-error-text]')[1].textContent`); got != "The docs do not cover this question. Try other words." {
+			t.Errorf("no-sources notice %q", got)
+		}
+		if n := tb.count("[data-askplane-retry]:not([hidden])"); n != 0 {
+			t.Errorf("%d retry buttons shown; the older one goes with a new question, the no-sources one has none", n)
+		}
+		tb.shot("11c-backend-no-sources")
+		tb.allow(`422`)
 	})
 
 	t.Run("StaleEscalates", func(t *testing.T) {
@@ -478,6 +758,33 @@ func TestWidget(t *testing.T) {
 			t.Errorf("Ask request %s", body)
 		}
 		tb.shot("12-stale-escalated")
+	})
+
+	// The site's suggested questions show in the empty panel; choosing one
+	// asks it; a new conversation shows them again.
+	t.Run("Suggestions", func(t *testing.T) {
+		b := sitetest.Build(t, miniSite(`suggestions = ["Script probe", "  ", "What is <b>askplane</b>?"]`))
+		s := newSite(t, b.Public, nil)
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		const list = `document.querySelector('[data-askplane-empty] [data-askplane-suggestion-list]')`
+		if got := tb.eval(list + `.hidden + ' ' + ` + list + `.getAttribute('aria-label') + ' ' + Array.from(` + list + `.querySelectorAll('button'), (b) => b.textContent).join('|')`); got != "false Suggested questions Script probe|What is <b>askplane</b>?" {
+			t.Errorf("suggestions (hidden, label, buttons): %q", got)
+		}
+		tb.shot("19-suggestions")
+		tb.audit(axeSource(t), "suggestions")
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-suggestion-list] button")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		if got := tb.text("[data-askplane-question-text]"); got != "Script probe" {
+			t.Errorf("the suggestion asked %q", got)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-empty]').hidden) + ' ' + document.activeElement.id`); got != "true askplane-q" {
+			t.Errorf("after a suggestion: intro hidden, focus = %q", got)
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
+		if got := tb.eval(list + `.hidden + ' ' + ` + list + `.querySelectorAll('button').length`); got != "false 2" {
+			t.Errorf("after a new conversation the suggestions (hidden, count): %q", got)
+		}
 	})
 
 	t.Run("ScriptPayloadIsText", func(t *testing.T) {
@@ -529,6 +836,28 @@ func offered(t *testing.T, public, alias string) []string {
 		}
 	}
 	return ids
+}
+
+// askSession returns the sessionId of the last Ask request.
+func askSession(t *testing.T, s *site) string {
+	t.Helper()
+	body, _ := s.request()
+	var req struct{ SessionID string }
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("Ask request %s: %v", body, err)
+	}
+	return req.SessionID
+}
+
+// askMessages returns how many messages the last Ask request carried.
+func askMessages(t *testing.T, s *site) int {
+	t.Helper()
+	body, _ := s.request()
+	var req struct{ Messages []json.RawMessage }
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("Ask request %s: %v", body, err)
+	}
+	return len(req.Messages)
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

@@ -16,5 +16,4 @@ export { Reservations, choiceFrame } from './reservations.js';
 export { buildAskRequest, readAskEvents } from './ask.js';
 export { ACTION_ESCALATE } from './resolver.js';
 export { OUTCOME_ANSWER, OUTCOME_CHOICES } from './answer.js';
-export { ROLE_ASSISTANT, ROLE_USER } from './ask.js';
 export { SUBMIT_GRANTED } from './reservations.js';

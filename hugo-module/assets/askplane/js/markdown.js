@@ -1,27 +1,37 @@
-// fillMarkdown shows an answer's markdown in el as text, with the two
-// constructs that matter for commands made readable: fenced code blocks
-// become <pre><code> and `inline code` becomes <code>. Every piece is set
-// with textContent; nothing is parsed as HTML, and nothing else (links,
-// emphasis) is interpreted.
-export function fillMarkdown(el, md) {
+// fillMarkdown shows an answer's markdown in el as text, with the
+// constructs that matter for docs answers made readable: fenced code
+// blocks become <pre><code> (passed through code, when given, which may
+// wrap them, e.g. with a copy button), blank lines separate paragraphs
+// (<p>), a single line break inside one is a space (soft wrapping, as
+// markdown reads it) except before a list item, and `inline code` becomes
+// <code>. Every piece is set with textContent; nothing is parsed as HTML,
+// and nothing else (links, emphasis) is interpreted.
+export function fillMarkdown(el, md, code = (pre) => pre) {
   el.textContent = '';
-  const parts = String(md).split(/^```[^\n]*\n?/m);
-  parts.forEach((part, i) => {
-    if (i % 2 === 1) {
-      const pre = document.createElement('pre');
-      const code = pre.appendChild(document.createElement('code'));
-      code.textContent = part.replace(/\n$/, '');
-      el.append(pre);
-      return;
-    }
-    const text = i > 0 ? part.replace(/^\n/, '') : part;
-    text.split('`').forEach((s, j) => {
-      if (s === '') return;
-      if (j % 2 === 1) el.append(Object.assign(document.createElement('code'), { textContent: s }));
-      else el.append(s);
+  String(md)
+    .split(/^```[^\n]*\n?/m)
+    .forEach((part, i) => {
+      if (i % 2 === 1) {
+        const pre = document.createElement('pre');
+        pre.appendChild(document.createElement('code')).textContent = part.replace(/\n$/, '');
+        el.append(code(pre));
+        return;
+      }
+      for (const para of part.split(/\n[ \t]*\n/)) {
+        if (para.trim() === '') continue;
+        const p = el.appendChild(document.createElement('p'));
+        para
+          .trim()
+          .split(/\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t])/)
+          .forEach((line, k) => {
+            if (k > 0) p.append(document.createElement('br'));
+            line
+              .replace(/[ \t]*\n[ \t]*/g, ' ')
+              .split('`')
+              .forEach((s, j) => {
+                if (s !== '') p.append(j % 2 === 1 ? Object.assign(document.createElement('code'), { textContent: s }) : s);
+              });
+          });
+      }
     });
-  });
-  // A trailing newline inside pre-wrap text shows as an empty line.
-  const last = el.lastChild;
-  if (last && last.nodeType === 3) last.data = last.data.replace(/\s+$/, '');
 }

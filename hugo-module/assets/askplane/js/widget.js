@@ -11,6 +11,12 @@
 import { fillMarkdown } from './markdown.js';
 
 const LOAD_TIMEOUT_MS = 8000;
+// The transcript kept in sessionStorage across the site's pages: at most
+// this many turns (a question or an answer is one), and this many UTF-16
+// units of JSON; the oldest turns go first.
+const KEEP_TURNS = 24;
+const KEEP_UNITS = 32768;
+const SAFE_KEPT_HREF = /^(https?:\/\/|\/(?!\/)|#)/;
 const LOAD_ATTEMPTS = 2;
 
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
@@ -56,6 +62,37 @@ function importChecked(url, integrity) {
   });
 }
 
+// failureKey returns the message that tells the reader why the backend
+// gave no answer: a failure is the backend's error code, an HTTP status
+// ("HTTP 503") or NETWORK (the request never got a response).
+const UNREACHABLE = /^(40[45]|50[1-4])$/;
+
+function failureKey(failure) {
+  if (failure === 'ASK_NO_GROUNDED_SOURCES') return 'nosources';
+  if (failure === 'ASK_RATE_LIMITED') return 'busy';
+  if (failure === 'NETWORK' || UNREACHABLE.test(failure.slice(5))) return 'unreachable';
+  return 'failed';
+}
+
+// copyText puts text on the clipboard: the Clipboard API where the page
+// may use it, else a selected, off-screen textarea and the copy command.
+async function copyText(text) {
+  try {
+    return await navigator.clipboard.writeText(text);
+  } catch {
+    const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true, className: 'askplane__visually-hidden' });
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    if (!ok) throw new Error('askplane: the copy was refused');
+  }
+}
+
+// cleanTitle drops the anchor glyphs themes put in headings (#, ¶, §, 🔗)
+// from a source's title.
+const cleanTitle = (t) => t.replace(/^[\s#¶§🔗\uFE0F]+|[\s#¶§🔗\uFE0F]+$/gu, '') || t;
+
 export class Widget {
   #root;
   #site = null; // the decoded site config, or null when the anchor is bad
@@ -65,6 +102,7 @@ export class Widget {
   #session = randomId();
   #seq = 0;
   #history = [];
+  #turns = []; // the transcript as kept: {q} or {a, s: [[title, href]], b?: backend, e?: evidence}
   #lists = new WeakMap(); // choices entry → {messageId, env}
   #inflight = null; // AbortController of the running Ask request
   #from = null; // what had focus when the panel opened
@@ -84,11 +122,14 @@ export class Widget {
       status: q('status'),
       log: q('log'),
       empty: q('empty'),
+      fresh: q('new'),
     };
     for (const m of this.#template('messages').querySelectorAll('[data-askplane-message]')) {
       this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
     }
     this.#wire();
+    this.#suggest();
+    this.#restore();
     root.setAttribute('data-askplane-ready', '');
   }
 
@@ -99,6 +140,7 @@ export class Widget {
     input.addEventListener('focus', intent, { passive: true });
     launcher.addEventListener('click', () => (panel.hidden ? this.open() : this.close()));
     close.addEventListener('click', () => this.close());
+    this.#el.fresh.addEventListener('click', () => this.clear());
     // `/` (outside a field) and Ctrl/⌘-K open the panel from anywhere on
     // the page; Escape closes it from anywhere while it is open.
     document.addEventListener('keydown', (e) => {
@@ -126,6 +168,29 @@ export class Widget {
       this.ask(text);
     });
     stop.addEventListener('click', () => this.#inflight?.abort());
+  }
+
+  // #suggest lists the site's suggested questions (at most 6) in the
+  // empty panel; choosing one asks it.
+  #suggest() {
+    let list = [];
+    try {
+      list = JSON.parse(this.#root.getAttribute('data-askplane-suggestions') || '[]');
+    } catch {}
+    const ul = hook(this.#root, 'suggestion-list');
+    if (!Array.isArray(list) || !ul) return;
+    for (const q of list.filter((q) => typeof q === 'string' && q.trim() !== '').slice(0, 6)) {
+      const b = Object.assign(ul.appendChild(document.createElement('li')).appendChild(document.createElement('button')), {
+        type: 'button',
+        className: 'askplane__button',
+        textContent: q,
+      });
+      b.addEventListener('click', () => {
+        this.#el.input.focus();
+        this.ask(q.trim());
+      });
+    }
+    ul.hidden = !ul.firstChild;
   }
 
   open() {
@@ -209,11 +274,11 @@ export class Widget {
 
   // ask answers question: locally when the artifact can, else from the
   // backend when the site allows it, else with the offline notice.
-  async ask(question) {
+  async ask(question, echo = true) {
     this.#el.empty.hidden = true;
-    const echo = this.#clone('question');
-    hook(echo, 'question-text').textContent = question;
-    this.#append(echo);
+    // Only the latest failure may be tried again: the history has moved on.
+    for (const b of this.#el.log.querySelectorAll('[data-askplane-retry]')) b.hidden = true;
+    if (echo) this.#echo(question);
     let ready = false;
     const pending = this.load().then((r) => ((ready = true), r));
     await Promise.resolve();
@@ -222,13 +287,43 @@ export class Widget {
     try {
       resolver = await pending;
     } catch {
-      this.#fail(this.#text('network'));
+      this.#fail('network', () => this.ask(question, false));
       return;
     }
     const env = resolver.resolve(question);
     const messageId = `m${++this.#seq}`;
-    this.#history.push({ role: this.#core.ROLE_USER, content: question });
+    this.#keep({ q: question });
     this.#respond(env, question, messageId);
+  }
+
+  // #code gives a code block its copy button.
+  #code = (pre) => {
+    const box = Object.assign(document.createElement('div'), { className: 'askplane__code' });
+    const b = Object.assign(box.appendChild(document.createElement('button')), {
+      type: 'button',
+      className: 'askplane__button askplane__button--small',
+      textContent: this.#text('copy'),
+    });
+    b.setAttribute('data-askplane-copy', '');
+    b.addEventListener('click', () =>
+      copyText(pre.textContent).then(
+        () => {
+          b.focus();
+          b.textContent = this.#text('copied');
+          this.#announce('copied');
+          setTimeout(() => (b.textContent = this.#text('copy')), 2000);
+        },
+        () => b.focus(),
+      ),
+    );
+    box.append(pre);
+    return box;
+  };
+
+  #echo(text) {
+    const q = this.#clone('question');
+    hook(q, 'question-text').textContent = text;
+    this.#append(q);
   }
 
   #respond(env, question, messageId) {
@@ -248,23 +343,97 @@ export class Widget {
   }
 
   #answer(env) {
-    const entry = this.#clone('answer');
-    const article = hook(entry, 'answer');
-    article.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
-    fillMarkdown(hook(entry, 'markdown'), env.answer.markdown);
-    const list = hook(entry, 'sources');
-    for (const c of env.answer.citations) list.append(this.#source(c.title, c.href));
-    hook(entry, 'sources-block').hidden = env.answer.citations.length === 0;
-    this.#append(entry);
-    this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: env.answer.markdown });
+    const turn = { a: env.answer.markdown, s: env.answer.citations.map((c) => [c.title, this.#core.isSafeHref(c.href) ? c.href : null]) };
+    this.#card(turn);
+    this.#keep(turn);
     this.#announce('answered');
+  }
+
+  // #card shows an answer turn, as kept: a local answer, or a backend one
+  // (b) whole, as its stream ended, with its review link (e).
+  #card(turn) {
+    const frag = this.#clone(turn.b ? 'stream' : 'answer');
+    const entry = frag.firstElementChild;
+    entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
+    fillMarkdown(hook(frag, 'markdown'), turn.a, this.#code);
+    const list = hook(frag, 'sources');
+    for (const [title, href] of turn.s) list.append(this.#source(title, href));
+    hook(frag, 'sources-block').hidden = turn.s.length === 0;
+    if (turn.b) {
+      entry.setAttribute('aria-busy', 'false');
+      entry.setAttribute('data-askplane-state', 'done');
+      hook(frag, 'progress').hidden = hook(frag, 'stop').hidden = true;
+      if (turn.e) this.#reviewLink(entry, turn.e);
+    }
+    this.#append(frag);
+  }
+
+  // #keep adds a turn to the history the Ask request carries and to the
+  // transcript kept for the site's other pages, bounded (KEEP_TURNS,
+  // KEEP_UNITS), with the session it belongs to.
+  #keep(turn) {
+    this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: turn.q ?? turn.a });
+    this.#turns.push(turn);
+    this.#el.fresh.hidden = false;
+    let json;
+    while ((json = JSON.stringify({ session: this.#session, turns: this.#turns })).length > KEEP_UNITS || this.#turns.length > KEEP_TURNS) this.#turns.shift();
+    try {
+      sessionStorage.setItem(this.#storeKey(), json);
+    } catch {
+      // Storage may be full or refused: the conversation stays on this page.
+    }
+  }
+
+  #storeKey() {
+    return `askplane:${this.#root.getAttribute('data-askplane-site') || ''}`;
+  }
+
+  // #restore shows the transcript kept by the site's previous page and
+  // resumes its session, so the sidecar continues the same conversation.
+  #restore() {
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(this.#storeKey()));
+    } catch {
+      return;
+    }
+    if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return;
+    this.#session = kept.session;
+    for (const t of kept.turns) {
+      if (typeof t?.q === 'string') this.#echo(t.q);
+      else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
+        t.s = t.s.filter((x) => Array.isArray(x) && typeof x[0] === 'string').map(([title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
+        if (typeof t.e === 'string' && !/^https?:/.test(t.e)) delete t.e;
+        this.#card(t);
+      } else continue;
+      this.#keep(t);
+    }
+    this.#el.empty.hidden = this.#turns.length > 0;
+  }
+
+  // clear starts a new conversation: the log, the kept transcript and the
+  // session (the next question starts a new one at the sidecar) go.
+  clear() {
+    this.#inflight?.abort();
+    const { log, empty, fresh, input } = this.#el;
+    log.replaceChildren(empty);
+    empty.hidden = false;
+    fresh.hidden = true;
+    this.#history = [];
+    this.#turns = [];
+    this.#session = randomId();
+    try {
+      sessionStorage.removeItem(this.#storeKey());
+    } catch {}
+    input.focus();
+    this.#announce('cleared');
   }
 
   #source(title, href) {
     const item = this.#clone('source');
     const a = hook(item, 'source-link');
-    a.textContent = title;
-    if (typeof href === 'string' && this.#core.isSafeHref(href)) a.setAttribute('href', href);
+    a.textContent = cleanTitle(title);
+    if (href) a.setAttribute('href', href);
     return item;
   }
 
@@ -295,17 +464,13 @@ export class Widget {
       ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId)
       : { result: 'unavailable', claim: null };
     if (result !== this.#core.SUBMIT_GRANTED) {
-      const entry = this.#clone('error');
-      hook(entry, 'error-text').textContent = this.#text('refused');
-      this.#append(entry);
-      this.#announce('refused');
+      this.#fail('refused');
       return false;
     }
     try {
       const label = state.env.suggestions.find((s) => s.id === choiceId)?.label ?? claim.value;
-      const echo = this.#clone('question');
-      hook(echo, 'question-text').textContent = label;
-      this.#append(echo);
+      this.#echo(label);
+      this.#keep({ q: label });
       for (const b of box.querySelectorAll('[data-askplane-choice]')) {
         b.disabled = true;
         if (b.textContent === label) b.setAttribute('aria-pressed', 'true');
@@ -327,19 +492,32 @@ export class Widget {
     return true;
   }
 
-  async #stream(question, env) {
+  // #stream asks the backend and shows its answer as it arrives; retry
+  // (a failed question tried again) does not repeat the escalation notice.
+  async #stream(question, env, retry = false) {
     this.#inflight?.abort();
-    const notice = this.#clone('escalation');
-    notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
-    const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
-    if (why) why.hidden = false;
-    this.#append(notice);
+    if (!retry) {
+      const notice = this.#clone('escalation');
+      notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
+      const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
+      if (why) why.hidden = false;
+      this.#append(notice);
+    }
     const frag = this.#clone('stream');
     const entry = hook(frag, 'stream');
     entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
     const md = hook(frag, 'markdown');
-    const text = document.createTextNode('');
-    md.append(text);
+    // The text so far, shown as markdown as it grows: rendered at most
+    // once a frame (fillMarkdown sets text only, so a half-written fence
+    // is a code block until it closes), and once more at the end.
+    let text = '';
+    let frame = 0;
+    const render = () => {
+      cancelAnimationFrame(frame);
+      frame = 0;
+      fillMarkdown(md, text, this.#code);
+      this.#scroll();
+    };
     const sources = hook(frag, 'sources');
     const entryStop = hook(frag, 'stop');
     const ctrl = new AbortController();
@@ -350,6 +528,8 @@ export class Widget {
     this.#announce('escalating');
     let failure = null;
     let ended = 'done';
+    let review = '';
+    const cited = [];
     try {
       const { buildAskRequest, readAskEvents } = this.#core;
       const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
@@ -360,20 +540,28 @@ export class Widget {
         signal: ctrl.signal,
       });
       if (!res.ok) {
-        failure = `HTTP ${res.status}`;
+        // A status that says no Ask service is there (404, 405, 501-504,
+        // what a static host or a proxy answers) is kept; otherwise the
+        // code of the Ask error body, when it is one, says more. Neither
+        // is shown to the reader.
+        const st = res.status;
+        const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
+        failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
       } else {
-        this.#evidence(entry, res);
+        review = this.#evidence(entry, res);
         this.#announce('streaming');
         const seen = new Set();
         for await (const ev of readAskEvents(res.body)) {
           if (ev.type === 'text') {
-            text.appendData(ev.delta);
-            this.#scroll();
+            text += ev.delta;
+            frame ||= requestAnimationFrame(render);
           } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
             for (const s of ev.args.sources) {
               if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seen.has(s.id)) continue;
               seen.add(s.id);
-              const href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
+              let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
+              if (!this.#core.isSafeHref(href)) href = null;
+              cited.push([s.title, href]);
               sources.append(this.#source(s.title, href));
               hook(entry, 'sources-block').hidden = false;
             }
@@ -388,9 +576,10 @@ export class Widget {
       }
     } catch (e) {
       if (ctrl.signal.aborted) ended = 'stopped';
-      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : this.#text('network');
+      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
     }
     if (ctrl.signal.aborted) ended = 'stopped';
+    render();
     if (this.#inflight === ctrl) {
       this.#inflight = null;
       this.#el.stop.hidden = true;
@@ -402,16 +591,15 @@ export class Widget {
     if (failure !== null && !ctrl.signal.aborted) {
       // A failed answer is not "answered by the docs backend": an entry
       // with no text goes, one with some keeps it without that line.
-      if (text.data === '') entry.remove();
+      if (text === '') entry.remove();
       else hook(entry, 'provenance').hidden = true;
-      this.#fail(failure);
+      const key = failureKey(failure);
+      this.#fail(key, key === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, true), failure);
       return;
     }
-    if (text.data !== '') {
-      this.#history.push({ role: this.#core.ROLE_ASSISTANT, content: text.data });
-      // Streamed as plain text, shown once whole: code fences become code.
-      if (ended === 'done') fillMarkdown(md, text.data);
-    }
+    // Gone from the log: the reader started a new conversation meanwhile.
+    if (!entry.isConnected) return;
+    if (text !== '') this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }) });
     this.#announce(ended);
   }
 
@@ -419,30 +607,49 @@ export class Widget {
   // rel="evidence" target, resolved against the endpoint, when it is an
   // http(s) URL. The fragment is the evidence recipe; it never reaches a
   // server until the reader asks the review page to rebuild it.
+  // It returns the link's URL, or ''.
   #evidence(entry, res) {
     const m = /<([^>]*)>\s*;\s*rel="?evidence"?/.exec(res.headers.get('link') || '');
-    if (!m) return;
+    if (!m) return '';
     let url;
     try {
       url = new URL(m[1], res.url || new URL(this.endpoint, document.baseURI));
     } catch {
-      return;
+      return '';
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return '';
+    this.#reviewLink(entry, url.href);
+    return url.href;
+  }
+
+  #reviewLink(entry, href) {
     const a = hook(entry, 'evidence-link');
-    a.href = url.href;
+    a.href = href;
     a.target = '_blank';
     a.rel = 'noopener';
     hook(entry, 'evidence').hidden = false;
   }
 
-  // #fail shows the error entry with detail (a code or a message, never a
-  // payload).
-  #fail(detail) {
-    const err = this.#clone('error');
-    hook(err, 'error-text').textContent = detail;
-    this.#append(err);
-    this.#announce('error');
+  // #fail shows one notice in the reader's language: the message key, and
+  // a retry button when retry is given (it removes the notice and calls
+  // retry). code (the backend's error code or HTTP status) goes on the
+  // entry as data-askplane-code, for whoever debugs; it is never shown.
+  #fail(key, retry = null, code = '') {
+    const frag = this.#clone('error');
+    const entry = frag.firstElementChild;
+    hook(frag, 'error-text').textContent = this.#text(key);
+    entry.setAttribute('data-askplane-code', code || key);
+    if (retry) {
+      const b = hook(frag, 'retry');
+      b.hidden = false;
+      b.addEventListener('click', () => {
+        entry.remove();
+        this.#el.input.focus();
+        retry();
+      });
+    }
+    this.#append(frag);
+    this.#announce(key);
   }
 
   #template(name) {
