@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,66 +10,32 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/lambdaemu"
 	"github.com/askplane/askplane/internal/testsite"
 	"github.com/aws/aws-lambda-go/events"
 )
 
-// runtimeAPI is a fake Lambda Runtime API on loopback: the function
-// polls /next for the queued events and posts each one's response or
-// error, as it does on the platform.
+// runtimeAPI is the Lambda Runtime API on loopback (lambdaemu, which
+// askplane-lambda-local serves too): the function polls it for the
+// queued events and posts each one's response or error, as it does on the
+// platform.
 type runtimeAPI struct {
-	srv    *httptest.Server
-	events chan invocation
-	mu     sync.Mutex
-	done   map[string]chan result
-}
-
-type invocation struct {
-	id    string
-	event []byte
-}
-
-type result struct {
-	body  []byte
-	error bool
+	rt  *lambdaemu.Runtime
+	srv *httptest.Server
 }
 
 func newRuntimeAPI(t *testing.T) *runtimeAPI {
-	api := &runtimeAPI{events: make(chan invocation, 16), done: map[string]chan result{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /2018-06-01/runtime/invocation/next", func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case inv := <-api.events:
-			w.Header().Set("Lambda-Runtime-Aws-Request-Id", inv.id)
-			w.Header().Set("Lambda-Runtime-Deadline-Ms", fmt.Sprint(time.Now().Add(30*time.Second).UnixMilli()))
-			w.Header().Set("Lambda-Runtime-Invoked-Function-Arn", "arn:aws:lambda:us-east-1:000000000000:function:askplane")
-			w.Write(inv.event)
-		case <-r.Context().Done():
-		}
-	})
-	for _, kind := range []string{"response", "error"} {
-		mux.HandleFunc("POST /2018-06-01/runtime/invocation/{id}/"+kind, func(w http.ResponseWriter, r *http.Request) {
-			b, _ := io.ReadAll(r.Body)
-			api.mu.Lock()
-			ch := api.done[r.PathValue("id")]
-			api.mu.Unlock()
-			if ch != nil {
-				ch <- result{b, kind == "error"}
-			}
-			w.WriteHeader(http.StatusAccepted)
-		})
-	}
-	mux.HandleFunc("POST /2018-06-01/runtime/init/error", func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		t.Errorf("the function failed to start: %s", b)
-		w.WriteHeader(http.StatusAccepted)
-	})
-	api.srv = httptest.NewServer(mux)
+	rt := lambdaemu.NewRuntime()
+	api := &runtimeAPI{rt: rt, srv: httptest.NewServer(rt.Handler())}
 	t.Cleanup(api.srv.Close)
+	go func() {
+		if msg, ok := <-rt.InitErrors(); ok {
+			t.Errorf("the function failed to start: %s", msg)
+		}
+	}()
 	return api
 }
 
@@ -77,27 +43,18 @@ func newRuntimeAPI(t *testing.T) *runtimeAPI {
 // response.
 func (api *runtimeAPI) invoke(t *testing.T, ev events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPResponse {
 	t.Helper()
-	id := fmt.Sprintf("req-%d", time.Now().UnixNano())
-	ch := make(chan result, 1)
-	api.mu.Lock()
-	api.done[id] = ch
-	api.mu.Unlock()
 	b, _ := json.Marshal(ev)
-	api.events <- invocation{id, b}
-	select {
-	case res := <-ch:
-		if res.error {
-			t.Fatalf("the function reported an error: %s", res.body)
-		}
-		var out events.APIGatewayV2HTTPResponse
-		if err := json.Unmarshal(res.body, &out); err != nil {
-			t.Fatalf("response %s: %v", res.body, err)
-		}
-		return out
-	case <-time.After(20 * time.Second):
-		t.Fatal("no response from the function")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	body, err := api.rt.Invoke(ctx, b)
+	if err != nil {
+		t.Fatalf("invoke: %v %s", err, body)
 	}
-	return events.APIGatewayV2HTTPResponse{}
+	var out events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatalf("response %s: %v", body, err)
+	}
+	return out
 }
 
 // writeSite writes a built site folder with one page's corpus.
@@ -205,6 +162,42 @@ func TestLambdaEntry(t *testing.T) {
 	}
 	if res := api.invoke(t, event("GET", "/health", "", nil)); res.StatusCode != 200 || res.Body != "ok\n" {
 		t.Errorf("/health: %d %q", res.StatusCode, res.Body)
+	}
+	// Plain HTTP through the same bridge askplane-lambda-local serves: the
+	// cookie the function sets comes back on the next request.
+	front := httptest.NewServer(api.rt.HTTP())
+	defer front.Close()
+	client := &http.Client{Timeout: 20 * time.Second}
+	post := func() *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("POST", front.URL+"/v1/ask?corpus=docs-en", strings.NewReader(question))
+		req.Host = "ask.example.com"
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	first := post()
+	firstBody, _ := io.ReadAll(first.Body)
+	first.Body.Close()
+	if first.StatusCode != 200 || !strings.Contains(string(firstBody), `"type":"done"`) || len(first.Header.Values("Set-Cookie")) != 1 {
+		t.Fatalf("over HTTP: %d %v\n%s", first.StatusCode, first.Header, firstBody)
+	}
+	// The cookie is Secure (the function is configured for https), so a
+	// browser would send it only over https: send it by hand.
+	req, _ := http.NewRequest("POST", front.URL+"/v1/ask?corpus=docs-en", strings.NewReader(question))
+	req.Host = "ask.example.com"
+	req.Header.Set("Content-Type", "application/json")
+	req.AddCookie(first.Cookies()[0])
+	second, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Body.Close()
+	if second.StatusCode != 200 || len(second.Header.Values("Set-Cookie")) != 0 {
+		t.Errorf("over HTTP with the cookie: %d, Set-Cookie %q", second.StatusCode, second.Header.Values("Set-Cookie"))
 	}
 	if !strings.Contains(stderr.String(), "sessions are kept in memory") || !strings.Contains(stderr.String(), "capped below the platform") {
 		t.Errorf("the function did not say it keeps sessions in memory and caps the deadlines:\n%s", stderr.String())
