@@ -40,7 +40,12 @@
 //
 // Raised only by the module's templates, which fail the hugo build:
 //
-//	config.invalid fact.list.invalid fact.cite.missing fact.cite.page-not-found
+//	config.invalid config.endpoint.missing fact.list.invalid fact.cite.missing
+//	fact.cite.page-not-found
+//
+// Warnings only hugo prints (the published files cannot show them):
+//
+//	widget.missing                   facts were published but no page rendered the widget
 //
 // This list is the registry of build-time codes: a test fails when a
 // template raises a code that is not listed here.
