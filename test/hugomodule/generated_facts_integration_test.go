@@ -154,6 +154,54 @@ A.
 // and keeps 1,022 documents: the weighted section first, then shallower
 // pages.
 func TestGeneratedFactsKeepTheMostImportantUnderTheLimit(t *testing.T) {
+	b := sitetest.Build(t, bigGeneratedSite())
+	if n := strings.Count(b.Output, "[facts.generated.trimmed]"); n != 1 {
+		t.Fatalf("warned %d times; want once:\n%s", n, b.Output)
+	}
+	if !strings.Contains(b.Output, "1106 generated document facts would pass the artifact's 1024-entry limit (2 declared, 0 navigation); kept the 1022 most important") {
+		t.Errorf("warning lacks the counts:\n%s", b.Output)
+	}
+	a := outputs(t, b, "en").verified(t)
+	if len(a.Entries) != 1024 {
+		t.Fatalf("%d entries; want 1024", len(a.Entries))
+	}
+	for _, id := range []string{"leaf-a", "leaf-b", "doc-guide-g0", "doc-guide-deep-leaf", "doc-misc-p0000", "doc-misc-p1015"} {
+		if entry(a, id) == nil {
+			t.Errorf("%s was left out", id)
+		}
+	}
+	if entry(a, "doc-misc-p1016") != nil {
+		t.Error("doc-misc-p1016 was kept; the 1,016 misc pages kept should end at p1015")
+	}
+}
+
+// TestDocumentedTrimWarningIsWhatHugoPrints builds the 1,100-page site the
+// example site's generated-facts page describes and checks that the
+// warning it quotes is, byte for byte, a line hugo printed.
+func TestDocumentedTrimWarningIsWhatHugoPrints(t *testing.T) {
+	doc, err := os.ReadFile(sitetest.Root() + "/exampleSite/content/en/facts/generated.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quoted string
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.Contains(line, "[facts.generated.trimmed]") && strings.HasPrefix(line, "WARN") {
+			quoted = line
+		}
+	}
+	if quoted == "" {
+		t.Fatal("generated.md quotes no facts.generated.trimmed warning")
+	}
+	b := sitetest.Build(t, bigGeneratedSite())
+	if !slices.Contains(strings.Split(b.Output, "\n"), quoted) {
+		t.Errorf("generated.md quotes\n%s\nbut hugo printed\n%s", quoted, b.Output)
+	}
+}
+
+// bigGeneratedSite has 1,106 regular pages with generated document facts
+// (five in the weighted guide section, one deeper with two declared facts,
+// 1,100 in misc).
+func bigGeneratedSite() string {
 	var site strings.Builder
 	site.WriteString(sitetest.Layouts + `
 -- hugo.toml --
@@ -189,23 +237,5 @@ title: Misc
 	for i := range 5 {
 		fmt.Fprintf(&site, "-- content/guide/g%d.md --\n---\ntitle: Guide %d\n---\n", i, i)
 	}
-	b := sitetest.Build(t, site.String())
-	if n := strings.Count(b.Output, "[facts.generated.trimmed]"); n != 1 {
-		t.Fatalf("warned %d times; want once:\n%s", n, b.Output)
-	}
-	if !strings.Contains(b.Output, "1106 generated document facts would pass the artifact's 1024-entry limit (2 declared, 0 navigation); kept the 1022 most important") {
-		t.Errorf("warning lacks the counts:\n%s", b.Output)
-	}
-	a := outputs(t, b, "en").verified(t)
-	if len(a.Entries) != 1024 {
-		t.Fatalf("%d entries; want 1024", len(a.Entries))
-	}
-	for _, id := range []string{"leaf-a", "leaf-b", "doc-guide-g0", "doc-guide-deep-leaf", "doc-misc-p0000", "doc-misc-p1015"} {
-		if entry(a, id) == nil {
-			t.Errorf("%s was left out", id)
-		}
-	}
-	if entry(a, "doc-misc-p1016") != nil {
-		t.Error("doc-misc-p1016 was kept; the 1,016 misc pages kept should end at p1015")
-	}
+	return site.String()
 }
