@@ -40,6 +40,7 @@ disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 [params.askplane]
 siteId = "bench"
 fallback = "$fallback"
+endpoint = "/v1/ask"
 TOML
 	local partial=""
 	if [ "$with" = 1 ]; then

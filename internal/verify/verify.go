@@ -40,7 +40,19 @@
 //
 // Raised only by the module's templates, which fail the hugo build:
 //
-//	config.invalid fact.list.invalid fact.cite.missing fact.cite.page-not-found
+//	config.invalid config.endpoint.missing fact.list.invalid fact.cite.missing
+//	fact.cite.page-not-found
+//
+// Warnings only hugo prints (the published files cannot show them):
+//
+//	widget.missing                   facts were published but no page rendered the widget
+//	facts.generated.trimmed          generated document facts were cut to the 1,024-entry limit
+//
+// Notes the manifest lists under "notes" (what fact generation left out;
+// not problems):
+//
+//	fact.generated.phrasing-dropped  a generated phrasing a declared fact owns
+//	fact.generated.dropped           a generated fact with no phrasing left
 //
 // This list is the registry of build-time codes: a test fails when a
 // template raises a code that is not listed here.

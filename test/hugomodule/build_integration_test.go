@@ -70,6 +70,7 @@ title = "Example Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 [params.askplane]
 fallback = "backend"
+endpoint = "/v1/ask"
 -- content/docs/install.md --
 ---
 title: Install
@@ -156,8 +157,9 @@ func TestArtifactVerifiesAndMatchesGoBytes(t *testing.T) {
 }
 
 // TestOutputsWithoutWidgetOnHome builds the site with a landing page that
-// does not show the widget: whichever page renders first builds the
-// outputs, so the artifact and corpus are still there and verify.
+// does not show the widget: the first page that calls the module holds
+// the deferred step and builds the outputs there, so the artifact and
+// corpus are still there and verify.
 func TestOutputsWithoutWidgetOnHome(t *testing.T) {
 	b := sitetest.Build(t, basicSite+"-- layouts/home.html --\n<!doctype html><html><body><h1>{{ .Title }}</h1></body></html>\n")
 	p := outputs(t, b, "en")
@@ -167,6 +169,21 @@ func TestOutputsWithoutWidgetOnHome(t *testing.T) {
 	}
 	b.AssertFileContent("index.html", "! data-askplane-root")
 	b.AssertFileContent("docs/install/index.html", `data-askplane-site="/askplane/en/site.json"`)
+}
+
+// TestLandingPageCallsPublish builds a site whose home page shows no
+// widget but calls askplane/publish.html, the documented way for such a
+// page to keep owning the build: the outputs are the same bytes as when
+// every page shows the widget.
+func TestLandingPageCallsPublish(t *testing.T) {
+	b := sitetest.Build(t, basicSite+"-- layouts/home.html --\n<!doctype html><html><body><h1>{{ .Title }}</h1>{{ partial \"askplane/publish.html\" . }}</body></html>\n")
+	p := outputs(t, b, "en")
+	p.verified(t)
+	b.AssertFileContent("index.html", "! data-askplane-root", "! askplane")
+	want := outputs(t, sitetest.Build(t, basicSite), "en")
+	if !bytes.Equal(p.artifact, want.artifact) || !bytes.Equal(p.siteConfig, want.siteConfig) {
+		t.Errorf("a landing page changed the outputs:\n%s\n%s", p.siteConfig, want.siteConfig)
+	}
 }
 
 // TestCorpusChunksByHeading checks the corpus: one chunk per heading
@@ -270,6 +287,7 @@ disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 unsafe = true
 [params.askplane]
 fallback = "backend"
+endpoint = "/v1/ask"
 -- content/_index.md --
 ---
 title: Home

@@ -21,7 +21,7 @@ func TestBuildCodesAreRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codeRE := regexp.MustCompile(`\b(?:outputs|manifest|file|site|artifact|facts|fact|corpus|config)(?:\.[a-z-]+)+\b`)
+	codeRE := regexp.MustCompile(`\b(?:outputs|manifest|file|site|artifact|facts|fact|corpus|config|widget)(?:\.[a-z-]+)+\b`)
 	registry := map[string]bool{}
 	for _, line := range strings.Split(string(doc), "\n") {
 		if strings.HasPrefix(line, "//\t") {
@@ -36,7 +36,7 @@ func TestBuildCodesAreRegistered(t *testing.T) {
 
 	// Codes raised by the templates: "askplane: [code]" literals and the
 	// code argument of errorf $fail "code" ….
-	raisedRE := regexp.MustCompile(`\[((?:fact|facts|artifact|config)(?:\.[a-z-]+)+)\]|errorf \$fail "([a-z.-]+)"`)
+	raisedRE := regexp.MustCompile(`\[((?:fact|facts|artifact|config|widget)(?:\.[a-z-]+)+)\]|errorf \$fail "([a-z.-]+)"`)
 	raised := map[string]bool{}
 	err = filepath.WalkDir(filepath.Join(sitetest.ModuleDir(), "layouts"), func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".html") {

@@ -1,6 +1,7 @@
 package hugomodule_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -103,6 +104,13 @@ askplane:
 [askplane]
 fallback = "sometimes"
 `, []string{`[config.invalid]`, "backend or disabled"}},
+		// Issue 14: a backend without an endpoint sent every reader "the
+		// backend is not available" while the sidecar ran.
+		{"backend without endpoint", `
+-- config/_default/params.toml --
+[askplane]
+fallback = "backend"
+`, []string{`[config.endpoint.missing] hugo.toml:`, `endpoint = "/v1/ask"`, `fallback = "disabled"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := sitetest.BuildE(t, sitetest.Layouts+minimalConfig+tc.files)
@@ -137,4 +145,55 @@ askplane:
 ---
 Body.
 `
+}
+
+// TestForgottenWidgetWarns builds a site whose only askplane call is the
+// publishing partial on the home page: the outputs are published, and
+// hugo itself says that no page lets readers ask (issue 14: a forgotten
+// widget partial passed hugo silently). With the widget, no warning.
+func TestForgottenWidgetWarns(t *testing.T) {
+	site := minimalConfig + page(`- {id: f, kind: command, label: L, match: [x], answer: A}`)
+	b := sitetest.Build(t, site+`
+-- layouts/home.html --
+<!doctype html><html><body>{{ partial "askplane/publish.html" . }}</body></html>
+-- layouts/page.html --
+<!doctype html><html><body>{{ .Content }}</body></html>
+`)
+	b.AssertFileExists("askplane/en/manifest.json")
+	if !strings.Contains(b.Output, "[widget.missing] language en: the build published 1 facts but no page rendered askplane/widget.html") {
+		t.Errorf("hugo did not warn about the missing widget:\n%s", b.Output)
+	}
+	if b := sitetest.Build(t, sitetest.Layouts+site); strings.Contains(b.Output, "widget.missing") {
+		t.Errorf("warned with the widget on every page:\n%s", b.Output)
+	}
+}
+
+// TestArtifactLimitsFailTheBuild checks the two limits of an artifact a
+// site can hit with declared facts, each named by hugo with its code: more
+// than 1,024 facts, and more than 524,288 bytes.
+func TestArtifactLimitsFailTheBuild(t *testing.T) {
+	facts := func(n, answer int) string {
+		var b strings.Builder
+		b.WriteString("\n-- data/askplane/many.yaml --\nfacts:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  - {id: f%04d, kind: command, label: F %d, match: [f %d], answer: %s, cite: [{title: T, href: /}]}\n", i, i, i, strings.Repeat("a", answer))
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, files, want string
+	}{
+		{"too many facts", facts(1025, 1), "[facts.too-many] language en declares 1025 facts; an artifact holds at most 1024"},
+		{"too large", facts(40, 16000), "[artifact.too-large] language en: the artifact is "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := sitetest.BuildE(t, sitetest.Layouts+minimalConfig+tc.files)
+			if err == nil {
+				t.Fatal("build succeeded")
+			}
+			if !strings.Contains(b.Output, tc.want) {
+				t.Errorf("output lacks %q:\n%.2000s", tc.want, b.Output)
+			}
+		})
+	}
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/askplane/askplane/internal/sitetest"
 )
 
-// TestPlainAndTrickyFactsGiveGoBytes pins the two ways askplane/func/entries.html
+// TestPlainAndTrickyFactsGiveGoBytes pins the two ways askplane/publish/entries.html
 // builds entries. Plain facts are checked in bulk on jsonify's text; any
 // fact those checks cannot vouch for sends the facts through entry.html.
 // Each case puts one such fact next to a plain one, and the artifact must
