@@ -248,7 +248,7 @@ func prepareHugo(root string, stdout io.Writer) (string, error) {
 	select {
 	case <-done:
 	case <-time.After(2 * time.Second):
-		fmt.Fprintln(stdout, "askplane dev: compiling the pinned Hugo (first run only; a few minutes)…")
+		fmt.Fprintln(stdout, "askplane dev: preparing the pinned Hugo (the first run compiles it, which takes a few minutes)…")
 		beat := time.NewTicker(devHeartbeat)
 		defer beat.Stop()
 	wait:
@@ -257,7 +257,7 @@ func prepareHugo(root string, stdout io.Writer) (string, error) {
 			case <-done:
 				break wait
 			case <-beat.C:
-				fmt.Fprintf(stdout, "askplane dev: still compiling Hugo (%s so far)…\n", time.Since(started).Round(time.Second))
+				fmt.Fprintf(stdout, "askplane dev: still preparing Hugo (%s so far)…\n", time.Since(started).Round(time.Second))
 			}
 		}
 		fmt.Fprintf(stdout, "askplane dev: Hugo ready after %s\n", time.Since(started).Round(time.Second))
