@@ -134,7 +134,7 @@ func TestWidget(t *testing.T) {
 		if got := tb.text("[data-askplane-question-text]"); got != "Upgrade askplane\nhow does the sidecar cite pages" {
 			t.Errorf("the questions on the next page: %q", got)
 		}
-		if got := tb.text("[data-askplane-answer]:not([data-askplane-stream]) pre code"); got != "hugo mod get -u github.com/askplane/askplane" {
+		if got := tb.text("[data-askplane-answer]:not([data-askplane-stream]) pre code"); got != "hugo mod get -u github.com/askplane/askplane/hugo-module" {
 			t.Errorf("the local answer on the next page: %q", got)
 		}
 		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
@@ -224,7 +224,7 @@ func TestWidget(t *testing.T) {
 		}
 		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-copy]")))
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-copy]').textContent === 'Copied.'`)
-		if got := tb.eval(`navigator.clipboard.readText()`); got != "hugo mod get -u github.com/askplane/askplane" {
+		if got := tb.eval(`navigator.clipboard.readText()`); got != "hugo mod get -u github.com/askplane/askplane/hugo-module" {
 			t.Errorf("the clipboard holds %q", got)
 		}
 		if got := tb.eval(`document.activeElement.hasAttribute('data-askplane-copy') + ' ' + document.querySelector('[data-askplane-status]').textContent`); got != "true Copied." {
