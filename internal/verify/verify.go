@@ -129,14 +129,23 @@ func (l Language) OK() bool { return l.Errors == 0 }
 // Summary is the one-line report of a language that verified, e.g.
 //
 //	askplane: en: my-docs: 42 facts, 130 corpus chunks from 28 pages, artifact sha256:…  OK
+//	askplane: en: my-docs: 1 fact, no corpus (fallback is disabled), artifact sha256:…  OK
 func (l Language) Summary() string {
 	status := "OK"
 	if !l.OK() {
 		status = "FAILED (" + plural(l.Errors, "problem") + ")"
 	}
-	return fmt.Sprintf("askplane: %s: %s: %s, %s from %s, artifact %s  %s",
-		l.Lang, l.SiteID, plural(l.Facts, "fact"), plural(l.Chunks, "corpus chunk"),
-		plural(l.Pages, "page"), l.ContentHash, status)
+	corpus := plural(l.Chunks, "corpus chunk") + " from " + plural(l.Pages, "page")
+	if l.CorpusHash == "" {
+		// A site without a backend publishes no corpus; "0 chunks" would
+		// read as a build that lost its pages.
+		corpus = "no corpus"
+		if l.Fallback != "" {
+			corpus += " (fallback is " + l.Fallback + ")"
+		}
+	}
+	return fmt.Sprintf("askplane: %s: %s: %s, %s, artifact %s  %s",
+		l.Lang, l.SiteID, plural(l.Facts, "fact"), corpus, l.ContentHash, status)
 }
 
 // Problem is one rule violation (or, with Warning, one thing verify could

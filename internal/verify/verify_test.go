@@ -860,3 +860,14 @@ func TestCorpusRulesV3(t *testing.T) {
 		})
 	}
 }
+
+func TestSummaryWithoutCorpus(t *testing.T) {
+	l := Language{Lang: "en", SiteID: "my-docs", Fallback: "disabled", Facts: 1, ContentHash: "sha256:ab"}
+	if got, want := l.Summary(), "askplane: en: my-docs: 1 fact, no corpus (fallback is disabled), artifact sha256:ab  OK"; got != want {
+		t.Errorf("Summary() = %q; want %q", got, want)
+	}
+	l.CorpusHash, l.Chunks, l.Pages = "sha256:cd", 3, 2
+	if got, want := l.Summary(), "askplane: en: my-docs: 1 fact, 3 corpus chunks from 2 pages, artifact sha256:ab  OK"; got != want {
+		t.Errorf("Summary() = %q; want %q", got, want)
+	}
+}
