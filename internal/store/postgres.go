@@ -76,6 +76,8 @@ var postgresMigrations = []string{
 		PRIMARY KEY (site_id, version, engine),
 		FOREIGN KEY (site_id, version) REFERENCES sources ON DELETE CASCADE
 	)`,
+	// 5: durable runs (runs_postgres.go).
+	postgresRunsMigration,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances
