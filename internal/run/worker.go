@@ -328,3 +328,9 @@ func (w *Worker) Sweep(ctx context.Context) (int, error) {
 	}
 	return n, ctx.Err()
 }
+
+// LeaseFor is the lease duration claims take (Lease or its default).
+func (w *Worker) LeaseFor() time.Duration {
+	w.init()
+	return w.Lease
+}
