@@ -167,3 +167,55 @@ func grepLines(s, sub string) string {
 	b, _ := json.Marshal(out)
 	return string(b)
 }
+
+// The site's ceiling on runs in flight holds across instances: with one
+// run answering on instance A, instance B (another process on the same
+// store) refuses a second question with 429 ASK_RATE_LIMITED and a
+// Retry-After, counted as a budget refusal; once A's run ends, B admits.
+func TestDurableCeilingHoldsAcrossInstances(t *testing.T) {
+	id := corpus.RecordID("/docs/install/", "install")
+	text, _ := json.Marshal(`{"cites":["` + id + `"],"answer":"Install it with go install."}`)
+	release := make(chan struct{})
+	var calls atomic.Int64
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			<-release
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"resp_1","object":"response","status":"completed","model":"gpt-fake","output":[`+
+			`{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":`+string(text)+`,"annotations":[]}]}],`+
+			`"usage":{"input_tokens":120,"output_tokens":30,"total_tokens":150}}`)
+	}))
+	t.Cleanup(fake.Close)
+	db := filepath.Join(t.TempDir(), "s.db")
+	limits := `,"runs":{"maxConcurrent":1,"inputUsdPerMTok":1,"outputUsdPerMTok":2}`
+	_, a := durableServer(t, fake.URL, db, limits)
+	sb, b := durableServer(t, fake.URL, db, limits)
+	first := make(chan answer, 1)
+	go func() { first <- post(t, reader(t), a.URL+"/v1/ask", askJSON("how do I install askplane?")) }()
+	for calls.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	refused := post(t, reader(t), b.URL+"/v1/ask", askJSON("how do I install askplane?"))
+	if !refused.rateLimited(429) {
+		t.Fatalf("a second run on instance B: %d %s %s", refused.status, refused.header.Get("Retry-After"), refused.body)
+	}
+	close(release)
+	if f := <-first; !f.answered() {
+		t.Fatalf("the first run: %d %s", f.status, f.body)
+	}
+	if ok := post(t, reader(t), b.URL+"/v1/ask", askJSON("how do I install askplane?")); !ok.answered() {
+		t.Fatalf("after the first run ended: %d %s", ok.status, ok.body)
+	}
+	// Both runs' usage is the site's day, settled per attempt from the
+	// provider's report: 150 tokens each, and at $1 and $2 per million
+	// tokens, 120 + 60 micro-USD each.
+	u, err := sb.worker.Store.DayUsage(t.Context(), "docs", time.Now())
+	if err != nil || u.Tokens != 300 || u.CostMicros != 360 {
+		t.Fatalf("day usage %+v, %v; want 300 tokens, 360 micro-USD", u, err)
+	}
+	m := fetch(t, http.DefaultClient, mustGet(t, b.URL+"/metrics"))
+	if !strings.Contains(m.body, `askplane_ask_budget_refused_total{outcome="rejected",site="docs"} 1`) {
+		t.Fatalf("the refusal is not counted:\n%s", grepLines(m.body, "budget"))
+	}
+}
