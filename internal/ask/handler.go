@@ -73,6 +73,10 @@ type Config struct {
 	// ASK_INTERNAL error event, so a reader's widget can ask again of
 	// another instance. nil never fires.
 	Shutdown <-chan struct{}
+	// Durable, when set (a model site on a store that keeps runs), makes
+	// each question a durable run (durable.go); nil keeps the request the
+	// answer's only holder.
+	Durable *Durable
 }
 
 // Handler serves POST /v1/ask. Build it with New; it is safe for
@@ -241,6 +245,11 @@ func (x *exchange) serve() {
 	sources, err := x.retrieve(ctx)
 	if err != nil {
 		x.fail(err)
+		return
+	}
+	if h.cfg.Durable != nil {
+		boot.Stop()
+		x.durable(ctx, sources)
 		return
 	}
 	if g := h.cfg.Generations; g != nil {

@@ -29,6 +29,15 @@ const (
 	MetricOutputTokens       = "usage.output_tokens"
 	MetricTotalTokens        = "usage.total_tokens"
 	MetricCost               = "cost.usd"
+	// Durable runs (durable.go, internal/run's Worker): counts by site.
+	MetricRunStarted     = "run.started"
+	MetricRunResumed     = "run.resumed" // a reader reconnected, or a worker took the run over
+	MetricRunEnded       = "run.ended"   // outcome: completed, failed or cancelled
+	MetricAttemptStarted = "attempt.started"
+	MetricAttemptUnknown = "attempt.unknown"
+	MetricRoundStarted   = "round.started"
+	MetricBudgetRefused  = "budget.refused"
+	MetricStreamResumed  = "stream.resumed" // a reader reconnected to a run
 )
 
 // Metric units.

@@ -111,6 +111,7 @@ type SiteConfig struct {
 	Static          bool             `json:"static"`
 	Generator       *GeneratorConfig `json:"generator"`
 	Engine          string           `json:"engine"`
+	Runs            *RunsConfig      `json:"runs"` // runs.go
 }
 
 // TokenConfig names one bearer token: who it asks as, and the environment
@@ -333,6 +334,9 @@ func (s *SiteConfig) check() (*ask.Site, error) {
 		if err := g.check(); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.Runs.check(); err != nil {
+		return nil, err
 	}
 	if err := s.Generator.check(); err != nil {
 		return nil, fmt.Errorf("generator: %v", err)

@@ -3,6 +3,7 @@ package sidecar
 import (
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,7 +34,8 @@ func (e *edgeServer) send(t *testing.T, method, path, body string, header ...str
 // foreign Host, two Origin headers, a foreign Origin, a private site's
 // request without a token or with a wrong one, and a body over its bound;
 // answers a good token; and spends the client address's budget, so it
-// ends in 429. GET /v1/evidence/engines keeps the Host rule and the
+// ends in 429. The run routes (GET /v1/runs/{id}/events, POST
+// /v1/runs/{id}/cancel) keep the same rules. GET /v1/evidence/engines keeps the Host rule and the
 // budget too, and does not list the private site.
 func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
@@ -47,23 +49,43 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 	routes := []struct {
 		path, body, oversized string
 		tooLarge              []int // the statuses an oversized body may get
+		// The run routes exist on a model site with a store that keeps
+		// runs; they read no body, and a good token on a run that is not
+		// the subject's gets 404.
+		method  string // default POST
+		ok      int    // default 200
+		durable bool
 	}{
-		{"/v1/ask", askJSON("how do I install askplane?"), askJSON(big), []int{413}},
+		{"/v1/ask", askJSON("how do I install askplane?"), askJSON(big), []int{413}, "", 0, false},
 		{"/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + big + `"}}`, []int{400, 413}},
-		{"/v1/evidence/replay", `{"fragment":"` + frag + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}},
-		{"/v1/evidence/read", `{"fragment":"` + frag + `","section":"record_text","record_id":"` + p.Records[0].ID + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}},
+			`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + big + `"}}`, []int{400, 413}, "", 0, false},
+		{"/v1/evidence/replay", `{"fragment":"` + frag + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}, "", 0, false},
+		{"/v1/evidence/read", `{"fragment":"` + frag + `","section":"record_text","record_id":"` + p.Records[0].ID + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}, "", 0, false},
+		{"/v1/runs/run-none/events", "", big, []int{404}, "GET", 404, true},
+		{"/v1/runs/run-none/cancel", "", big, []int{404}, "POST", 404, true},
 	}
 	const budget = 8
 	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`)
-	config := func() *Config {
+	config := func(durable bool) *Config {
+		if durable {
+			t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
+			fake := newFakeProvider(t, "openai-compatible", `{"cites":["x"],"answer":"x"}`)
+			private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`+
+				`,"generator":{"provider":"openai-compatible","model":"m","baseUrl":"`+fake.srv.URL+`/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"}`)
+			return edgeConfig(t, `,"hosts":["ask.example.com"],"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`,
+				`"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
+		}
 		return edgeConfig(t, `,"hosts":["ask.example.com"]`, `"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
 	}
 	host := []string{"Host", "ask.example.com", "Accept", "application/json, text/event-stream"}
 	good := append(append([]string(nil), host...), "Authorization", "Bearer "+testToken)
 	for _, rt := range routes {
 		t.Run(strings.TrimPrefix(rt.path, "/"), func(t *testing.T) {
-			e := startEdge(t, config())
+			e := startEdge(t, config(rt.durable))
+			method, ok := rt.method, rt.ok
+			if method == "" {
+				method, ok = "POST", 200
+			}
 			check := func(what string, a answer, want ...int) {
 				t.Helper()
 				for _, w := range want {
@@ -73,16 +95,16 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 				}
 				t.Errorf("%s: %d %.200s, want %v", what, a.status, a.body, want)
 			}
-			check("a foreign Host", e.send(t, "POST", rt.path, rt.body, append([]string{"Host", "evil.example"}, good[2:]...)...), 403)
-			check("two Origin headers", e.send(t, "POST", rt.path, rt.body, append(good, "Origin", "https://docs.example.com", "Origin", "https://evil.example")...), 403)
-			check("a foreign Origin", e.send(t, "POST", rt.path, rt.body, append(good, "Origin", "https://evil.example")...), 403)
-			check("no token on a private site", e.send(t, "POST", rt.path, rt.body, host...), 401)
-			check("a wrong token", e.send(t, "POST", rt.path, rt.body, append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))...), 401)
-			check("an oversized body", e.send(t, "POST", rt.path, rt.oversized, good...), rt.tooLarge...)
-			check("a good token", e.send(t, "POST", rt.path, rt.body, good...), 200)
+			check("a foreign Host", e.send(t, method, rt.path, rt.body, append([]string{"Host", "evil.example"}, good[2:]...)...), 403)
+			check("two Origin headers", e.send(t, method, rt.path, rt.body, append(good, "Origin", "https://docs.example.com", "Origin", "https://evil.example")...), 403)
+			check("a foreign Origin", e.send(t, method, rt.path, rt.body, append(good, "Origin", "https://evil.example")...), 403)
+			check("no token on a private site", e.send(t, method, rt.path, rt.body, host...), 401)
+			check("a wrong token", e.send(t, method, rt.path, rt.body, append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))...), 401)
+			check("an oversized body", e.send(t, method, rt.path, rt.oversized, good...), rt.tooLarge...)
+			check("a good token", e.send(t, method, rt.path, rt.body, good...), ok)
 			limited := false
 			for range budget {
-				if a := e.send(t, "POST", rt.path, rt.body, good...); a.status == 429 {
+				if a := e.send(t, method, rt.path, rt.body, good...); a.status == 429 {
 					limited = a.header.Get("Retry-After") != ""
 					break
 				}
@@ -93,7 +115,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 		})
 	}
 	t.Run("evidence/engines", func(t *testing.T) {
-		e := startEdge(t, config())
+		e := startEdge(t, config(false))
 		if a := e.send(t, "GET", "/v1/evidence/engines", "", "Host", "evil.example"); a.status != 403 {
 			t.Errorf("a foreign Host: %d", a.status)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
 	"github.com/askplane/askplane/internal/review"
+	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/static"
 	"github.com/askplane/askplane/internal/store"
@@ -54,6 +55,13 @@ type Server struct {
 	stopPruner   context.CancelFunc
 	pruned       chan struct{} // closed when the pruner has stopped
 	limitsPruned chan struct{} // closed when the shared limits' pruner has stopped
+
+	// Durable runs (runs.go): the worker, nil when the store keeps no
+	// runs, the durable sites, and the sweeper.
+	worker    *run.Worker
+	runSites  *runSites
+	stopSweep context.CancelFunc
+	swept     chan struct{}
 }
 
 // Session retention: a persistent store forgets sessions not written for
@@ -125,6 +133,7 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	} else {
 		close(srv.limitsPruned)
 	}
+	srv.startSweeper()
 	return srv, nil
 }
 
@@ -145,6 +154,8 @@ func (s *Server) Close() error {
 	s.stopPruner()
 	<-s.pruned
 	<-s.limitsPruned
+	s.stopSweep()
+	<-s.swept
 	if s.files != nil {
 		s.files.Close()
 	}
@@ -163,6 +174,11 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
+	if metrics != nil {
+		s.newWorker(metrics)
+	} else {
+		s.newWorker(nil)
+	}
 	byCorpus := make(map[string]http.Handler, len(s.sites))
 	mcpByCorpus := make(map[string]http.Handler, len(s.sites))
 	replayByCorpus := make(map[string]http.Handler, len(s.sites))
@@ -204,13 +220,20 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		if metrics != nil {
 			acfg.Metrics = metrics
 		}
+		acfg.Durable = s.durable(st)
 		h, err := ask.New(acfg)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
-		var ah http.Handler = h
-		if len(st.cfg.Origins) > 0 {
-			ah = &ask.CORS{Origins: st.cfg.Origins, Next: ah}
+		cors := func(next http.Handler) http.Handler {
+			if len(st.cfg.Origins) > 0 {
+				return &ask.CORS{Origins: st.cfg.Origins, Next: next}
+			}
+			return next
+		}
+		ah := cors(h)
+		if acfg.Durable != nil {
+			s.addRunSite(st, h, acfg.Durable, cors)
 		}
 		byCorpus[st.record.Corpus.ID] = ah
 		only = ah
@@ -256,6 +279,7 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
 		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
 	}
+	s.mountRuns(mux, len(byCorpus))
 	// It reads the store for every site, so it spends the client
 	// address's budget as the replay routes do.
 	mux.Handle("GET /v1/evidence/engines", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) { s.engineCatalogue(w, r) }))

@@ -92,6 +92,8 @@ var postgresMigrations = []string{
 		expires_at timestamptz NOT NULL DEFAULT '-infinity',
 		PRIMARY KEY (site_id, slot)
 	)`,
+	// 6: durable runs (runs_postgres.go).
+	postgresRunsMigration,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances

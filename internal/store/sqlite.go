@@ -103,6 +103,8 @@ var sqliteMigrations = []string{
 		engine  TEXT NOT NULL,
 		PRIMARY KEY (site_id, version, engine)
 	) STRICT, WITHOUT ROWID`,
+	// 5: durable runs (runs_sqlite.go).
+	sqliteRunsMigration,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its

@@ -1,0 +1,85 @@
+package ask
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/run"
+)
+
+// Tools is a site's bounded tool loop (see toolloop.go); nil is one
+// round without tools.
+type Tools struct {
+	// MaxRounds bounds the model rounds of one run, 1..run.HardMaxRounds.
+	MaxRounds int
+	loop      toolLoop
+}
+
+// round is one tool-loop round as its checkpoint holds it.
+type round = transcriptTurn
+
+// answerRounds runs the rounds: with tools, the loop (toolloop.go); else
+// one round, retried within the attempts budget when the provider was
+// unavailable or the connection failed.
+func (h *Handler) answerRounds(ctx context.Context, x *run.Exec, st *askState) error {
+	d := h.cfg.Durable
+	if d.Tools != nil {
+		return h.toolRounds(ctx, x, st)
+	}
+	in, _ := json.Marshal(st.Input)
+	for {
+		n, err := x.Begin(ctx, 1, d.reserve(len(in)))
+		if err != nil {
+			return err
+		}
+		ans, err := d.Model.Complete(ctx, st.Input)
+		if err != nil {
+			if ctx.Err() != nil {
+				return context.Cause(ctx) // the Worker records the attempt unknown
+			}
+			if err := endFailed(ctx, x, n, err); err != nil {
+				return err
+			}
+			if retry, _ := generate.Retryable(err); retry {
+				continue
+			}
+			return err
+		}
+		return h.commitAnswer(ctx, x, st, n, ans, nil)
+	}
+}
+
+// endFailed records a failed call: unknown when it may have reached the
+// provider (a transport failure), failed otherwise.
+func endFailed(ctx context.Context, x *run.Exec, n int, err error) error {
+	state := run.AttemptFailed
+	if _, ambiguous := generate.Retryable(err); ambiguous {
+		state = run.AttemptUnknown
+	}
+	return x.Commit(ctx, run.Write{End: &run.AttemptEnd{N: n, State: state}})
+}
+
+// commitAnswer commits, in one write, the attempt's usage, the answer in
+// the checkpoint, the answer's events and the completed state; an
+// ungrounded answer is recorded (it was paid for) and fails the run.
+func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []Source) error {
+	d := h.cfg.Durable
+	u := run.Usage{InputTokens: int64(ans.Usage.InputTokens), OutputTokens: int64(ans.Usage.OutputTokens)}
+	u.CostMicros = d.Pricing.Cost(u.InputTokens, u.OutputTokens)
+	outcome, _ := json.Marshal(ans)
+	end := &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u, Outcome: outcome}
+	evs, err := h.concludeRun(ctx, st, ans, extra)
+	if err != nil {
+		if cerr := x.Commit(ctx, run.Write{End: end}); cerr != nil {
+			return cerr
+		}
+		return err
+	}
+	st.Answer = &ans
+	data, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	return x.Finish(ctx, run.Write{End: end, Checkpoint: &run.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data}, Events: evs, Final: run.StateCompleted})
+}

@@ -1,0 +1,120 @@
+package generate
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/provider"
+	"github.com/askplane/askplane/internal/run"
+)
+
+// Answer is one checked, complete model answer: its text, the ids of the
+// records it cites (in the order the model was shown them) and the
+// call's accounting.
+type Answer struct {
+	Text    string   `json:"text"`
+	Sources []string `json:"sources"`
+	Model   string   `json:"model"`
+	Usage   Usage    `json:"usage"`
+}
+
+// Input is the contract input the model is shown for pkg: what a durable
+// run freezes in its initial checkpoint, so a resumed run asks the very
+// same question of the very same records.
+func (m *Model) Input(q Question, pkg *evidence.Package) (agent.AskInput, error) {
+	if pkg == nil || len(pkg.Records) == 0 {
+		return agent.AskInput{}, ErrNoEvidence
+	}
+	in := askInput(q, pkg)
+	if len(in.Records) == 0 {
+		return agent.AskInput{}, ErrNoEvidence
+	}
+	return in, nil
+}
+
+// Complete makes one unary call for in and returns the answer, validated
+// against the output schema and its cites checked against in.Records, or
+// the typed error of the layer that failed. Durable runs use the unary
+// call, never the stream: an attempt's text reaches the run's log only
+// once the attempt is committed, so a retried attempt (after a crash)
+// never contradicts text a reader already saw.
+func (m *Model) Complete(ctx context.Context, in agent.AskInput) (Answer, error) {
+	if m == nil || m.agent == nil {
+		return Answer{}, errors.New("generate: Model was not built with NewModel")
+	}
+	req, err := m.agent.PrepareRequest(in, m.budget)
+	if err != nil {
+		return Answer{}, err
+	}
+	resp, err := m.client.Complete(ctx, req)
+	if cerr := ctx.Err(); cerr != nil {
+		return Answer{}, cerr
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	out, ids, err := m.decode(resp, in)
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Text: out.Answer, Sources: ids, Model: usageModel(resp.Model, req.Model), Usage: Usage{
+		Model: usageModel(resp.Model, req.Model), InputTokens: resp.Usage.InputTokens,
+		OutputTokens: resp.Usage.OutputTokens, TotalTokens: resp.Usage.TotalTokens,
+	}}, nil
+}
+
+// MaxOutputTokens is the output token cap of one call: what an attempt
+// reserves besides its input.
+func (m *Model) MaxOutputTokens() int {
+	t := m.agent.Definition().Model().MaxOutputTokens
+	if b := m.budget.MaxOutputTokens; b > 0 {
+		t = min(t, b)
+	}
+	return t
+}
+
+// Snapshot is the frozen identity a durable run is admitted under: the
+// contract (name, version and both schema digests), the model-visible
+// schema, and the provider profile and model. A sidecar restarted with
+// another of any of them refuses to resume the run rather than finish it
+// with something it was not admitted for.
+func (m *Model) Snapshot(tools string) run.Snapshot {
+	d := m.agent.Definition()
+	meta := d.Metadata()
+	p := m.client.Profile()
+	return run.Snapshot{
+		Agent:  run.Digest([]byte(meta.Name + "/" + strconv.Itoa(meta.Version) + "\x00" + d.InputRef().Digest + "\x00" + d.OutputRef().Digest)),
+		Schema: run.Digest(d.ModelSchema()),
+		Model:  run.Digest([]byte(p.Name + "\x00" + d.Model().Model + "\x00" + strconv.Itoa(m.MaxOutputTokens()))),
+		Tool:   tools,
+	}
+}
+
+// Paragraphs splits a checked answer into the deltas it is emitted in.
+func Paragraphs(answer string) []string {
+	return strings.SplitAfterN(answer, "\n\n", maxModelDeltas)
+}
+
+// Retryable reports whether a failed call may be tried again within a
+// run's budget: the provider was unavailable or rate limited, or the
+// connection failed. A refusal, a malformed or an ungrounded answer would
+// fail the same way again. ambiguous is true when the call may still have
+// reached the provider and been billed (a transport failure): its attempt
+// is recorded unknown, not failed.
+func Retryable(err error) (retry, ambiguous bool) {
+	var pe *provider.Error
+	if !errors.As(err, &pe) {
+		return false, false
+	}
+	switch pe.Code {
+	case provider.CodeTransport:
+		return true, true
+	case provider.CodeRateLimited, provider.CodeUnavailable:
+		return true, false
+	}
+	return false, false
+}

@@ -1,0 +1,174 @@
+package run_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/askplane/askplane/internal/run"
+	"github.com/askplane/askplane/internal/run/runtest"
+	"github.com/askplane/askplane/internal/store"
+)
+
+func openStore(t *testing.T, path string) *store.SQLite {
+	s, err := store.OpenSQLite(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// twoRounds is a program of two attempts, each checkpointed with its
+// outcome; dispatched counts the calls per round. Round 2 waits for
+// release (when not nil) as a slow provider would.
+func twoRounds(dispatched *[3]atomic.Int32, release chan struct{}) run.Program {
+	return func(ctx context.Context, x *run.Exec) error {
+		var cp struct{ Round int }
+		if err := json.Unmarshal(x.Checkpoint().Data, &cp); err != nil {
+			return err
+		}
+		for round := cp.Round + 1; round <= 2; round++ {
+			n, err := x.Begin(ctx, round, run.Usage{InputTokens: 10, OutputTokens: 10})
+			if err != nil {
+				return err
+			}
+			dispatched[round].Add(1)
+			if release != nil && round == 2 {
+				select {
+				case <-release:
+				case <-ctx.Done():
+					return context.Cause(ctx)
+				}
+			}
+			w := run.Write{
+				End:        &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: run.Usage{InputTokens: 5, OutputTokens: 5}},
+				Checkpoint: &run.Checkpoint{Step: round, Data: fmt.Appendf(nil, `{"Round":%d}`, round)},
+				Events:     [][]byte{fmt.Appendf(nil, `{"round":%d}`, round)},
+			}
+			if round == 2 {
+				w.Final = run.StateCompleted
+			}
+			if err := x.Commit(ctx, w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func worker(s run.Store, owner string, prog run.Program, lease time.Duration, seen *atomic.Int32) *run.Worker {
+	return &run.Worker{
+		Store: s, Owner: owner, Lease: lease,
+		Program: func(run.Run) (run.Program, error) { return prog, nil },
+		End: func(_ run.Run, err error) run.Ending {
+			if err == run.ErrCancelRequested {
+				return run.Ending{State: run.StateCancelled, Code: "ASK_CANCELLED", Event: []byte(`{"cancelled":true}`)}
+			}
+			return run.Ending{State: run.StateFailed, Code: "ASK_GENERATION_FAILED", Event: []byte(`{"failed":true}`)}
+		},
+		Observe: func(site, name string) {
+			if seen != nil && name == "run.resumed" {
+				seen.Add(1)
+			}
+		},
+	}
+}
+
+// A worker that dies mid-attempt (its instance is gone: its store handle
+// closed, its lease unrenewed) is taken over by another instance's sweep,
+// which resumes from the last checkpoint: the completed round is not
+// dispatched again, the round whose outcome is unknown is retried once
+// within the attempts budget, and the run completes.
+func TestCrashMidAttemptResumesWithoutRedispatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	sa, sb := openStore(t, path), openStore(t, path)
+	var calls [3]atomic.Int32
+	release := make(chan struct{})
+	a := runtest.Admission("site-crash")
+	a.Lease = 150 * time.Millisecond
+	_, l, _, err := sa.Admit(t.Context(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa := worker(sa, "worker-a", twoRounds(&calls, release), a.Lease, nil)
+	doneA := make(chan error, 1)
+	go func() { doneA <- wa.Execute(t.Context(), l) }()
+	for calls[2].Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	sa.Close() // the instance dies with round 2 in flight
+	var resumed atomic.Int32
+	wb := worker(sb, "worker-b", twoRounds(&calls, nil), time.Minute, &resumed)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r, err := sb.Get(t.Context(), a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.State.Terminal() {
+			if r.State != run.StateCompleted {
+				t.Fatalf("run ended %s %s", r.State, r.Code)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run was never resumed")
+		}
+		if _, err := wb.Sweep(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	close(release)
+	<-doneA
+	if calls[1].Load() != 1 || calls[2].Load() != 2 || resumed.Load() != 1 {
+		t.Fatalf("dispatched round 1 ×%d, round 2 ×%d, resumed %d; want 1, 2 (one unknown, one retry), 1", calls[1].Load(), calls[2].Load(), resumed.Load())
+	}
+	atts, _ := sb.Attempts(t.Context(), a.ID)
+	if len(atts) != 3 || atts[0].State != run.AttemptCompleted || atts[1].State != run.AttemptUnknown || atts[2].State != run.AttemptCompleted {
+		t.Fatalf("attempts %+v", atts)
+	}
+	ev, _ := sb.Events(t.Context(), a.ID, 0, 10)
+	if len(ev) != 3 || string(ev[1].Data) != `{"round":1}` || string(ev[2].Data) != `{"round":2}` {
+		t.Fatalf("events %+v", ev)
+	}
+}
+
+// Stop mid-attempt cancels exactly: the attempt in flight is stopped and
+// recorded unknown, no further attempt starts, and the run ends cancelled
+// with its last event.
+func TestCancelMidAttemptEndsExactly(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "runs.db"))
+	var calls [3]atomic.Int32
+	a := runtest.Admission("site-cancel")
+	_, l, _, err := s.Admit(t.Context(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := worker(s, "worker-a", twoRounds(&calls, make(chan struct{})), time.Minute, nil)
+	done := make(chan error, 1)
+	go func() { done <- w.Execute(t.Context(), l) }()
+	for calls[2].Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := w.Cancel(t.Context(), a.ID, []byte(`{"cancelled":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Get(t.Context(), a.ID)
+	atts, _ := s.Attempts(t.Context(), a.ID)
+	ev, _ := s.Events(t.Context(), a.ID, 0, 10)
+	if r.State != run.StateCancelled || len(atts) != 2 || atts[1].State != run.AttemptUnknown || calls[2].Load() != 1 {
+		t.Fatalf("after cancel: %s, attempts %+v, round 2 ×%d", r.State, atts, calls[2].Load())
+	}
+	if string(ev[len(ev)-1].Data) != `{"cancelled":true}` {
+		t.Fatalf("last event %q", ev[len(ev)-1].Data)
+	}
+}

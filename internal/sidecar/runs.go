@@ -1,0 +1,216 @@
+package sidecar
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/run"
+)
+
+// RunsConfig bounds a model site's durable answers ("runs" in a site's
+// config). A model site's questions become durable runs whenever the
+// session store keeps runs (SQLite or PostgreSQL; the memory store does
+// not, and answers there live and die with their request).
+//
+//	"runs": {
+//	  "maxTokens": 40000,        // one run, every attempt; default 8 × maxOutputTokens + 16000
+//	  "maxAttempts": 3,          // provider calls per run, retries and unknown ones included
+//	  "maxRounds": 1,            // tool-loop rounds (1: one search, no tools), at most 16
+//	  "maxCostUsd": 0.5,         // one run; default 1
+//	  "tokensPerDay": 2000000,   // the site, across every instance; 0: no ceiling
+//	  "costPerDayUsd": 20,       // the site, across every instance; 0: no ceiling
+//	  "maxConcurrent": 32,       // runs in flight for the site, across instances; 0: no ceiling
+//	  "inputUsdPerMTok": 3,      // the model's price, for the cost figures; 0: free
+//	  "outputUsdPerMTok": 15
+//	}
+type RunsConfig struct {
+	MaxTokens        int64   `json:"maxTokens"`
+	MaxAttempts      int     `json:"maxAttempts"`
+	MaxRounds        int     `json:"maxRounds"`
+	MaxCostUSD       float64 `json:"maxCostUsd"`
+	TokensPerDay     int64   `json:"tokensPerDay"`
+	CostPerDayUSD    float64 `json:"costPerDayUsd"`
+	MaxConcurrent    int     `json:"maxConcurrent"`
+	InputUSDPerMTok  float64 `json:"inputUsdPerMTok"`
+	OutputUSDPerMTok float64 `json:"outputUsdPerMTok"`
+}
+
+// maxUSD bounds every money figure of the config, so micro-USD sums stay
+// far from overflow.
+const maxUSD = 1e6
+
+func (c *RunsConfig) check() error {
+	if c == nil {
+		return nil
+	}
+	usd := func(v float64) bool { return v >= 0 && v <= maxUSD && !math.IsNaN(v) }
+	switch {
+	case c.MaxTokens < 0 || c.MaxTokens > 1e9 || c.TokensPerDay < 0 || c.TokensPerDay > 1e12:
+		return errors.New("runs: maxTokens and tokensPerDay must be 0 to 1e9 and 1e12")
+	case c.MaxAttempts < 0 || c.MaxAttempts > run.HardMaxAttempts:
+		return errors.New("runs: maxAttempts must be 0 to 32")
+	case c.MaxRounds < 0 || c.MaxRounds > run.HardMaxRounds:
+		return errors.New("runs: maxRounds must be 0 to 16")
+	case c.MaxConcurrent < 0 || c.MaxConcurrent > 1e6:
+		return errors.New("runs: maxConcurrent must be 0 to 1e6")
+	case !usd(c.MaxCostUSD) || !usd(c.CostPerDayUSD) || !usd(c.InputUSDPerMTok) || !usd(c.OutputUSDPerMTok):
+		return errors.New("runs: every USD figure must be 0 to 1e6")
+	}
+	return nil
+}
+
+func micros(usd float64) int64 { return int64(math.Ceil(usd * 1e6)) }
+
+// durable returns the site's Durable config, or nil when its answers are
+// not durable (extractive, or a store without runs).
+func (s *Server) durable(st *site) *ask.Durable {
+	m, ok := st.gen.(*generate.Model)
+	if !ok || s.worker == nil {
+		return nil
+	}
+	c := st.cfg.Runs
+	if c == nil {
+		c = &RunsConfig{}
+	}
+	out := int64(m.MaxOutputTokens())
+	b := run.Budget{MaxTokens: c.MaxTokens, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds, MaxCostMicros: micros(c.MaxCostUSD)}
+	if b.MaxTokens == 0 {
+		b.MaxTokens = 8*out + 16_000
+	}
+	if b.MaxAttempts == 0 {
+		b.MaxAttempts = 3
+	}
+	if b.MaxRounds == 0 {
+		b.MaxRounds = 1
+	}
+	if c.MaxCostUSD == 0 {
+		b.MaxCostMicros = 1_000_000
+	}
+	return &ask.Durable{
+		Worker: s.worker, Model: m, Budget: b,
+		Ceilings: run.Ceilings{MaxConcurrent: c.MaxConcurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
+		Pricing:  ask.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
+	}
+}
+
+// runSites is what the Worker needs of each durable site.
+type runSites struct {
+	handlers map[string]*ask.Handler // by site id
+	ceilings map[string]run.Ceilings // by site id
+	events   map[string]http.Handler // by corpus id
+	cancel   map[string]http.Handler // by corpus id
+	only     [2]http.Handler         // events, cancel of a single site
+}
+
+// newWorker builds the server's run worker when the store keeps runs.
+func (s *Server) newWorker(metrics ask.Metrics) {
+	rs, ok := s.sessions.(run.Store)
+	if !ok {
+		return
+	}
+	s.runSites = &runSites{handlers: map[string]*ask.Handler{}, ceilings: map[string]run.Ceilings{},
+		events: map[string]http.Handler{}, cancel: map[string]http.Handler{}}
+	sites := s.runSites
+	s.worker = &run.Worker{
+		Store: rs,
+		Owner: "askplane-" + strings.ToLower(rand.Text()[:12]),
+		Program: func(r run.Run) (run.Program, error) {
+			h := sites.handlers[r.Site]
+			if h == nil {
+				return nil, errors.New("sidecar: the run's site is not served here")
+			}
+			return h.Program(r)
+		},
+		End: func(r run.Run, err error) run.Ending {
+			if h := sites.handlers[r.Site]; h != nil {
+				return h.End(r, err)
+			}
+			return (&ask.Handler{}).End(r, err)
+		},
+		Ceilings: func(site string) run.Ceilings { return sites.ceilings[site] },
+		Observe: func(site, name string) {
+			if metrics == nil {
+				return
+			}
+			outcome := ask.OutcomeOK
+			if state, ok := strings.CutPrefix(name, "run."); ok && state != "started" && state != "resumed" {
+				name, outcome = ask.MetricRunEnded, state
+			}
+			metrics.Observe(ask.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
+		},
+		Logger: s.log,
+	}
+}
+
+// addRunSite registers a durable site's handler for the worker and the
+// run routes.
+func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable, wrap func(http.Handler) http.Handler) {
+	rs := s.runSites
+	rs.handlers[st.record.SiteID] = h
+	rs.ceilings[st.record.SiteID] = d.Ceilings
+	ev, cn := wrap(http.HandlerFunc(h.ServeEvents)), wrap(http.HandlerFunc(h.ServeCancel))
+	rs.events[st.record.Corpus.ID], rs.cancel[st.record.Corpus.ID] = ev, cn
+	rs.only = [2]http.Handler{ev, cn}
+}
+
+// mountRuns adds the run routes; they exist only when a site is durable.
+// Like /v1/ask they answer other methods with the protocol's 405.
+func (s *Server) mountRuns(mux *http.ServeMux, sites int) {
+	rs := s.runSites
+	if rs == nil || len(rs.events) == 0 {
+		return
+	}
+	if sites == 1 {
+		mux.Handle("/v1/runs/{id}/events", rs.only[0])
+		mux.Handle("/v1/runs/{id}/cancel", rs.only[1])
+		return
+	}
+	mux.Handle("/v1/runs/{id}/events", corpusRouter(rs.events))
+	mux.Handle("/v1/runs/{id}/cancel", corpusRouter(rs.cancel))
+}
+
+// Sweeping: every sweepEvery the server claims the runs whose lease
+// expired (an instance crashed or was redeployed mid-answer) and resumes
+// them; finished runs are kept runRetention, for readers to come back to.
+const (
+	sweepEvery   = 5 * time.Second
+	runRetention = 7 * 24 * time.Hour
+)
+
+func (s *Server) startSweeper() {
+	if s.worker == nil {
+		s.swept = make(chan struct{})
+		close(s.swept)
+		s.stopSweep = func() {}
+		return
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	s.stopSweep, s.swept = stop, make(chan struct{})
+	go func() {
+		defer close(s.swept)
+		t := time.NewTicker(sweepEvery)
+		defer t.Stop()
+		for n := 0; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if _, err := s.worker.Sweep(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("askplane: sweeping expired runs failed", "err", err)
+			}
+			if n%720 == 0 { // hourly
+				if _, err := s.worker.Store.PruneRuns(ctx, time.Now().Add(-runRetention)); err != nil && ctx.Err() == nil {
+					s.log.Warn("askplane: pruning old runs failed", "err", err)
+				}
+			}
+		}
+	}()
+}

@@ -1,0 +1,221 @@
+package sidecar
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/run"
+)
+
+// durableServer serves one model site (OpenAI's wire, from fake) on a
+// SQLite store, so its answers are durable runs, on a real loopback
+// listener.
+func durableServer(t *testing.T, fakeURL, dbPath, extra string) (*Server, *httptest.Server) {
+	t.Helper()
+	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
+	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
+	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
+	gen := `{"provider":"openai-compatible","model":"fake-model","baseUrl":"` + fakeURL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
+	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + dbPath + `","metrics":true,"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+extra) + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sites[0].Public = public
+	s, err := New(t.Context(), cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	t.Cleanup(func() { srv.Close(); s.Close() })
+	return s, srv
+}
+
+// reader is one browser: a cookie jar, so it stays one subject.
+func reader(t *testing.T) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar}
+}
+
+func post(t *testing.T, c *http.Client, url, body string, header ...string) answer {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return fetch(t, c, req)
+}
+
+func lines(body string) []string { return strings.Split(strings.TrimSuffix(body, "\n"), "\n") }
+
+// A model site's answer is a run: X-Askplane-Run names it, its stream is
+// the run's log (a run event, the text, the cite, done); the same
+// Idempotency-Key again joins it (one provider call, the same events);
+// GET /v1/runs/{id}/events?after=N gives exactly the events after the N
+// seen; and another reader (another subject) cannot see it.
+func TestDurableAnswerJoinsAndResumes(t *testing.T) {
+	id := corpus.RecordID("/docs/install/", "install")
+	fake := newFakeProvider(t, "openai-compatible", `{"cites":["`+id+`"],"answer":"Install it with go install.\n\nIt needs Go 1.26."}`)
+	_, srv := durableServer(t, fake.srv.URL, filepath.Join(t.TempDir(), "s.db"), "")
+	c := reader(t)
+	first := post(t, c, srv.URL+"/v1/ask", askJSON("how do I install askplane?"), "Idempotency-Key", "q-1")
+	runID := first.header.Get("X-Askplane-Run")
+	if !first.answered() || runID == "" || !strings.Contains(first.body, `"name":"run"`) || !strings.Contains(first.body, `"path":"/docs/install/#install"`) {
+		t.Fatalf("first answer: %d %s run %q\n%s", first.status, first.header, runID, first.body)
+	}
+	if answerText(t, first.body) != "Install it with go install.\n\nIt needs Go 1.26." {
+		t.Fatalf("answer text %q", answerText(t, first.body))
+	}
+	again := post(t, c, srv.URL+"/v1/ask", askJSON("how do I install askplane?"), "Idempotency-Key", "q-1")
+	if again.header.Get("X-Askplane-Run") != runID || again.body != first.body {
+		t.Fatalf("the same key did not join the run: %s\n%s", again.header.Get("X-Askplane-Run"), again.body)
+	}
+	if n := fake.requests.Load(); n != 1 {
+		t.Fatalf("%d provider calls for one run", n)
+	}
+	all := lines(first.body)
+	rest := fetch(t, c, runEventsRequest(t, srv.URL+"/v1/runs/"+runID+"/events?after=2"))
+	if rest.status != 200 || rest.body != strings.Join(all[2:], "\n")+"\n" {
+		t.Fatalf("resume after 2 of %d events: %d\n%s", len(all), rest.status, rest.body)
+	}
+	if other := fetch(t, reader(t), runEventsRequest(t, srv.URL+"/v1/runs/"+runID+"/events")); other.status != 404 {
+		t.Fatalf("another subject read the run: %d %s", other.status, other.body)
+	}
+	if bad := post(t, c, srv.URL+"/v1/ask", askJSON("another question"), "Idempotency-Key", "q-1"); bad.status != 422 {
+		t.Fatalf("a reused key for another question: %d %s", bad.status, bad.body)
+	}
+}
+
+func runEventsRequest(t *testing.T, url string) *http.Request {
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+// Stop mid-answer cancels exactly: the provider call in flight is
+// abandoned, no further attempt starts, the stream ends with
+// ASK_CANCELLED, the run is cancelled and the metrics count it.
+func TestDurableStopCancelsExactly(t *testing.T) {
+	var calls atomic.Int64
+	release := make(chan struct{})
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(500)
+	}))
+	t.Cleanup(func() { close(release); fake.Close() })
+	s, srv := durableServer(t, fake.URL, filepath.Join(t.TempDir(), "s.db"), `,"runs":{"maxAttempts":3}`)
+	c := reader(t)
+	// The first request mints the reader's cookie.
+	post(t, c, srv.URL+"/v1/runs/none/cancel", "")
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/ask", strings.NewReader(askJSON("how do I install askplane?")))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req) // returns with the headers: the stream is open
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	runID := resp.Header.Get("X-Askplane-Run")
+	for calls.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel := post(t, c, srv.URL+"/v1/runs/"+runID+"/cancel", "")
+	if cancel.status != 200 || !strings.Contains(cancel.body, `"cancelRequested":true`) {
+		t.Fatalf("cancel: %d %s", cancel.status, cancel.body)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	a := answer{resp.StatusCode, resp.Header, string(b)}
+	if !strings.Contains(a.body, `"code":"ASK_CANCELLED"`) || strings.Contains(a.body, `"type":"done"`) {
+		t.Fatalf("stream after Stop:\n%s", a.body)
+	}
+	r, err := s.worker.Store.Get(t.Context(), runID)
+	if err != nil || r.State != run.StateCancelled || r.Attempts != 1 {
+		t.Fatalf("run after Stop: %s, %d attempts, %v", r.State, r.Attempts, err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("%d provider calls after Stop, want 1", n)
+	}
+	m := fetch(t, http.DefaultClient, runEventsRequest(t, srv.URL+"/metrics"))
+	if !strings.Contains(m.body, `askplane_ask_run_ended_total{outcome="cancelled",site="docs"} 1`) {
+		t.Fatalf("metrics do not count the cancelled run:\n%s", grepLines(m.body, "run_"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// The site's ceiling on runs in flight holds across instances: with one
+// run answering on instance A, instance B (another process on the same
+// store) refuses a second question with 429 ASK_RATE_LIMITED and a
+// Retry-After, counted as a budget refusal; once A's run ends, B admits.
+func TestDurableCeilingHoldsAcrossInstances(t *testing.T) {
+	id := corpus.RecordID("/docs/install/", "install")
+	text, _ := json.Marshal(`{"cites":["` + id + `"],"answer":"Install it with go install."}`)
+	release := make(chan struct{})
+	var calls atomic.Int64
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			<-release
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"resp_1","object":"response","status":"completed","model":"gpt-fake","output":[`+
+			`{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":`+string(text)+`,"annotations":[]}]}],`+
+			`"usage":{"input_tokens":120,"output_tokens":30,"total_tokens":150}}`)
+	}))
+	t.Cleanup(fake.Close)
+	db := filepath.Join(t.TempDir(), "s.db")
+	limits := `,"runs":{"maxConcurrent":1,"inputUsdPerMTok":1,"outputUsdPerMTok":2}`
+	_, a := durableServer(t, fake.URL, db, limits)
+	sb, b := durableServer(t, fake.URL, db, limits)
+	first := make(chan answer, 1)
+	go func() { first <- post(t, reader(t), a.URL+"/v1/ask", askJSON("how do I install askplane?")) }()
+	for calls.Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	refused := post(t, reader(t), b.URL+"/v1/ask", askJSON("how do I install askplane?"))
+	if !refused.rateLimited(429) {
+		t.Fatalf("a second run on instance B: %d %s %s", refused.status, refused.header.Get("Retry-After"), refused.body)
+	}
+	close(release)
+	if f := <-first; !f.answered() {
+		t.Fatalf("the first run: %d %s", f.status, f.body)
+	}
+	if ok := post(t, reader(t), b.URL+"/v1/ask", askJSON("how do I install askplane?")); !ok.answered() {
+		t.Fatalf("after the first run ended: %d %s", ok.status, ok.body)
+	}
+	// Both runs' usage is the site's day, settled per attempt from the
+	// provider's report: 150 tokens each, and at $1 and $2 per million
+	// tokens, 120 + 60 micro-USD each.
+	u, err := sb.worker.Store.DayUsage(t.Context(), "docs", time.Now())
+	if err != nil || u.Tokens != 300 || u.CostMicros != 360 {
+		t.Fatalf("day usage %+v, %v; want 300 tokens, 360 micro-USD", u, err)
+	}
+	m := fetch(t, http.DefaultClient, runEventsRequest(t, b.URL+"/metrics"))
+	if !strings.Contains(m.body, `askplane_ask_budget_refused_total{outcome="rejected",site="docs"} 1`) {
+		t.Fatalf("the refusal is not counted:\n%s", grepLines(m.body, "budget"))
+	}
+}
