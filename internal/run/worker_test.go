@@ -90,7 +90,7 @@ func TestCrashMidAttemptResumesWithoutRedispatch(t *testing.T) {
 	var calls [3]atomic.Int32
 	release := make(chan struct{})
 	a := runtest.Admission("site-crash")
-	a.Lease = 150 * time.Millisecond
+	a.Lease = 300 * time.Millisecond
 	_, l, _, err := sa.Admit(t.Context(), a)
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ import (
 //	  "maxCostUsd": 0.5,         // one run; default 1
 //	  "tokensPerDay": 2000000,   // the site, across every instance; 0: no ceiling
 //	  "costPerDayUsd": 20,       // the site, across every instance; 0: no ceiling
-//	  "maxConcurrent": 32,       // runs in flight for the site, across instances; 0: no ceiling
+//	  "maxConcurrent": 32,       // runs in flight for the site, across instances; default the generations slots
 //	  "inputUsdPerMTok": 3,      // the model's price, for the cost figures; 0: free
 //	  "outputUsdPerMTok": 15
 //	}
@@ -93,9 +93,17 @@ func (s *Server) durable(st *site) *ask.Durable {
 	if c.MaxCostUSD == 0 {
 		b.MaxCostMicros = 1_000_000
 	}
+	// A durable answer does not pass the per-instance generations gate
+	// (it outlives its request), so without a ceiling of its own the
+	// site's runs in flight are bounded by the gate's slot count, across
+	// every instance.
+	concurrent := c.MaxConcurrent
+	if concurrent == 0 {
+		concurrent = st.generations().Slots
+	}
 	return &ask.Durable{
 		Worker: s.worker, Model: m, Budget: b,
-		Ceilings: run.Ceilings{MaxConcurrent: c.MaxConcurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
+		Ceilings: run.Ceilings{MaxConcurrent: concurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
 		Pricing:  ask.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
 	}
 }

@@ -128,12 +128,14 @@ func testIdempotency(t *testing.T, b Backend) {
 
 func testClaimRace(t *testing.T, b Backend) {
 	s0 := b.Open(t)
+	held := Admission("site-race")
+	admit(t, s0, held) // a lease of a minute
+	if _, err := s0.Claim(t.Context(), held.ID, "worker-x", time.Minute); run.CodeOf(err) != run.CodeLeaseHeld {
+		t.Fatalf("claiming a live lease: %v", err)
+	}
 	a := Admission("site-race")
 	a.Lease = 50 * time.Millisecond
 	_, stale := admit(t, s0, a)
-	if _, err := s0.Claim(t.Context(), a.ID, "worker-x", time.Minute); run.CodeOf(err) != run.CodeLeaseHeld {
-		t.Fatalf("claiming a live lease: %v", err)
-	}
 	time.Sleep(80 * time.Millisecond)
 	stores := []run.Store{b.Open(t), b.Open(t)}
 	var wg sync.WaitGroup
@@ -196,7 +198,7 @@ func testTakeover(t *testing.T, b Backend) {
 	ctx := t.Context()
 	sa, sb := b.Open(t), b.Open(t)
 	a := Admission("site-takeover")
-	a.Lease = 100 * time.Millisecond
+	a.Lease = 400 * time.Millisecond
 	_, la := admit(t, sa, a)
 	reserve := run.Usage{InputTokens: 100, OutputTokens: 50}
 	n1, err := sa.BeginAttempt(ctx, la, run.AttemptStart{Round: 1, Reserve: reserve}, run.Ceilings{})
@@ -214,10 +216,10 @@ func testTakeover(t *testing.T, b Backend) {
 	if _, err := sa.BeginAttempt(ctx, la, run.AttemptStart{Round: 2, Reserve: reserve}, run.Ceilings{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := sb.ClaimExpired(ctx, "worker-b", time.Minute); ok || err != nil {
+	if l, ok, err := sb.ClaimExpired(ctx, "worker-b", time.Minute); (ok && l.RunID == a.ID) || err != nil {
 		t.Fatalf("claimed a live lease: %v %v", ok, err)
 	}
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(450 * time.Millisecond)
 	var lb run.Lease
 	for {
 		l, ok, err := sb.ClaimExpired(ctx, "worker-b", time.Minute)
