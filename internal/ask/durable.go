@@ -359,10 +359,18 @@ func (h *Handler) concludeRun(ctx context.Context, st *askState, ans generate.An
 		if l, ok := h.cfg.Sessions.(session.Limited); ok {
 			rec = session.Fit(rec, l.Limits().MaxSessionBytes)
 		}
-		// A conflict (another answer saved first, or this run saved
-		// before a crash) loses the history entry, not the paid answer.
-		if ok, err := h.cfg.Sessions.Save(ctx, s.Key, rec, s.Rev); err != nil || !ok {
-			h.log.Warn("ask: a run's session save failed or conflicted", "err", err)
+		// The paid answer is delivered either way; a conflict (another
+		// answer saved this session first) ends the stream as the
+		// non-durable one does, so the reader knows the turn is not in
+		// the conversation and may ask again, and a failed save is
+		// logged.
+		ok, err := h.cfg.Sessions.Save(ctx, s.Key, rec, s.Rev)
+		switch {
+		case err != nil:
+			h.log.Warn("ask: a run's session save failed", "err", err)
+		case !ok:
+			retry := true
+			return append(evs, protocol.AskErrorEvent{Message: msgConflict, Code: string(protocol.CodeAskPersistenceConflict), Retryable: &retry}.AppendJSON(nil)), nil
 		}
 	}
 	model := protocol.Trim(ans.Model)

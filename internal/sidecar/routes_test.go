@@ -71,7 +71,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
 			fake := newFakeProvider(t, "openai-compatible", `{"cites":["x"],"answer":"x"}`)
 			private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`+
-				`,"generator":{"provider":"openai-compatible","model":"m","baseUrl":"`+fake.srv.URL+`/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"}`)
+				`,"generator":{"provider":"openai-compatible","model":"m","baseUrl":"`+fake.srv.URL+`/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"},"runs":{}`)
 			return edgeConfig(t, `,"hosts":["ask.example.com"],"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`,
 				`"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
 		}

@@ -14,10 +14,14 @@ import (
 	"github.com/askplane/askplane/internal/run"
 )
 
-// RunsConfig bounds a model site's durable answers ("runs" in a site's
-// config). A model site's questions become durable runs whenever the
-// session store keeps runs (SQLite or PostgreSQL; the memory store does
-// not, and answers there live and die with their request).
+// RunsConfig turns on and bounds a model site's durable answers ("runs"
+// in a site's config). With it, a model site's questions become durable
+// runs when the session store keeps runs (SQLite or PostgreSQL; the
+// memory store does not, and answers there live and die with their
+// request). Without it (the default, "runs" absent) answers stream live
+// under the generations gate. It is opt-in for now because the widget
+// does not yet send Idempotency-Key nor cancel a run on Stop, and a
+// durable answer does not stream token by token.
 //
 //	"runs": {
 //	  "maxTokens": 40000,        // one run, every attempt; default 8 × maxOutputTokens + 16000
@@ -77,7 +81,7 @@ func (s *Server) durable(st *site) *ask.Durable {
 	}
 	c := st.cfg.Runs
 	if c == nil {
-		c = &RunsConfig{}
+		return nil
 	}
 	out := int64(m.MaxOutputTokens())
 	b := run.Budget{MaxTokens: c.MaxTokens, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds, MaxCostMicros: micros(c.MaxCostUSD)}

@@ -65,7 +65,7 @@ func lines(body string) []string { return strings.Split(strings.TrimSuffix(body,
 func TestDurableAnswerJoinsAndResumes(t *testing.T) {
 	id := corpus.RecordID("/docs/install/", "install")
 	fake := newFakeProvider(t, "openai-compatible", `{"cites":["`+id+`"],"answer":"Install it with go install.\n\nIt needs Go 1.26."}`)
-	_, srv := durableServer(t, fake.srv.URL, filepath.Join(t.TempDir(), "s.db"), "")
+	_, srv := durableServer(t, fake.srv.URL, filepath.Join(t.TempDir(), "s.db"), `,"runs":{}`)
 	c := reader(t)
 	first := post(t, c, srv.URL+"/v1/ask", askJSON("how do I install askplane?"), "Idempotency-Key", "q-1")
 	runID := first.header.Get("X-Askplane-Run")
