@@ -25,6 +25,7 @@ import (
 
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/store/storetest"
+	"github.com/askplane/askplane/internal/testsite"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -109,25 +110,8 @@ type process struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	url    string
-	out    *syncBuffer
+	out    *testsite.Buffer
 	exited chan error
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // freeAddr is a loopback address nothing listens on (for a moment).
@@ -153,7 +137,7 @@ func startProcess(t *testing.T, bin, config, dsn string) *process {
 
 func tryProcess(t *testing.T, bin, config, dsn string) (*process, error) {
 	addr := freeAddr(t)
-	p := &process{t: t, url: "http://" + addr, out: &syncBuffer{}, exited: make(chan error, 1)}
+	p := &process{t: t, url: "http://" + addr, out: &testsite.Buffer{}, exited: make(chan error, 1)}
 	p.cmd = exec.Command(bin, "serve", "--addr", addr)
 	p.cmd.Env = []string{"ASKPLANE_CONFIG_JSON=" + config, "ASKPLANE_TEST_DB=" + dsn,
 		"ASKPLANE_TEST_SECRET=" + testSecret, "ASKPLANE_TEST_TOKEN=" + testToken, "ASKPLANE_TEST_MODEL_KEY=sk-test-" + strings.Repeat("9", 32)}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -10,31 +9,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/askplane/askplane/internal/devserver"
 	"github.com/askplane/askplane/internal/sitetest"
+	"github.com/askplane/askplane/internal/testsite"
 )
-
-// syncBuffer is a bytes.Buffer safe for the dev loop's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestDevRebuildsAndReloads runs askplane dev on a small site as an author
 // does, then edits a page: the page reloads (its open event stream says
@@ -63,7 +44,7 @@ title: Home
 First version.
 `)
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
+	var stdout, stderr testsite.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- runDevContext(ctx, []string{"--addr", "127.0.0.1:0", "--site", site, "--sessions", filepath.Join(t.TempDir(), "sessions.db")}, &stdout, &stderr)
