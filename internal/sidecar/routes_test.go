@@ -29,7 +29,7 @@ func (e *edgeServer) send(t *testing.T, method, path, body string, header ...str
 }
 
 // TestEveryEndpointKeepsAsksRules: each route that does work for a client
-// (/v1/ask, /mcp, /v1/evidence/replay and /read) refuses, the same way, a
+// (/v1/ask, /mcp, /v1/evidence/replay and /read, /v1/feedback) refuses, the same way, a
 // foreign Host, two Origin headers, a foreign Origin, a private site's
 // request without a token or with a wrong one, and a body over its bound;
 // answers a good token; and spends the client address's budget, so it
@@ -47,22 +47,26 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 	routes := []struct {
 		path, body, oversized string
 		tooLarge              []int // the statuses an oversized body may get
+		ok                    int   // a good request's status; 0 means 200
 	}{
-		{"/v1/ask", askJSON("how do I install askplane?"), askJSON(big), []int{413}},
+		{"/v1/ask", askJSON("how do I install askplane?"), askJSON(big), []int{413}, 0},
 		{"/mcp", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-			`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + big + `"}}`, []int{400, 413}},
-		{"/v1/evidence/replay", `{"fragment":"` + frag + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}},
-		{"/v1/evidence/read", `{"fragment":"` + frag + `","section":"record_text","record_id":"` + p.Records[0].ID + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}},
+			`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + big + `"}}`, []int{400, 413}, 0},
+		{"/v1/evidence/replay", `{"fragment":"` + frag + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}, 0},
+		{"/v1/evidence/read", `{"fragment":"` + frag + `","section":"record_text","record_id":"` + p.Records[0].ID + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}, 0},
+		{"/v1/feedback?corpus=docs-private", `{"context_id":"` + p.ContextID + `","verdict":"helpful"}`,
+			`{"context_id":"` + p.ContextID + `","verdict":"` + big + `"}`, []int{413}, 204},
 	}
 	const budget = 8
-	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`)
+	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}],"feedback":true`)
 	config := func() *Config {
 		return edgeConfig(t, `,"hosts":["ask.example.com"]`, `"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
 	}
 	host := []string{"Host", "ask.example.com", "Accept", "application/json, text/event-stream"}
 	good := append(append([]string(nil), host...), "Authorization", "Bearer "+testToken)
 	for _, rt := range routes {
-		t.Run(strings.TrimPrefix(rt.path, "/"), func(t *testing.T) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(rt.path, "/"), "?")
+		t.Run(name, func(t *testing.T) {
 			e := startEdge(t, config())
 			check := func(what string, a answer, want ...int) {
 				t.Helper()
@@ -79,7 +83,11 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			check("no token on a private site", e.send(t, "POST", rt.path, rt.body, host...), 401)
 			check("a wrong token", e.send(t, "POST", rt.path, rt.body, append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))...), 401)
 			check("an oversized body", e.send(t, "POST", rt.path, rt.oversized, good...), rt.tooLarge...)
-			check("a good token", e.send(t, "POST", rt.path, rt.body, good...), 200)
+			ok := rt.ok
+			if ok == 0 {
+				ok = 200
+			}
+			check("a good token", e.send(t, "POST", rt.path, rt.body, good...), ok)
 			limited := false
 			for range budget {
 				if a := e.send(t, "POST", rt.path, rt.body, good...); a.status == 429 {
