@@ -32,6 +32,8 @@
 //	data-askplane-ready      set by the JS once it runs; until then the stylesheet hides the widget
 //	data-askplane-suggestions  JSON list of suggested questions (params.askplane.suggestions, per
 //	                         language); absent when there are none
+//	data-askplane-feedback   present when params.askplane.feedback = true: complete backend answers
+//	                         with a context_id offer the helpful / not helpful control
 //
 // The static shell (ids are unique on the page; one widget per page):
 //
@@ -89,6 +91,10 @@
 //	  data-askplane-stop                   aborts this stream; hide it at the end
 //	  data-askplane-evidence               the "review the evidence" slot, hidden until there is a link
 //	  data-askplane-evidence-link          the link in it (href through the safe-link rule)
+//	  data-askplane-feedback               "Was this helpful?", hidden; shown once the answer is
+//	                                       complete when the root has data-askplane-feedback
+//	  data-askplane-feedback-text          its question
+//	  data-askplane-verdict="<verdict>"    its buttons (helpful, not_helpful)
 //	data-askplane-template="error"       something failed
 //	  data-askplane-error                  the entry; the JS sets data-askplane-code (the backend's
 //	                                       code or status, for debugging; never shown)

@@ -40,6 +40,9 @@ type site struct {
 	buffered        bool                // write the whole stream at once, as some serverless hosts do
 	deltas          []string            // the streamed text
 	delay           time.Duration       // between two streamed events
+	link            string              // the Ask answer's Link header, when set
+
+	feedback []feedbackPost // the POST /v1/feedback requests, in order
 
 	asks        atomic.Int32
 	coreFetches atomic.Int32 // requests for askplane/dist/core.*.js
@@ -64,6 +67,14 @@ func newSite(t *testing.T, public string, configure func(*site)) *site {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/ask", s.ask)
+	mux.HandleFunc("POST /v1/feedback", func(w http.ResponseWriter, r *http.Request) {
+		body := new(bytes.Buffer)
+		body.ReadFrom(r.Body)
+		s.mu.Lock()
+		s.feedback = append(s.feedback, feedbackPost{r.Method, r.URL.RawQuery, r.Header.Get("Content-Type"), body.String()})
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("GET /", s.file)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", csp)
@@ -131,6 +142,9 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
+	if s.link != "" {
+		w.Header().Set("Link", s.link)
+	}
 	rc := http.NewResponseController(w)
 	send := func(v any) bool {
 		line, _ := json.Marshal(v)
@@ -169,6 +183,16 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 		"sources": []map[string]string{{"id": "s1", "title": "Quickstart", "path": "/getting-started/quickstart/"}},
 	}})
 	send(map[string]string{"type": "done"})
+}
+
+// feedbackPost is one request to the fake /v1/feedback.
+type feedbackPost struct{ method, query, contentType, body string }
+
+// feedbackPosts returns the feedback requests so far.
+func (s *site) feedbackPosts() []feedbackPost {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]feedbackPost(nil), s.feedback...)
 }
 
 // request returns the last Ask request's body and content type.

@@ -14,6 +14,7 @@ export { isSafeHref } from './href.js';
 export { Resolver, decide } from './resolver.js';
 export { Reservations, choiceFrame } from './reservations.js';
 export { buildAskRequest, readAskEvents } from './ask.js';
+export { evidenceHref, feedbackRequest } from './feedback.js';
 export { ACTION_ESCALATE } from './resolver.js';
 export { OUTCOME_ANSWER, OUTCOME_CHOICES } from './answer.js';
 export { SUBMIT_GRANTED } from './reservations.js';

@@ -601,6 +601,33 @@ export class Widget {
     if (!entry.isConnected) return;
     if (text !== '') this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }) });
     this.#announce(ended);
+    if (ended === 'done' && text !== '') this.#feedback(entry, review);
+  }
+
+  // #feedback shows the helpful / not helpful control under a complete
+  // backend answer, when the site takes feedback (the root's
+  // data-askplane-feedback) and the answer's review link names its
+  // context_id (in the recipe, its fragment). A choice posts
+  // {context_id, verdict}, nothing the reader typed, once, to the
+  // endpoint's sibling feedback?corpus=<the review link's corpus>.
+  #feedback(entry, review) {
+    const req = this.#root.hasAttribute('data-askplane-feedback') && review && this.#core.feedbackRequest(review, new URL(this.endpoint, document.baseURI));
+    if (!req) return;
+    const box = hook(entry, 'feedback');
+    box.hidden = false;
+    box.addEventListener('click', (e) => {
+      const verdict = e.target.closest('[data-askplane-verdict]')?.getAttribute('data-askplane-verdict');
+      if (!verdict) return;
+      fetch(req.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ context_id: req.context_id, verdict }),
+      }).catch(() => {});
+      box.replaceChildren(this.#text('thanks'));
+      box.tabIndex = -1;
+      box.focus();
+      this.#announce('thanks');
+    });
   }
 
   // #evidence shows the answer's review link: the Link header's
@@ -609,17 +636,9 @@ export class Widget {
   // server until the reader asks the review page to rebuild it.
   // It returns the link's URL, or ''.
   #evidence(entry, res) {
-    const m = /<([^>]*)>\s*;\s*rel="?evidence"?/.exec(res.headers.get('link') || '');
-    if (!m) return '';
-    let url;
-    try {
-      url = new URL(m[1], res.url || new URL(this.endpoint, document.baseURI));
-    } catch {
-      return '';
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return '';
-    this.#reviewLink(entry, url.href);
-    return url.href;
+    const href = this.#core.evidenceHref(res.headers.get('link'), res.url || new URL(this.endpoint, document.baseURI));
+    if (href) this.#reviewLink(entry, href);
+    return href;
   }
 
   #reviewLink(entry, href) {
