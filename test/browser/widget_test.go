@@ -89,7 +89,7 @@ func TestWidget(t *testing.T) {
 		// closes, and focus returns to that link.
 		tb.eval(`const a = document.querySelector('main a[href], body a[href]'); a.setAttribute('data-test-from', ''); a.focus(); 0`)
 		tb.do(chromedp.KeyEvent("/"))
-		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		tb.wait(`document.querySelector('[data-askplane-panel]')?.hidden === false`)
 		if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
 			t.Errorf("focus after / is %q; want the question", got)
 		}
@@ -106,7 +106,7 @@ func TestWidget(t *testing.T) {
 		}
 		// Ctrl-K opens too; Escape closes with focus anywhere on the page.
 		tb.do(chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		tb.wait(`document.querySelector('[data-askplane-panel]')?.hidden === false`)
 		tb.eval(`document.activeElement.blur(); 0`)
 		tb.do(chromedp.KeyEvent(kb.Escape))
 		tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)
@@ -135,7 +135,7 @@ func TestWidget(t *testing.T) {
 		if got := tb.text("[data-askplane-question-text]"); got != "Upgrade askplane\nhow does the sidecar cite pages" {
 			t.Errorf("the questions on the next page: %q", got)
 		}
-		if got := tb.text("[data-askplane-answer]:not([data-askplane-stream]) pre code"); got != "hugo mod get -u github.com/askplane/askplane" {
+		if got := tb.text("[data-askplane-answer]:not([data-askplane-stream]) pre code"); got != "hugo mod get -u github.com/askplane/askplane/hugo-module" {
 			t.Errorf("the local answer on the next page: %q", got)
 		}
 		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
@@ -225,7 +225,7 @@ func TestWidget(t *testing.T) {
 		}
 		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-copy]")))
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-copy]').textContent === 'Copied.'`)
-		if got := tb.eval(`navigator.clipboard.readText()`); got != "hugo mod get -u github.com/askplane/askplane" {
+		if got := tb.eval(`navigator.clipboard.readText()`); got != "hugo mod get -u github.com/askplane/askplane/hugo-module" {
 			t.Errorf("the clipboard holds %q", got)
 		}
 		if got := tb.eval(`document.activeElement.hasAttribute('data-askplane-copy') + ' ' + document.querySelector('[data-askplane-status]').textContent`); got != "true Copied." {
@@ -443,7 +443,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.open()
 		tb.ask("install")
 		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-choice]').length >= 2`)
-		const widget = `document.querySelector('[data-askplane-root]').askplane`
+		const widget = `document.querySelector('[data-askplane-root]').askplane.widget`
 		const box = `document.querySelector('[data-askplane-log] [data-askplane-choices]')`
 		// update-module is a real entry, but "install" never offered it.
 		for _, forged := range []string{"update-module", "forged-never-offered"} {
