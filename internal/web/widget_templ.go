@@ -236,7 +236,7 @@ func launcher(vm WidgetView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<button type=\"button\" class=\"askplane__launcher\" aria-expanded=\"false\" aria-keyshortcuts=\"/ Control+K Meta+K\" data-askplane-launcher><svg class=\"askplane__icon\" viewBox=\"0 0 24 24\" width=\"20\" height=\"20\" aria-hidden=\"true\" focusable=\"false\"><path d=\"M4 5.5A2.5 2.5 0 0 1 6.5 3h11A2.5 2.5 0 0 1 20 5.5v8a2.5 2.5 0 0 1-2.5 2.5H11l-4.5 4v-4h0A2.5 2.5 0 0 1 4 13.5z\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linejoin=\"round\"></path><path d=\"M9.8 8.2a2.2 2.2 0 1 1 3 2.1c-.5.2-.8.6-.8 1.1v.3M12 14h.01\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linecap=\"round\"></path></svg> <span class=\"askplane__launcher-text\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<button type=\"button\" class=\"askplane__launcher\" aria-expanded=\"false\" aria-keyshortcuts=\"/ Control+K Meta+K\" data-askplane-launcher><svg class=\"askplane__icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path d=\"M4 5.5A2.5 2.5 0 0 1 6.5 3h11A2.5 2.5 0 0 1 20 5.5v8a2.5 2.5 0 0 1-2.5 2.5H11l-4.5 4v-4A2.5 2.5 0 0 1 4 13.5zM9.8 8.2a2.2 2.2 0 1 1 3 2.1c-.5.2-.8.6-.8 1.1v.3M12 14h.01\"></path></svg> <span class=\"askplane__launcher-text\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

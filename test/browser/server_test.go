@@ -28,7 +28,8 @@ type site struct {
 	public string
 	URL    string
 
-	rewriteHTML     func([]byte) []byte // every .html page
+	rewriteHTML     func([]byte) []byte // every .html page (not the panel's markup)
+	rewriteMarkup   func([]byte) []byte // askplane/<lang>/panel.*.html, fetched on intent
 	rewriteSite     func([]byte) []byte // askplane/<lang>/site.json, the trust anchor
 	siteFailures    atomic.Int32        // answer this many site.json requests with 503
 	rewriteArtifact func([]byte) []byte // askplane/<lang>/knowledge.*.json
@@ -45,7 +46,8 @@ type site struct {
 	feedback []feedbackPost // the POST /v1/feedback requests, in order
 
 	asks        atomic.Int32
-	coreFetches atomic.Int32 // requests for askplane/dist/core.*.js
+	coreFetches   atomic.Int32 // requests for askplane/dist/core.*.js
+	markupFetches atomic.Int32 // requests for askplane/<lang>/panel.*.html
 	mu          sync.Mutex
 	lastBody    []byte
 	lastType    string
@@ -97,8 +99,15 @@ func (s *site) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ext := path.Ext(p)
+	markup := ext == ".html" && strings.HasPrefix(path.Base(p), "panel.") && strings.HasPrefix(p, "/askplane/")
+	if markup {
+		s.markupFetches.Add(1)
+		if s.rewriteMarkup != nil {
+			data = s.rewriteMarkup(data)
+		}
+	}
 	switch {
-	case ext == ".html" && s.rewriteHTML != nil:
+	case ext == ".html" && !markup && s.rewriteHTML != nil:
 		data = s.rewriteHTML(data)
 	case path.Base(p) == "site.json" && s.siteFailures.Add(-1) >= 0:
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)

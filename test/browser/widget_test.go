@@ -355,6 +355,11 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := s.coreFetches.Load(); n != 0 {
 			t.Errorf("the core module was fetched %d times before any intent; want 0", n)
 		}
+		// The page carries the launcher only; the panel's markup comes on
+		// intent, once.
+		if got := tb.eval(`String(document.querySelector('[data-askplane-panel], [data-askplane-root] template') === null)`); got != "true" || s.markupFetches.Load() != 0 {
+			t.Errorf("before any intent: no panel or template in the page %s, markup fetched %d times; want true, 0", got, s.markupFetches.Load())
+		}
 		tb.open()
 		tb.ask("Upgrade askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
@@ -365,6 +370,30 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := s.coreFetches.Load(); n != 1 {
 			t.Errorf("the core module was fetched %d times; want 1", n)
 		}
+		if n := s.markupFetches.Load(); n != 1 {
+			t.Errorf("the panel's markup was fetched %d times; want 1", n)
+		}
+	})
+
+	// Markup that fails its integrity check never reaches the page: the
+	// launcher opens nothing, and nothing in it runs.
+	t.Run("TamperedMarkup", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.rewriteMarkup = func(b []byte) []byte {
+				return append([]byte(`<img src="x" data-tampered onerror="window.__tampered = 1">`), b...)
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-launcher]")))
+		deadline := time.Now().Add(5 * time.Second)
+		for s.markupFetches.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond)
+		if got := tb.eval(`String(document.querySelector('[data-askplane-panel]') === null && document.querySelector('[data-tampered]') === null && window.__tampered === undefined) + ' ' + document.querySelector('[data-askplane-launcher]').getAttribute('aria-expanded')`); got != "true false" {
+			t.Errorf("after tampered markup (nothing mounted, launcher expanded): %q; want true false", got)
+		}
+		tb.allow(`integrity`)
 	})
 
 	t.Run("TamperedCore", func(t *testing.T) {

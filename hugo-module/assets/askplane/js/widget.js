@@ -121,12 +121,12 @@ export class Widget {
   // #suggest lists the site's suggested questions (at most 6) in the
   // empty panel; choosing one asks it.
   #suggest() {
+    const ul = hook(this.#root, 'suggestion-list');
     let list = [];
     try {
-      list = JSON.parse(this.#root.getAttribute('data-askplane-suggestions') || '[]');
+      list = JSON.parse(ul.getAttribute('data-askplane-suggestions') || '[]');
     } catch {}
-    const ul = hook(this.#root, 'suggestion-list');
-    if (!Array.isArray(list) || !ul) return;
+    if (!Array.isArray(list)) return;
     for (const q of list.filter((q) => typeof q === 'string' && q.trim() !== '').slice(0, 6)) {
       const b = Object.assign(ul.appendChild(document.createElement('li')).appendChild(document.createElement('button')), {
         type: 'button',
