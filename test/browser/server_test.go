@@ -45,12 +45,12 @@ type site struct {
 
 	feedback []feedbackPost // the POST /v1/feedback requests, in order
 
-	asks        atomic.Int32
+	asks          atomic.Int32
 	coreFetches   atomic.Int32 // requests for askplane/dist/core.*.js
 	markupFetches atomic.Int32 // requests for askplane/<lang>/panel.*.html
-	mu          sync.Mutex
-	lastBody    []byte
-	lastType    string
+	mu            sync.Mutex
+	lastBody      []byte
+	lastType      string
 }
 
 // finalDelta ends every default stream: seeing it means the stream ran
