@@ -65,6 +65,8 @@ import (
 //	                                   // per subject and site; omitted means 60 per 60 s
 //	    "generations": {…},            // concurrent answers being written (see Generations)
 //	    "static": false,               // also serve "public" at / (at most one site)
+//	    "feedback": false,             // take readers' helpful / not helpful verdicts on backend answers
+//	                                   //   at POST /v1/feedback (counted in askplane_feedback_total)
 //	    "generator": {…},              // how answers are written; omitted: extractive
 //	                                   //   (see GeneratorConfig)
 //	    "engine": "askplane.bm25/2"    // the retrieval engine; omitted: engines.Current()
@@ -95,23 +97,26 @@ type Config struct {
 
 // SiteConfig is one site of a Config; see Config for each field.
 type SiteConfig struct {
-	Site            json.RawMessage  `json:"site"`
-	Public          string           `json:"public"`
-	CorpusURL       string           `json:"corpusUrl"`
-	Language        string           `json:"language"`
-	Hosts           []string         `json:"hosts"`
-	Origins         []string         `json:"origins"`
-	Anonymous       *bool            `json:"anonymous"`
-	Tokens          []TokenConfig    `json:"tokens"`
-	CookieSecretEnv string           `json:"cookieSecretEnv"`
-	SecureCookie    bool             `json:"secureCookie"`
-	CrossSiteCookie bool             `json:"crossSiteCookie"`
-	RateLimit       *RateLimit       `json:"rateLimit"`
-	Generations     *Generations     `json:"generations"`
-	Static          bool             `json:"static"`
-	Generator       *GeneratorConfig `json:"generator"`
-	Engine          string           `json:"engine"`
-	Runs            *RunsConfig      `json:"runs"` // runs.go
+	Site            json.RawMessage `json:"site"`
+	Public          string          `json:"public"`
+	CorpusURL       string          `json:"corpusUrl"`
+	Language        string          `json:"language"`
+	Hosts           []string        `json:"hosts"`
+	Origins         []string        `json:"origins"`
+	Anonymous       *bool           `json:"anonymous"`
+	Tokens          []TokenConfig   `json:"tokens"`
+	CookieSecretEnv string          `json:"cookieSecretEnv"`
+	SecureCookie    bool            `json:"secureCookie"`
+	CrossSiteCookie bool            `json:"crossSiteCookie"`
+	RateLimit       *RateLimit      `json:"rateLimit"`
+	Generations     *Generations    `json:"generations"`
+	Static          bool            `json:"static"`
+	// Feedback lets the site's readers post helpful / not helpful
+	// verdicts to /v1/feedback (off by default).
+	Feedback  bool             `json:"feedback"`
+	Generator *GeneratorConfig `json:"generator"`
+	Engine    string           `json:"engine"`
+	Runs      *RunsConfig      `json:"runs"` // runs.go
 }
 
 // TokenConfig names one bearer token: who it asks as, and the environment

@@ -30,7 +30,7 @@ func (e *edgeServer) send(t *testing.T, method, path, body string, header ...str
 }
 
 // TestEveryEndpointKeepsAsksRules: each route that does work for a client
-// (/v1/ask, /mcp, /v1/evidence/replay and /read) refuses, the same way, a
+// (/v1/ask, /mcp, /v1/evidence/replay and /read, /v1/feedback) refuses, the same way, a
 // foreign Host, two Origin headers, a foreign Origin, a private site's
 // request without a token or with a wrong one, and a body over its bound;
 // answers a good token; and spends the client address's budget, so it
@@ -61,11 +61,13 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + big + `"}}`, []int{400, 413}, "", 0, false},
 		{"/v1/evidence/replay", `{"fragment":"` + frag + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}, "", 0, false},
 		{"/v1/evidence/read", `{"fragment":"` + frag + `","section":"record_text","record_id":"` + p.Records[0].ID + `"}`, `{"fragment":"` + big + `"}`, []int{400, 413}, "", 0, false},
+		{"/v1/feedback?corpus=docs-private", `{"context_id":"` + p.ContextID + `","verdict":"helpful"}`,
+			`{"context_id":"` + p.ContextID + `","verdict":"` + big + `"}`, []int{413}, "POST", 204, false},
 		{"/v1/runs/run-none/events", "", big, []int{404}, "GET", 404, true},
 		{"/v1/runs/run-none/cancel", "", big, []int{404}, "POST", 404, true},
 	}
 	const budget = 8
-	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`)
+	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}],"feedback":true`)
 	config := func(durable bool) *Config {
 		if durable {
 			t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
@@ -80,7 +82,8 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 	host := []string{"Host", "ask.example.com", "Accept", "application/json, text/event-stream"}
 	good := append(append([]string(nil), host...), "Authorization", "Bearer "+testToken)
 	for _, rt := range routes {
-		t.Run(strings.TrimPrefix(rt.path, "/"), func(t *testing.T) {
+		name, _, _ := strings.Cut(strings.TrimPrefix(rt.path, "/"), "?")
+		t.Run(name, func(t *testing.T) {
 			e := startEdge(t, config(rt.durable))
 			method, ok := rt.method, rt.ok
 			if method == "" {

@@ -183,7 +183,8 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	mcpByCorpus := make(map[string]http.Handler, len(s.sites))
 	replayByCorpus := make(map[string]http.Handler, len(s.sites))
 	readByCorpus := make(map[string]http.Handler, len(s.sites))
-	var only, onlyMCP, onlyReplay, onlyRead http.Handler
+	feedbackByCorpus := make(map[string]http.Handler, len(s.sites))
+	var only, onlyMCP, onlyReplay, onlyRead, onlyFeedback http.Handler
 	for i, st := range s.sites {
 		// Named by site and corpus, as the routes are: a site's languages
 		// are separate entries with separate budgets, shared by name.
@@ -245,6 +246,8 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		mcpByCorpus[st.record.Corpus.ID] = onlyMCP
 		onlyReplay, onlyRead = s.replayHandlers(st, edge, subjects, rep)
 		replayByCorpus[st.record.Corpus.ID], readByCorpus[st.record.Corpus.ID] = onlyReplay, onlyRead
+		onlyFeedback = st.feedbackHandler(edge, subjects, metrics)
+		feedbackByCorpus[st.record.Corpus.ID] = onlyFeedback
 		if st.cfg.Static {
 			files, err := static.New(st.cfg.Public, static.Options{})
 			if err != nil {
@@ -273,11 +276,13 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		mux.Handle("/mcp", onlyMCP)
 		mux.Handle("/v1/evidence/replay", onlyReplay)
 		mux.Handle("/v1/evidence/read", onlyRead)
+		mux.Handle("/v1/feedback", onlyFeedback)
 	} else {
 		mux.Handle("/v1/ask", corpusRouter(byCorpus))
 		mux.Handle("/mcp", corpusRouter(mcpByCorpus))
 		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
 		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
+		mux.Handle("/v1/feedback", corpusRouter(feedbackByCorpus))
 	}
 	s.mountRuns(mux, len(byCorpus))
 	// It reads the store for every site, so it spends the client

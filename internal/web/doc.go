@@ -30,8 +30,11 @@
 //	                         apart from main.js, then fingerprinted); the JS imports it on first intent
 //	data-askplane-core-integrity  its SRI hash, checked through a modulepreload link before the import
 //	data-askplane-ready      set by the JS once it runs; until then the stylesheet hides the widget
-//	data-askplane-suggestions  JSON list of suggested questions (params.askplane.suggestions, per
-//	                         language); absent when there are none
+//	data-askplane-markup     URL of the panel's markup, Panel's output in the site language (a
+//	                         fingerprinted file per language); the loader fetches it on first intent
+//	data-askplane-markup-integrity  its SRI hash, checked by that fetch
+//	data-askplane-feedback   present when params.askplane.feedback = true: complete backend answers
+//	                         with a context_id offer the helpful / not helpful control
 //
 // The static shell (ids are unique on the page; one widget per page):
 //
@@ -51,7 +54,9 @@
 //	data-askplane-log        where cloned entries go, in order
 //	data-askplane-empty      the introduction shown before the first question; hide it then
 //	data-askplane-suggestion-list  the list of suggested questions in it (labelled), hidden; the
-//	                         JS fills it from the root's data-askplane-suggestions and shows it
+//	                         JS fills it from its data-askplane-suggestions (a JSON list of the
+//	                         suggested questions, params.askplane.suggestions per language, that
+//	                         the Hugo partial adds; absent when there are none) and shows it
 //
 // Templates, cloned with template.content.cloneNode(true) and filled with
 // text (textContent, never innerHTML); they hold no ids:
@@ -89,6 +94,10 @@
 //	  data-askplane-stop                   aborts this stream; hide it at the end
 //	  data-askplane-evidence               the "review the evidence" slot, hidden until there is a link
 //	  data-askplane-evidence-link          the link in it (href through the safe-link rule)
+//	  data-askplane-feedback               "Was this helpful?", hidden; shown once the answer is
+//	                                       complete when the root has data-askplane-feedback
+//	  data-askplane-feedback-text          its question
+//	  data-askplane-verdict="<verdict>"    its buttons (helpful, not_helpful)
 //	data-askplane-template="error"       something failed
 //	  data-askplane-error                  the entry; the JS sets data-askplane-code (the backend's
 //	                                       code or status, for debugging; never shown)

@@ -62,6 +62,9 @@ func (vm WidgetView) Strings() map[string]string {
 		"backend_provenance": vm.BackendProvenance,
 		"evidence":           vm.Evidence,
 		"retry":              vm.Retry,
+		"feedback":           vm.Feedback,
+		"feedback_yes":       vm.FeedbackYes,
+		"feedback_no":        vm.FeedbackNo,
 	}
 	for _, r := range vm.reasons() {
 		out[r.Key] = r.Text

@@ -43,6 +43,10 @@ type WidgetView struct {
 	BackendProvenance string // under a backend answer
 	Evidence          string // the "review the evidence" link
 	Retry             string // the button that tries a failed question again
+	// The helpful / not helpful control under a backend answer.
+	Feedback    string // its question
+	FeedbackYes string // helpful
+	FeedbackNo  string // not helpful
 
 	// Messages are the strings the JS announces in the live region or shows
 	// for transient states, keyed by the MessageKeys.
@@ -70,6 +74,7 @@ var MessageKeys = []string{
 	"busy",        // the docs backend refused for now (rate limited)
 	"failed",      // the docs backend answered with an error
 	"nosources",   // the docs backend found no page that answers the question
+	"thanks",      // the reader's verdict on an answer was sent
 }
 
 // EnglishWidget returns the widget's English strings, the defaults of the
@@ -105,6 +110,9 @@ func EnglishWidget() WidgetView {
 		BackendProvenance: "Answered by the docs backend from this site's pages.",
 		Evidence:          "Review the evidence",
 		Retry:             "Try again",
+		Feedback:          "Was this helpful?",
+		FeedbackYes:       "Yes",
+		FeedbackNo:        "No",
 
 		Messages: map[string]string{
 			"loading":     "Loading answers…",
@@ -124,6 +132,7 @@ func EnglishWidget() WidgetView {
 			"busy":        "The docs backend is busy. Wait a moment, then try again.",
 			"failed":      "The docs backend could not answer. Try again.",
 			"nosources":   "The docs do not cover this question. Try other words.",
+			"thanks":      "Thanks for the feedback.",
 		},
 	}
 }

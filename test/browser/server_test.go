@@ -28,7 +28,8 @@ type site struct {
 	public string
 	URL    string
 
-	rewriteHTML     func([]byte) []byte // every .html page
+	rewriteHTML     func([]byte) []byte // every .html page (not the panel's markup)
+	rewriteMarkup   func([]byte) []byte // askplane/<lang>/panel.*.html, fetched on intent
 	rewriteSite     func([]byte) []byte // askplane/<lang>/site.json, the trust anchor
 	siteFailures    atomic.Int32        // answer this many site.json requests with 503
 	rewriteArtifact func([]byte) []byte // askplane/<lang>/knowledge.*.json
@@ -40,12 +41,16 @@ type site struct {
 	buffered        bool                // write the whole stream at once, as some serverless hosts do
 	deltas          []string            // the streamed text
 	delay           time.Duration       // between two streamed events
+	link            string              // the Ask answer's Link header, when set
 
-	asks        atomic.Int32
-	coreFetches atomic.Int32 // requests for askplane/dist/core.*.js
-	mu          sync.Mutex
-	lastBody    []byte
-	lastType    string
+	feedback []feedbackPost // the POST /v1/feedback requests, in order
+
+	asks          atomic.Int32
+	coreFetches   atomic.Int32 // requests for askplane/dist/core.*.js
+	markupFetches atomic.Int32 // requests for askplane/<lang>/panel.*.html
+	mu            sync.Mutex
+	lastBody      []byte
+	lastType      string
 }
 
 // finalDelta ends every default stream: seeing it means the stream ran
@@ -64,6 +69,14 @@ func newSite(t *testing.T, public string, configure func(*site)) *site {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/ask", s.ask)
+	mux.HandleFunc("POST /v1/feedback", func(w http.ResponseWriter, r *http.Request) {
+		body := new(bytes.Buffer)
+		body.ReadFrom(r.Body)
+		s.mu.Lock()
+		s.feedback = append(s.feedback, feedbackPost{r.Method, r.URL.RawQuery, r.Header.Get("Content-Type"), body.String()})
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("GET /", s.file)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", csp)
@@ -86,8 +99,15 @@ func (s *site) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ext := path.Ext(p)
+	markup := ext == ".html" && strings.HasPrefix(path.Base(p), "panel.") && strings.HasPrefix(p, "/askplane/")
+	if markup {
+		s.markupFetches.Add(1)
+		if s.rewriteMarkup != nil {
+			data = s.rewriteMarkup(data)
+		}
+	}
 	switch {
-	case ext == ".html" && s.rewriteHTML != nil:
+	case ext == ".html" && !markup && s.rewriteHTML != nil:
 		data = s.rewriteHTML(data)
 	case path.Base(p) == "site.json" && s.siteFailures.Add(-1) >= 0:
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
@@ -131,6 +151,9 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
+	if s.link != "" {
+		w.Header().Set("Link", s.link)
+	}
 	rc := http.NewResponseController(w)
 	send := func(v any) bool {
 		line, _ := json.Marshal(v)
@@ -169,6 +192,16 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 		"sources": []map[string]string{{"id": "s1", "title": "Quickstart", "path": "/getting-started/quickstart/"}},
 	}})
 	send(map[string]string{"type": "done"})
+}
+
+// feedbackPost is one request to the fake /v1/feedback.
+type feedbackPost struct{ method, query, contentType, body string }
+
+// feedbackPosts returns the feedback requests so far.
+func (s *site) feedbackPosts() []feedbackPost {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]feedbackPost(nil), s.feedback...)
 }
 
 // request returns the last Ask request's body and content type.

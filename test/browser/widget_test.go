@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -88,7 +89,7 @@ func TestWidget(t *testing.T) {
 		// closes, and focus returns to that link.
 		tb.eval(`const a = document.querySelector('main a[href], body a[href]'); a.setAttribute('data-test-from', ''); a.focus(); 0`)
 		tb.do(chromedp.KeyEvent("/"))
-		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		tb.wait(`document.querySelector('[data-askplane-panel]')?.hidden === false`)
 		if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
 			t.Errorf("focus after / is %q; want the question", got)
 		}
@@ -105,7 +106,7 @@ func TestWidget(t *testing.T) {
 		}
 		// Ctrl-K opens too; Escape closes with focus anywhere on the page.
 		tb.do(chromedp.KeyEvent("k", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-		tb.wait(`!document.querySelector('[data-askplane-panel]').hidden`)
+		tb.wait(`document.querySelector('[data-askplane-panel]')?.hidden === false`)
 		tb.eval(`document.activeElement.blur(); 0`)
 		tb.do(chromedp.KeyEvent(kb.Escape))
 		tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)
@@ -354,6 +355,11 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := s.coreFetches.Load(); n != 0 {
 			t.Errorf("the core module was fetched %d times before any intent; want 0", n)
 		}
+		// The page carries the launcher only; the panel's markup comes on
+		// intent, once.
+		if got := tb.eval(`String(document.querySelector('[data-askplane-panel], [data-askplane-root] template') === null)`); got != "true" || s.markupFetches.Load() != 0 {
+			t.Errorf("before any intent: no panel or template in the page %s, markup fetched %d times; want true, 0", got, s.markupFetches.Load())
+		}
 		tb.open()
 		tb.ask("Upgrade askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
@@ -364,6 +370,30 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := s.coreFetches.Load(); n != 1 {
 			t.Errorf("the core module was fetched %d times; want 1", n)
 		}
+		if n := s.markupFetches.Load(); n != 1 {
+			t.Errorf("the panel's markup was fetched %d times; want 1", n)
+		}
+	})
+
+	// Markup that fails its integrity check never reaches the page: the
+	// launcher opens nothing, and nothing in it runs.
+	t.Run("TamperedMarkup", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.rewriteMarkup = func(b []byte) []byte {
+				return append([]byte(`<img src="x" data-tampered onerror="window.__tampered = 1">`), b...)
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-launcher]")))
+		deadline := time.Now().Add(5 * time.Second)
+		for s.markupFetches.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond)
+		if got := tb.eval(`String(document.querySelector('[data-askplane-panel]') === null && document.querySelector('[data-tampered]') === null && window.__tampered === undefined) + ' ' + document.querySelector('[data-askplane-launcher]').getAttribute('aria-expanded')`); got != "true false" {
+			t.Errorf("after tampered markup (nothing mounted, launcher expanded): %q; want true false", got)
+		}
+		tb.allow(`integrity`)
 	})
 
 	t.Run("TamperedCore", func(t *testing.T) {
@@ -442,7 +472,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.open()
 		tb.ask("install")
 		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-choice]').length >= 2`)
-		const widget = `document.querySelector('[data-askplane-root]').askplane`
+		const widget = `document.querySelector('[data-askplane-root]').askplane.widget`
 		const box = `document.querySelector('[data-askplane-log] [data-askplane-choices]')`
 		// update-module is a real entry, but "install" never offered it.
 		for _, forged := range []string{"update-module", "forged-never-offered"} {
@@ -784,6 +814,72 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
 		if got := tb.eval(list + `.hidden + ' ' + ` + list + `.querySelectorAll('button').length`); got != "false 2" {
 			t.Errorf("after a new conversation the suggestions (hidden, count): %q", got)
+		}
+	})
+
+	// With params.askplane.feedback, a complete backend answer whose
+	// review link carries a recipe shows "Was this helpful?"; choosing
+	// posts exactly {context_id, verdict} once to the endpoint's sibling
+	// /v1/feedback?corpus=<the link's corpus>, and the control thanks the
+	// reader. Without the param, or without a context_id, there is no
+	// control.
+	t.Run("Feedback", func(t *testing.T) {
+		const ctx = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+		recipe, _ := json.Marshal(map[string]any{"bundle": "askplane.evidence/1", "question": "how does the sidecar cite pages? ça", "context_id": ctx})
+		link := `</review/?corpus=docs-en#` + base64.RawURLEncoding.EncodeToString(recipe) + `>; rel="evidence"`
+		b := sitetest.Build(t, miniSite(`feedback = true`))
+		s := newSite(t, b.Public, func(s *site) { s.link = link })
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		const box = `document.querySelector('[data-askplane-stream] [data-askplane-feedback]')`
+		if got := tb.eval(box + `.hidden + ' ' + ` + box + `.textContent.replace(/\s+/g, ' ').trim()`); got != "false Was this helpful? Yes No" {
+			t.Fatalf("the feedback control (hidden, text): %q", got)
+		}
+		tb.shot("22-feedback")
+		tb.audit(axeSource(t), "feedback")
+		if n := len(s.feedbackPosts()); n != 0 {
+			t.Errorf("%d feedback posts before a choice", n)
+		}
+		tb.do(chromedp.Click(chromedp.CSS(`[data-askplane-stream] [data-askplane-verdict="not_helpful"]`)))
+		tb.wait(box + `.textContent === 'Thanks for the feedback.'`)
+		tb.do(chromedp.Click(chromedp.CSS(`[data-askplane-stream] [data-askplane-feedback]`)))
+		deadline := time.Now().Add(5 * time.Second)
+		for len(s.feedbackPosts()) == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond) // a second post would have arrived
+		posts := s.feedbackPosts()
+		want := feedbackPost{"POST", "corpus=docs-en", "application/json", `{"context_id":"` + ctx + `","verdict":"not_helpful"}`}
+		if len(posts) != 1 || posts[0] != want {
+			t.Errorf("feedback posts %+v; want exactly %+v", posts, want)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent + ' | ' + document.activeElement.hasAttribute('data-askplane-feedback')`); got != "Thanks for the feedback. | true" {
+			t.Errorf("after the choice (status | focus on the control): %q", got)
+		}
+		tb.shot("23-feedback-thanks")
+		tb.audit(axeSource(t), "feedback thanks")
+
+		// No context_id in the link: no control.
+		s.link = `</review/?corpus=docs-en#bm90IGEgcmVjaXBl>; rel="evidence"`
+		tb.ask("how does the sidecar cite pages again")
+		tb.wait(`document.querySelectorAll('[data-askplane-log] [data-askplane-stream][aria-busy="false"]').length === 2`)
+		if got := tb.eval(`document.querySelectorAll('[data-askplane-stream] [data-askplane-feedback]')[1].hidden`); got != "true" {
+			t.Errorf("an answer without a context_id shows the control")
+		}
+
+		// A site without params.askplane.feedback: no control, no attribute.
+		off := newSite(t, public, func(s *site) { s.link = link })
+		tb2 := openTab(t, browser, off, "/")
+		if got := tb2.eval(`document.querySelector('[data-askplane-root]').hasAttribute('data-askplane-feedback')`); got != "false" {
+			t.Errorf("exampleSite's root carries data-askplane-feedback")
+		}
+		tb2.open()
+		tb2.ask("how does the sidecar cite pages")
+		tb2.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb2.eval(`document.querySelector('[data-askplane-stream] [data-askplane-feedback]').hidden`); got != "true" {
+			t.Errorf("feedback off: the control shows")
 		}
 	})
 

@@ -120,9 +120,12 @@ title: Accueil
 title: Start
 ---
 `)
-	b.AssertFileContent("index.html",
-		`data-askplane-endpoint="/v1/ask"`,
-		`data-askplane-suggestions="[&#34;How do I install it?&#34;,&#34;What is a \&#34;fact\&#34; \u003ckind\u003e?&#34;]"`)
-	b.AssertFileContent("fr/index.html", `data-askplane-endpoint="/v1/ask"`, `data-askplane-suggestions="[&#34;Comment l&#39;installer ?&#34;]"`)
-	b.AssertFileContent("de/index.html", `data-askplane-endpoint="/v1/ask"`, `! data-askplane-suggestions="`)
+	// The panel's file carries them, on its list; the pages do not.
+	for _, page := range []string{"index.html", "fr/index.html", "de/index.html"} {
+		b.AssertFileContent(page, `data-askplane-endpoint="/v1/ask"`, `! data-askplane-suggestions="`)
+	}
+	b.AssertFileContent(panelFile(t, b, "index.html"),
+		`data-askplane-suggestions="[&#34;How do I install it?&#34;,&#34;What is a \&#34;fact\&#34; \u003ckind\u003e?&#34;]" data-askplane-suggestion-list`)
+	b.AssertFileContent(panelFile(t, b, "fr/index.html"), `data-askplane-suggestions="[&#34;Comment l&#39;installer ?&#34;]" data-askplane-suggestion-list`)
+	b.AssertFileContent(panelFile(t, b, "de/index.html"), `! data-askplane-suggestions="`, `data-askplane-suggestion-list`)
 }

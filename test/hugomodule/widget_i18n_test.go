@@ -53,6 +53,9 @@ func TestWidgetSpeaksSiteLanguage(t *testing.T) {
 	b.AssertFileContent("index.html",
 		`<div class="askplane__shell" lang="en-GB" data-askplane-shell>`,
 		`<span class="askplane__launcher-text">Ask &lt;us&gt; &#34;now&#34;</span>`,
+		`! [[`,
+	)
+	b.AssertFileContent(panelFile(t, b, "index.html"),
 		`<h2 id="askplane-title" class="askplane__title">Ask the docs</h2>`,
 		`aria-label="Close &#34;it&#34; &lt;now&gt; &amp; &#91;&#91;askplane_title|x]]" data-askplane-close`,
 		`<label class="askplane__label" for="askplane-q">Your question</label>`,
@@ -65,6 +68,9 @@ func TestWidgetSpeaksSiteLanguage(t *testing.T) {
 	b.AssertFileContent("fr/index.html",
 		`<div class="askplane__shell" lang="fr" data-askplane-shell>`,
 		`<span class="askplane__launcher-text">Interroger la doc</span>`,
+		`! [[`,
+	)
+	b.AssertFileContent(panelFile(t, b, "fr/index.html"),
 		`aria-label="Fermer l&#39;aide" data-askplane-close`,
 		`<label class="askplane__label" for="askplane-q">Votre question</label>`,
 		`<p id="askplane-hint" class="askplane__hint" data-askplane-hint>Par exemple : comment l&#39;installer ? Appuyez sur Entrée pour envoyer.</p>`,
@@ -79,6 +85,9 @@ func TestWidgetSpeaksSiteLanguage(t *testing.T) {
 	b.AssertFileContent("de/index.html",
 		`<div class="askplane__shell" lang="de" data-askplane-shell>`,
 		`<span class="askplane__launcher-text">Ask &lt;us&gt; &#34;now&#34;</span>`,
+		`! [[`,
+	)
+	b.AssertFileContent(panelFile(t, b, "de/index.html"),
 		`<label class="askplane__label" for="askplane-q">Your question</label>`,
 		`! [[`,
 	)
@@ -106,12 +115,15 @@ title: Inicio
 	b.AssertFileContent("index.html",
 		`<div class="askplane__shell" lang="es" data-askplane-shell>`,
 		`<span class="askplane__launcher-text">Ask the docs</span>`,
+		`! [[`,
+	)
+	b.AssertFileContent(panelFile(t, b, "index.html"),
 		`data-askplane-submit>Preguntar</button>`,
 		`aria-label="Close" data-askplane-close`,
 		`data-askplane-reason-text="stale" hidden>This site&#39;s answers are out of date.</p>`,
 		`! [[`,
 	)
-	for _, n := range pageElements(t, b, "index.html") {
+	for _, n := range append(pageElements(t, b, "index.html"), pageElements(t, b, panelFile(t, b, "index.html"))...) {
 		if (n.Data == "span" || n.Data == "p" || n.Data == "button" || n.Data == "label" || n.Data == "h2" || n.Data == "h3") && n.FirstChild == nil &&
 			!hasAttr(n, "data-askplane-status") && !hasAttr(n, "data-askplane-question-text") && !hasAttr(n, "data-askplane-error-text") &&
 			!hasAttr(n, "data-askplane-choice") && !strings.Contains(attr1(n, "class"), "spinner") {

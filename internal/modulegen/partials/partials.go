@@ -29,11 +29,15 @@ type File struct {
 
 // Files renders every generated partial.
 func Files() ([]File, error) {
-	widget, err := render(web.Widget(web.EnglishWidget()))
+	launcher, err := render(web.Launcher(web.EnglishWidget()))
 	if err != nil {
-		return nil, fmt.Errorf("widget: %w", err)
+		return nil, fmt.Errorf("launcher: %w", err)
 	}
-	return []File{{Name: "widget-markup.html", Data: widget}}, nil
+	panel, err := render(web.Panel(web.EnglishWidget()))
+	if err != nil {
+		return nil, fmt.Errorf("panel: %w", err)
+	}
+	return []File{{Name: "widget-launcher.html", Data: launcher}, {Name: "widget-markup.html", Data: panel}}, nil
 }
 
 // render renders a component into a buffer, after the header. The output is

@@ -64,3 +64,4 @@ export {
   AskEventDecoder,
   readAskEvents,
 } from './ask.js';
+export { evidenceHref, feedbackRequest } from './feedback.js';

@@ -1,14 +1,22 @@
 // The interactive widget: wires the markup generated from internal/web (see
 // internal/web/doc.go for the data-askplane-* hooks) to the protocol core.
+// It is part of the core's bundle (core.js): the page's loader (main.js)
+// shows and hides the panel, and constructs the Widget once the markup and
+// the core are in, for the log: questions, answers, conversations.
 // Every value from the artifact or the Ask stream reaches the page through
 // textContent or setAttribute, links only through the safe-link rule; no
 // innerHTML anywhere.
 //
-// The protocol core is a module of its own (core.js), imported on the
-// reader's first intent together with the artifact; this file imports
-// nothing from it statically, or the page's script would carry it.
+// It imports the protocol core's modules directly: they are one bundle.
 
 import { fillMarkdown } from './markdown.js';
+import { decodeSiteConfig, siteTrust } from './site.js';
+import { isSafeHref } from './href.js';
+import { ACTION_ESCALATE, Resolver, decide } from './resolver.js';
+import { Reservations, SUBMIT_GRANTED, choiceFrame } from './reservations.js';
+import { buildAskRequest, readAskEvents } from './ask.js';
+import { OUTCOME_ANSWER, OUTCOME_CHOICES } from './answer.js';
+import { evidenceHref, feedbackRequest } from './feedback.js';
 
 const LOAD_TIMEOUT_MS = 8000;
 // The transcript kept in sessionStorage across the site's pages: at most
@@ -41,25 +49,6 @@ async function fetchBytes(url) {
     }
   }
   throw err;
-}
-
-// importChecked imports the module at url, checked against integrity (an
-// SRI value): a modulepreload link fetches it with the check and puts it
-// in the page's module map, where import() then finds it. Waiting for the
-// link's load event keeps import() from fetching it a second time,
-// unchecked. A browser without modulepreload imports it directly (the URL
-// is fingerprinted and same-origin).
-function importChecked(url, integrity) {
-  const link = document.createElement('link');
-  if (!link.relList.supports('modulepreload')) return import(url);
-  return new Promise((resolve, reject) => {
-    link.rel = 'modulepreload';
-    link.integrity = integrity;
-    link.href = url;
-    link.onload = () => resolve(import(url));
-    link.onerror = () => reject(new Error('askplane: the core module did not load'));
-    document.head.append(link);
-  });
 }
 
 // failureKey returns the message that tells the reader why the backend
@@ -96,27 +85,22 @@ const cleanTitle = (t) => t.replace(/^[\s#¶§🔗\uFE0F]+|[\s#¶§🔗\uFE0F]+$
 export class Widget {
   #root;
   #site = null; // the decoded site config, or null when the anchor is bad
-  #core = null; // the core module (core.js) once imported
   #resolver = null; // a Promise<Resolver> once loading started
-  #reservations = null; // the core's Reservations, with the core
+  #reservations; // the choices offered, and their claims
   #session = randomId();
   #seq = 0;
   #history = [];
   #turns = []; // the transcript as kept: {q} or {a, s: [[title, href]], b?: backend, e?: evidence}
   #lists = new WeakMap(); // choices entry → {messageId, env}
   #inflight = null; // AbortController of the running Ask request
-  #from = null; // what had focus when the panel opened
   #messages = new Map();
   #el;
 
   constructor(root) {
     this.#root = root;
+    this.#reservations = new Reservations();
     const q = (name) => hook(root, name);
     this.#el = {
-      launcher: q('launcher'),
-      panel: q('panel'),
-      close: q('close'),
-      form: q('form'),
       input: q('input'),
       stop: hook(q('form'), 'stop'),
       status: q('status'),
@@ -127,58 +111,22 @@ export class Widget {
     for (const m of this.#template('messages').querySelectorAll('[data-askplane-message]')) {
       this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
     }
-    this.#wire();
+    this.#el.fresh.addEventListener('click', () => this.clear());
+    this.#el.stop.addEventListener('click', () => this.#inflight?.abort());
     this.#suggest();
     this.#restore();
-    root.setAttribute('data-askplane-ready', '');
-  }
-
-  #wire() {
-    const { launcher, panel, close, form, input, stop } = this.#el;
-    const intent = () => this.load().catch(() => {});
-    for (const ev of ['pointerenter', 'focus']) launcher.addEventListener(ev, intent, { passive: true });
-    input.addEventListener('focus', intent, { passive: true });
-    launcher.addEventListener('click', () => (panel.hidden ? this.open() : this.close()));
-    close.addEventListener('click', () => this.close());
-    this.#el.fresh.addEventListener('click', () => this.clear());
-    // `/` (outside a field) and Ctrl/⌘-K open the panel from anywhere on
-    // the page; Escape closes it from anywhere while it is open.
-    document.addEventListener('keydown', (e) => {
-      if (e.defaultPrevented || e.isComposing || e.altKey) return;
-      if (e.key === 'Escape') {
-        if (!panel.hidden) {
-          e.preventDefault();
-          this.close();
-        }
-        return;
-      }
-      const mod = e.ctrlKey || e.metaKey;
-      const field = e.target instanceof Element && e.target.closest('input,textarea,select,[contenteditable]');
-      if ((e.key === '/' && !mod && !field) || (mod && e.key.toLowerCase() === 'k')) {
-        e.preventDefault();
-        if (panel.hidden) this.open();
-        else input.focus();
-      }
-    });
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      const text = input.value.trim();
-      if (text === '') return;
-      input.value = '';
-      this.ask(text);
-    });
-    stop.addEventListener('click', () => this.#inflight?.abort());
+    this.load(); // never rejects: a failure is a Resolver that escalates
   }
 
   // #suggest lists the site's suggested questions (at most 6) in the
   // empty panel; choosing one asks it.
   #suggest() {
+    const ul = hook(this.#root, 'suggestion-list');
     let list = [];
     try {
-      list = JSON.parse(this.#root.getAttribute('data-askplane-suggestions') || '[]');
+      list = JSON.parse(ul.getAttribute('data-askplane-suggestions') || '[]');
     } catch {}
-    const ul = hook(this.#root, 'suggestion-list');
-    if (!Array.isArray(list) || !ul) return;
+    if (!Array.isArray(list)) return;
     for (const q of list.filter((q) => typeof q === 'string' && q.trim() !== '').slice(0, 6)) {
       const b = Object.assign(ul.appendChild(document.createElement('li')).appendChild(document.createElement('button')), {
         type: 'button',
@@ -193,83 +141,41 @@ export class Widget {
     ul.hidden = !ul.firstChild;
   }
 
-  open() {
-    const { launcher, panel, input } = this.#el;
-    // Focus goes back where it came from when the panel closes.
-    const from = document.activeElement;
-    this.#from = from && from !== document.body && !this.#root.contains(from) ? from : null;
-    this.load().catch(() => {}); // a failure shows on the first question
-    panel.hidden = false;
-    launcher.setAttribute('aria-expanded', 'true');
-    input.focus();
-  }
-
-  close() {
-    const { launcher, panel } = this.#el;
-    panel.hidden = true;
-    launcher.setAttribute('aria-expanded', 'false');
-    const back = this.#from?.isConnected ? this.#from : launcher;
-    this.#from = null;
-    back.focus();
-  }
-
   get endpoint() {
     return this.#root.getAttribute('data-askplane-endpoint') || '';
   }
 
   // load fetches the site config (the root's data-askplane-site, the
-  // trust anchor) while it imports the core, then fetches and verifies the
-  // artifact the config pins, once (on first intent). A failed load, a bad
-  // config or a bad artifact is a Resolver that escalates every question
-  // as corrupt; load rejects only when the core itself cannot be
-  // imported. A failed fetch is tried again on the next question, and so
-  // is a failed import, though browsers keep a module that failed to load
-  // (a tampered one included) failed until the page is reloaded.
+  // trust anchor), then fetches and verifies the artifact the config
+  // pins, once. A failed load, a bad config or a bad artifact is a
+  // Resolver that escalates every question as corrupt. A failed fetch is
+  // tried again on the next question.
   load() {
     if (this.#resolver === null) {
       const href = this.#root.getAttribute('data-askplane-site');
       const config = href ? fetchBytes(new URL(href, document.baseURI)).catch(() => null) : Promise.resolve(undefined);
-      this.#resolver = this.#importCore().then(
-        async (core) => {
-          const bytes = await config;
-          const d = bytes ? core.decodeSiteConfig(bytes) : null;
-          const site = (this.#site = d && d.ok ? d.value : null);
-          const trust = site ? core.siteTrust(site) : { contentHash: '', siteId: '' };
-          // A config that did not arrive (null) is fetched again next time;
-          // one that arrived and is bad, or none at all, stays bad.
-          const retry = () => (site || bytes === null) && queueMicrotask(() => (this.#resolver = null));
-          if (!site) {
+      this.#resolver = (async () => {
+        const bytes = await config;
+        const d = bytes ? decodeSiteConfig(bytes) : null;
+        const site = (this.#site = d && d.ok ? d.value : null);
+        const trust = site ? siteTrust(site) : { contentHash: '', siteId: '' };
+        // A config that did not arrive (null) is fetched again next time;
+        // one that arrived and is bad, or none at all, stays bad.
+        const retry = () => (site || bytes === null) && queueMicrotask(() => (this.#resolver = null));
+        if (!site) {
+          retry();
+          return new Resolver(null, trust);
+        }
+        return fetchBytes(new URL(site.artifact.href, document.baseURI)).then(
+          (b) => new Resolver(b, trust),
+          () => {
             retry();
-            return new core.Resolver(null, trust);
-          }
-          return fetchBytes(new URL(site.artifact.href, document.baseURI)).then(
-            (b) => new core.Resolver(b, trust),
-            () => {
-              retry();
-              return new core.Resolver(null, trust);
-            },
-          );
-        },
-        (e) => {
-          queueMicrotask(() => (this.#resolver = null));
-          throw e;
-        },
-      );
+            return new Resolver(null, trust);
+          },
+        );
+      })();
     }
     return this.#resolver;
-  }
-
-  // #importCore imports core.js (the root's data-askplane-core, checked
-  // against data-askplane-core-integrity).
-  async #importCore() {
-    if (this.#core === null) {
-      const url = this.#root.getAttribute('data-askplane-core');
-      if (!url) throw new Error('askplane: no core module');
-      const core = await importChecked(new URL(url, document.baseURI).href, this.#root.getAttribute('data-askplane-core-integrity') || '');
-      this.#reservations = new core.Reservations();
-      this.#core = core;
-    }
-    return this.#core;
   }
 
   // ask answers question: locally when the artifact can, else from the
@@ -332,10 +238,10 @@ export class Widget {
     // fallback adapter, the question goes to the Ask endpoint when the
     // page names one.
     const mode = this.#site ? this.#site.fallback.mode : this.endpoint !== '' ? 'backend' : 'disabled';
-    const { action, envelope } = this.#core.decide(env, mode, this.endpoint !== '');
-    if (action === this.#core.ACTION_ESCALATE) return this.#stream(question, envelope);
-    if (envelope.outcome === this.#core.OUTCOME_ANSWER) return this.#answer(envelope);
-    if (envelope.outcome === this.#core.OUTCOME_CHOICES) return this.#choices(envelope, messageId);
+    const { action, envelope } = decide(env, mode, this.endpoint !== '');
+    if (action === ACTION_ESCALATE) return this.#stream(question, envelope);
+    if (envelope.outcome === OUTCOME_ANSWER) return this.#answer(envelope);
+    if (envelope.outcome === OUTCOME_CHOICES) return this.#choices(envelope, messageId);
     const entry = this.#clone('offline');
     entry.firstElementChild.setAttribute('data-askplane-reason', envelope.reason);
     this.#append(entry);
@@ -343,7 +249,7 @@ export class Widget {
   }
 
   #answer(env) {
-    const turn = { a: env.answer.markdown, s: env.answer.citations.map((c) => [c.title, this.#core.isSafeHref(c.href) ? c.href : null]) };
+    const turn = { a: env.answer.markdown, s: env.answer.citations.map((c) => [c.title, isSafeHref(c.href) ? c.href : null]) };
     this.#card(turn);
     this.#keep(turn);
     this.#announce('answered');
@@ -459,11 +365,11 @@ export class Widget {
   // already used, is refused.
   choose(box, choiceId) {
     const state = this.#lists.get(box);
-    const frame = state ? this.#core.choiceFrame(state.env, state.messageId) : null;
+    const frame = state ? choiceFrame(state.env, state.messageId) : null;
     const { result, claim } = frame
       ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId)
       : { result: 'unavailable', claim: null };
-    if (result !== this.#core.SUBMIT_GRANTED) {
+    if (result !== SUBMIT_GRANTED) {
       this.#fail('refused');
       return false;
     }
@@ -531,7 +437,6 @@ export class Widget {
     let review = '';
     const cited = [];
     try {
-      const { buildAskRequest, readAskEvents } = this.#core;
       const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
       const res = await fetch(new URL(this.endpoint, document.baseURI), {
         method: 'POST',
@@ -560,7 +465,7 @@ export class Widget {
               if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seen.has(s.id)) continue;
               seen.add(s.id);
               let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
-              if (!this.#core.isSafeHref(href)) href = null;
+              if (!isSafeHref(href)) href = null;
               cited.push([s.title, href]);
               sources.append(this.#source(s.title, href));
               hook(entry, 'sources-block').hidden = false;
@@ -601,6 +506,33 @@ export class Widget {
     if (!entry.isConnected) return;
     if (text !== '') this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }) });
     this.#announce(ended);
+    if (ended === 'done' && text !== '') this.#feedback(entry, review);
+  }
+
+  // #feedback shows the helpful / not helpful control under a complete
+  // backend answer, when the site takes feedback (the root's
+  // data-askplane-feedback) and the answer's review link names its
+  // context_id (in the recipe, its fragment). A choice posts
+  // {context_id, verdict}, nothing the reader typed, once, to the
+  // endpoint's sibling feedback?corpus=<the review link's corpus>.
+  #feedback(entry, review) {
+    const req = this.#root.hasAttribute('data-askplane-feedback') && review && feedbackRequest(review, new URL(this.endpoint, document.baseURI));
+    if (!req) return;
+    const box = hook(entry, 'feedback');
+    box.hidden = false;
+    box.addEventListener('click', (e) => {
+      const verdict = e.target.closest('[data-askplane-verdict]')?.getAttribute('data-askplane-verdict');
+      if (!verdict) return;
+      fetch(req.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ context_id: req.context_id, verdict }),
+      }).catch(() => {});
+      box.replaceChildren(this.#text('thanks'));
+      box.tabIndex = -1;
+      box.focus();
+      this.#announce('thanks');
+    });
   }
 
   // #evidence shows the answer's review link: the Link header's
@@ -609,17 +541,9 @@ export class Widget {
   // server until the reader asks the review page to rebuild it.
   // It returns the link's URL, or ''.
   #evidence(entry, res) {
-    const m = /<([^>]*)>\s*;\s*rel="?evidence"?/.exec(res.headers.get('link') || '');
-    if (!m) return '';
-    let url;
-    try {
-      url = new URL(m[1], res.url || new URL(this.endpoint, document.baseURI));
-    } catch {
-      return '';
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return '';
-    this.#reviewLink(entry, url.href);
-    return url.href;
+    const href = evidenceHref(res.headers.get('link'), res.url || new URL(this.endpoint, document.baseURI));
+    if (href) this.#reviewLink(entry, href);
+    return href;
   }
 
   #reviewLink(entry, href) {
@@ -680,13 +604,4 @@ export class Widget {
   #announce(key) {
     this.#el.status.textContent = this.#text(key);
   }
-}
-
-// boot starts the widget on the page's root, once. The widget instance is
-// kept on the root element as its askplane property.
-export function boot(doc = document) {
-  const root = doc.querySelector('[data-askplane-root]');
-  if (root === null || root.askplane) return root?.askplane ?? null;
-  root.askplane = new Widget(root);
-  return root.askplane;
 }

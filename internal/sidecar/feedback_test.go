@@ -1,0 +1,67 @@
+package sidecar
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFeedback: a site with "feedback": true answers a well-formed verdict
+// 204 and counts it in askplane_feedback_total{site,verdict}; every body
+// that is not exactly {context_id, verdict} of the right shapes, a wrong
+// corpus hint and another method are refused and counted nowhere. A site
+// without the setting answers 404 FEEDBACK_DISABLED.
+func TestFeedback(t *testing.T) {
+	public := edgePublic(t)
+	id := "sha256:" + strings.Repeat("ab", 32)
+	on := startEdge(t, edgeConfig(t, `,"metrics":true`, "", siteJSON(public, "docs", "docs", `,"feedback":true`)))
+	const path = "/v1/feedback?corpus=docs"
+	fb := func(ctx, verdict string) string { return `{"context_id":"` + ctx + `","verdict":"` + verdict + `"}` }
+	for _, v := range []string{"helpful", "helpful", "not_helpful"} {
+		if a := on.send(t, "POST", path, fb(id, v)); a.status != 204 || a.body != "" {
+			t.Errorf("%s: %d %q, want 204 and no body", v, a.status, a.body)
+		}
+	}
+	bad := []struct{ what, method, path, body string }{
+		{"an unknown verdict", "POST", path, fb(id, "meh")},
+		{"a context_id of the wrong shape", "POST", path, fb("sha256:"+strings.Repeat("AB", 32), "helpful")},
+		{"no context_id", "POST", path, `{"verdict":"helpful"}`},
+		{"an extra member", "POST", path, `{"context_id":"` + id + `","verdict":"helpful","question":"how do I install?"}`},
+		{"a repeated member", "POST", path, `{"context_id":"` + id + `","verdict":"helpful","verdict":"not_helpful"}`},
+		{"trailing data", "POST", path, fb(id, "helpful") + `{}`},
+		{"not JSON", "POST", path, `helpful`},
+		{"a body over 256 bytes", "POST", path, fb(id, "helpful") + strings.Repeat(" ", 200)},
+		{"no corpus hint", "POST", "/v1/feedback", fb(id, "helpful")},
+		{"another corpus", "POST", "/v1/feedback?corpus=other", fb(id, "helpful")},
+		{"two corpus hints", "POST", path + "&corpus=docs", fb(id, "helpful")},
+		{"GET", "GET", path, ""},
+	}
+	for _, c := range bad {
+		a := on.send(t, c.method, c.path, c.body)
+		if a.status < 400 || a.status == 429 {
+			t.Errorf("%s: %d %s, want a refusal", c.what, a.status, a.body)
+		}
+	}
+	if a := on.send(t, "POST", path, fb(id, "helpful")+strings.Repeat(" ", 200)); a.status != 413 {
+		t.Errorf("an oversized body: %d, want 413", a.status)
+	}
+	m := on.send(t, "GET", "/metrics", "").body
+	for _, want := range []string{
+		`askplane_feedback_total{site="docs",verdict="helpful"} 2`,
+		`askplane_feedback_total{site="docs",verdict="not_helpful"} 1`,
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if n := strings.Count(m, "\naskplane_feedback_total{"); n != 2 {
+		t.Errorf("/metrics has %d feedback series, want 2 (refused requests count nowhere)", n)
+	}
+
+	off := startEdge(t, edgeConfig(t, `,"metrics":true`, "", siteJSON(public, "docs", "docs", "")))
+	if a := off.send(t, "POST", path, fb(id, "helpful")); a.status != 404 || !strings.Contains(a.body, `"code":"FEEDBACK_DISABLED"`) {
+		t.Errorf("feedback off: %d %s, want 404 FEEDBACK_DISABLED", a.status, a.body)
+	}
+	if strings.Contains(off.send(t, "GET", "/metrics", "").body, "askplane_feedback_total{") {
+		t.Error("feedback off: a verdict was counted")
+	}
+}
