@@ -180,6 +180,18 @@ func (c *checker) manifest() *manifest {
 	default:
 		bad("sources must be an object mapping each fact id to its source file, not %s", describe(src))
 	}
+	if list, ok := o["notes"].([]any); ok {
+		for _, item := range list {
+			n, _ := item.(map[string]any)
+			code, _ := n["code"].(string)
+			fact, _ := n["fact"].(string)
+			msg, _ := n["message"].(string)
+			if code == "" || len(c.lang.Notes) == MaxNotes {
+				continue
+			}
+			c.lang.Notes = append(c.lang.Notes, Note{Code: code, Fact: fact, Message: msg})
+		}
+	}
 	if !usable {
 		return nil
 	}

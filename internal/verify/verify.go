@@ -121,6 +121,28 @@ type Language struct {
 	CorpusHash  string // sha256: of the corpus bytes
 
 	Errors, Warnings int // problems reported for this language
+
+	// Notes are what the manifest says the build left out on purpose
+	// (generated phrasings a declared fact owns, say), at most MaxNotes.
+	Notes []Note
+}
+
+// MaxNotes bounds the notes verify keeps per language.
+const MaxNotes = 100
+
+// Note is one entry of a manifest's "notes": not a problem, a choice the
+// build made that an author may want to know about.
+type Note struct {
+	Code, Fact, Message string
+}
+
+// String formats a note as askplane verify prints it.
+func (n Note) String() string {
+	s := "askplane: note: [" + n.Code + "]"
+	if n.Fact != "" {
+		s += " fact " + strconv.Quote(n.Fact) + ":"
+	}
+	return s + " " + n.Message
 }
 
 // OK reports whether the language has no errors.

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -220,7 +221,7 @@ func TestValidSite(t *testing.T) {
 		Pages: 2, Chunks: 3, CorpusHash: "sha256:" + hex.EncodeToString(sum[:]),
 	}
 	got := rep.Languages
-	if len(got) != 1 || got[0] != want {
+	if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Fatalf("languages:\n got %+v\nwant %+v", got, want)
 	}
 	line := fmt.Sprintf("askplane: en: my-docs-en: 3 facts, 3 corpus chunks from 2 pages, artifact %s  OK", want.ContentHash)
@@ -869,5 +870,24 @@ func TestSummaryWithoutCorpus(t *testing.T) {
 	l.CorpusHash, l.Chunks, l.Pages = "sha256:cd", 3, 2
 	if got, want := l.Summary(), "askplane: en: my-docs: 1 fact, 3 corpus chunks from 2 pages, artifact sha256:ab  OK"; got != want {
 		t.Errorf("Summary() = %q; want %q", got, want)
+	}
+}
+
+func TestManifestNotes(t *testing.T) {
+	f := newFixture(t, "en")
+	f.manifest = func(m map[string]any) {
+		m["notes"] = []any{
+			map[string]any{"code": "fact.generated.phrasing-dropped", "fact": "doc-install", "message": `"install" belongs to fact "install-cli"`},
+			map[string]any{"message": "no code: skipped"},
+			"not an object",
+		}
+	}
+	rep := run(t, f)
+	if !rep.OK() || len(rep.Languages) != 1 {
+		t.Fatalf("a manifest with notes does not verify: %+v", rep)
+	}
+	notes := rep.Languages[0].Notes
+	if len(notes) != 1 || notes[0].String() != `askplane: note: [fact.generated.phrasing-dropped] fact "doc-install": "install" belongs to fact "install-cli"` {
+		t.Errorf("notes = %+v", notes)
 	}
 }

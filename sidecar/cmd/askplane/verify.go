@@ -69,6 +69,9 @@ func verifyDir(dir string, stdout, stderr io.Writer, ignore ...string) int {
 		if l.OK() {
 			fmt.Fprintln(stdout, l.Summary())
 		}
+		for _, n := range l.Notes {
+			fmt.Fprintln(stdout, n.String())
+		}
 	}
 	if rep.OK() {
 		return exitOK
