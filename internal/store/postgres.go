@@ -25,10 +25,11 @@ import (
 // were written. Nothing queries inside the messages, so jsonb's indexing
 // would buy nothing.
 type Postgres struct {
-	pool    *pgxpool.Pool
-	secrets []string // the DSN's password forms, scrubbed from errors
-	limits  session.Limits
-	sources SourceLimits // sources_postgres.go
+	pool     *pgxpool.Pool
+	secrets  []string // the DSN's password forms, scrubbed from errors
+	limits   session.Limits
+	sources  SourceLimits // sources_postgres.go
+	runStore              // durable runs (runs.go, runs_postgres.go)
 }
 
 // postgresMigrations are applied in order, each once, tracked in
@@ -170,7 +171,9 @@ func OpenPostgres(ctx context.Context, dsn string, opts ...Options) (*Postgres, 
 		pool.Close()
 		return fail("PostgreSQL schema migration failed", err)
 	}
-	return &Postgres{pool: pool, secrets: sec, limits: lim, sources: slim}, nil
+	p := &Postgres{pool: pool, secrets: sec, limits: lim, sources: slim}
+	p.runStore = runStore{postgresRuns{p}}
+	return p, nil
 }
 
 // postgresMigrate applies the missing migrations in one transaction under

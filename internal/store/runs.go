@@ -23,12 +23,84 @@ type Runs interface {
 	run.Store
 }
 
+// runStore implements run.Store over one backend's runDB; SQLite and
+// Postgres embed it, so both serve the same transactions.
+type runStore struct{ db runDB }
+
+// Admit implements run.Store.
+func (r runStore) Admit(ctx context.Context, a run.Admission) (run.Run, run.Lease, bool, error) {
+	return runAdmit(ctx, r.db, a)
+}
+
+// Get implements run.Store.
+func (r runStore) Get(ctx context.Context, id string) (run.Run, error) {
+	return runGet(ctx, r.db, id)
+}
+
+// Claim implements run.Store.
+func (r runStore) Claim(ctx context.Context, id, owner string, ttl time.Duration) (run.Lease, error) {
+	return runClaim(ctx, r.db, id, owner, ttl)
+}
+
+// ClaimExpired implements run.Store.
+func (r runStore) ClaimExpired(ctx context.Context, owner string, ttl time.Duration) (run.Lease, bool, error) {
+	return runClaimExpired(ctx, r.db, r.db.skipLocked(), owner, ttl)
+}
+
+// Renew implements run.Store.
+func (r runStore) Renew(ctx context.Context, l run.Lease, ttl time.Duration) (run.Lease, run.Run, error) {
+	return runRenew(ctx, r.db, l, ttl)
+}
+
+// BeginAttempt implements run.Store.
+func (r runStore) BeginAttempt(ctx context.Context, l run.Lease, st run.AttemptStart, c run.Ceilings) (int, error) {
+	return runBeginAttempt(ctx, r.db, l, st, c)
+}
+
+// Commit implements run.Store.
+func (r runStore) Commit(ctx context.Context, l run.Lease, w run.Write) error {
+	return runCommit(ctx, r.db, l, w)
+}
+
+// Checkpoint implements run.Store.
+func (r runStore) Checkpoint(ctx context.Context, id string) (run.Checkpoint, error) {
+	return runCheckpoint(ctx, r.db, id)
+}
+
+// Attempts implements run.Store.
+func (r runStore) Attempts(ctx context.Context, id string) ([]run.Attempt, error) {
+	return runAttempts(ctx, r.db, id)
+}
+
+// Events implements run.Store.
+func (r runStore) Events(ctx context.Context, id string, after, max int) ([]run.Event, error) {
+	return runEvents(ctx, r.db, id, after, max)
+}
+
+// Cancel implements run.Store.
+func (r runStore) Cancel(ctx context.Context, id string, event []byte) (run.Run, error) {
+	return runCancel(ctx, r.db, id, event)
+}
+
+// DayUsage implements run.Store.
+func (r runStore) DayUsage(ctx context.Context, site string, day time.Time) (run.Spend, error) {
+	return runDayUsage(ctx, r.db, site, day)
+}
+
+// PruneRuns implements run.Store.
+func (r runStore) PruneRuns(ctx context.Context, before time.Time) (int64, error) {
+	return runPrune(ctx, r.db, before)
+}
+
 // runDB is what the run transactions need of a backend.
 type runDB interface {
 	begin(ctx context.Context) (runTx, error)
 	// forUpdate is the suffix that locks the selected run row ("" where
 	// the transaction already holds the database's write lock).
 	forUpdate() string
+	// skipLocked is the suffix with which a sweep skips the rows another
+	// instance is claiming ("" where there are no row locks).
+	skipLocked() string
 	// fail turns a backend error into the run error of op (secrets
 	// scrubbed).
 	fail(ctx context.Context, op string, err error) error

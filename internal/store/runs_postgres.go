@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/askplane/askplane/internal/run"
 	"github.com/jackc/pgx/v5"
@@ -101,7 +100,8 @@ func (d postgresRuns) begin(ctx context.Context) (runTx, error) {
 	return postgresRunTx{tx}, nil
 }
 
-func (postgresRuns) forUpdate() string { return " FOR UPDATE" }
+func (postgresRuns) skipLocked() string { return " FOR UPDATE SKIP LOCKED" }
+func (postgresRuns) forUpdate() string  { return " FOR UPDATE" }
 
 func (d postgresRuns) fail(ctx context.Context, op string, err error) error {
 	return run.Unavailable(ctx, op, safeCause(err, d.p.secrets))
@@ -150,73 +150,5 @@ func (t postgresRunTx) lockSite(ctx context.Context, site string) error {
 
 func (t postgresRunTx) commit(ctx context.Context) error { return t.tx.Commit(ctx) }
 func (t postgresRunTx) rollback()                        { t.tx.Rollback(context.Background()) }
-
-func (p *Postgres) runs() postgresRuns { return postgresRuns{p} }
-
-// Admit implements run.Store.
-func (p *Postgres) Admit(ctx context.Context, a run.Admission) (run.Run, run.Lease, bool, error) {
-	return runAdmit(ctx, p.runs(), a)
-}
-
-// Get implements run.Store.
-func (p *Postgres) Get(ctx context.Context, id string) (run.Run, error) {
-	return runGet(ctx, p.runs(), id)
-}
-
-// Claim implements run.Store.
-func (p *Postgres) Claim(ctx context.Context, id, owner string, ttl time.Duration) (run.Lease, error) {
-	return runClaim(ctx, p.runs(), id, owner, ttl)
-}
-
-// ClaimExpired implements run.Store; instances sweeping at once skip the
-// rows another one is claiming.
-func (p *Postgres) ClaimExpired(ctx context.Context, owner string, ttl time.Duration) (run.Lease, bool, error) {
-	return runClaimExpired(ctx, p.runs(), " FOR UPDATE SKIP LOCKED", owner, ttl)
-}
-
-// Renew implements run.Store.
-func (p *Postgres) Renew(ctx context.Context, l run.Lease, ttl time.Duration) (run.Lease, run.Run, error) {
-	return runRenew(ctx, p.runs(), l, ttl)
-}
-
-// BeginAttempt implements run.Store.
-func (p *Postgres) BeginAttempt(ctx context.Context, l run.Lease, st run.AttemptStart, c run.Ceilings) (int, error) {
-	return runBeginAttempt(ctx, p.runs(), l, st, c)
-}
-
-// Commit implements run.Store.
-func (p *Postgres) Commit(ctx context.Context, l run.Lease, w run.Write) error {
-	return runCommit(ctx, p.runs(), l, w)
-}
-
-// Checkpoint implements run.Store.
-func (p *Postgres) Checkpoint(ctx context.Context, id string) (run.Checkpoint, error) {
-	return runCheckpoint(ctx, p.runs(), id)
-}
-
-// Attempts implements run.Store.
-func (p *Postgres) Attempts(ctx context.Context, id string) ([]run.Attempt, error) {
-	return runAttempts(ctx, p.runs(), id)
-}
-
-// Events implements run.Store.
-func (p *Postgres) Events(ctx context.Context, id string, after, max int) ([]run.Event, error) {
-	return runEvents(ctx, p.runs(), id, after, max)
-}
-
-// Cancel implements run.Store.
-func (p *Postgres) Cancel(ctx context.Context, id string, event []byte) (run.Run, error) {
-	return runCancel(ctx, p.runs(), id, event)
-}
-
-// DayUsage implements run.Store.
-func (p *Postgres) DayUsage(ctx context.Context, site string, day time.Time) (run.Spend, error) {
-	return runDayUsage(ctx, p.runs(), site, day)
-}
-
-// PruneRuns implements run.Store.
-func (p *Postgres) PruneRuns(ctx context.Context, before time.Time) (int64, error) {
-	return runPrune(ctx, p.runs(), before)
-}
 
 var _ Runs = (*Postgres)(nil)

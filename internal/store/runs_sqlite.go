@@ -104,7 +104,8 @@ func (d sqliteRuns) begin(ctx context.Context) (runTx, error) {
 	return sqliteRunTx{tx}, nil
 }
 
-func (sqliteRuns) forUpdate() string { return "" }
+func (sqliteRuns) skipLocked() string { return "" }
+func (sqliteRuns) forUpdate() string  { return "" }
 
 func (sqliteRuns) fail(ctx context.Context, op string, err error) error {
 	return run.Unavailable(ctx, op, err)
@@ -144,72 +145,5 @@ func (sqliteRunTx) now(context.Context) (int64, error)     { return time.Now().U
 func (sqliteRunTx) lockSite(context.Context, string) error { return nil }
 func (t sqliteRunTx) commit(context.Context) error         { return t.tx.Commit() }
 func (t sqliteRunTx) rollback()                            { t.tx.Rollback() }
-
-func (s *SQLite) runs() sqliteRuns { return sqliteRuns{s} }
-
-// Admit implements run.Store.
-func (s *SQLite) Admit(ctx context.Context, a run.Admission) (run.Run, run.Lease, bool, error) {
-	return runAdmit(ctx, s.runs(), a)
-}
-
-// Get implements run.Store.
-func (s *SQLite) Get(ctx context.Context, id string) (run.Run, error) {
-	return runGet(ctx, s.runs(), id)
-}
-
-// Claim implements run.Store.
-func (s *SQLite) Claim(ctx context.Context, id, owner string, ttl time.Duration) (run.Lease, error) {
-	return runClaim(ctx, s.runs(), id, owner, ttl)
-}
-
-// ClaimExpired implements run.Store.
-func (s *SQLite) ClaimExpired(ctx context.Context, owner string, ttl time.Duration) (run.Lease, bool, error) {
-	return runClaimExpired(ctx, s.runs(), "", owner, ttl)
-}
-
-// Renew implements run.Store.
-func (s *SQLite) Renew(ctx context.Context, l run.Lease, ttl time.Duration) (run.Lease, run.Run, error) {
-	return runRenew(ctx, s.runs(), l, ttl)
-}
-
-// BeginAttempt implements run.Store.
-func (s *SQLite) BeginAttempt(ctx context.Context, l run.Lease, st run.AttemptStart, c run.Ceilings) (int, error) {
-	return runBeginAttempt(ctx, s.runs(), l, st, c)
-}
-
-// Commit implements run.Store.
-func (s *SQLite) Commit(ctx context.Context, l run.Lease, w run.Write) error {
-	return runCommit(ctx, s.runs(), l, w)
-}
-
-// Checkpoint implements run.Store.
-func (s *SQLite) Checkpoint(ctx context.Context, id string) (run.Checkpoint, error) {
-	return runCheckpoint(ctx, s.runs(), id)
-}
-
-// Attempts implements run.Store.
-func (s *SQLite) Attempts(ctx context.Context, id string) ([]run.Attempt, error) {
-	return runAttempts(ctx, s.runs(), id)
-}
-
-// Events implements run.Store.
-func (s *SQLite) Events(ctx context.Context, id string, after, max int) ([]run.Event, error) {
-	return runEvents(ctx, s.runs(), id, after, max)
-}
-
-// Cancel implements run.Store.
-func (s *SQLite) Cancel(ctx context.Context, id string, event []byte) (run.Run, error) {
-	return runCancel(ctx, s.runs(), id, event)
-}
-
-// DayUsage implements run.Store.
-func (s *SQLite) DayUsage(ctx context.Context, site string, day time.Time) (run.Spend, error) {
-	return runDayUsage(ctx, s.runs(), site, day)
-}
-
-// PruneRuns implements run.Store.
-func (s *SQLite) PruneRuns(ctx context.Context, before time.Time) (int64, error) {
-	return runPrune(ctx, s.runs(), before)
-}
 
 var _ Runs = (*SQLite)(nil)

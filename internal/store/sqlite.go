@@ -30,7 +30,8 @@ type SQLite struct {
 	file   os.FileInfo // the file at path when opened
 	limits session.Limits
 	// sources bound the retained corpus versions (sources_sqlite.go).
-	sources SourceLimits
+	sources  SourceLimits
+	runStore // durable runs (runs.go, runs_sqlite.go)
 }
 
 // SQLite connection settings, applied to every pooled connection through
@@ -168,7 +169,9 @@ func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, err
 		db.Close()
 		return fail("SQLite file cannot be opened", err)
 	}
-	return &SQLite{db: db, path: abs, file: fi, limits: lim, sources: slim}, nil
+	s := &SQLite{db: db, path: abs, file: fi, limits: lim, sources: slim}
+	s.runStore = runStore{sqliteRuns{s}}
+	return s, nil
 }
 
 // Reasons Check and Save give for a file they will not use.
