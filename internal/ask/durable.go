@@ -69,6 +69,7 @@ const (
 	msgIdempotencyKey  = "The Idempotency-Key must be a SafeIdentifier."
 	msgNoRun           = "No such Ask run."
 	msgSnapshotChanged = "The Ask service changed since this answer began; ask again."
+	msgRunMoved        = "The Ask service is restarting; this answer goes on. Reconnect to read the rest."
 )
 
 var (
@@ -228,7 +229,19 @@ func (x *exchange) streamRun(ctx context.Context, id string, after int, pkg *evi
 	}
 	x.w.WriteHeader(http.StatusOK)
 	x.rc.Flush()
-	if err := x.follow(ctx, id, after); err != nil && ctx.Err() == nil {
+	err := x.follow(ctx, id, after)
+	switch {
+	case err == errStopped && context.Cause(ctx) == errShutdown && x.r.Context().Err() == nil:
+		// This instance is going away, the run is not: it is handed on
+		// (run.Worker.Shutdown) and goes on elsewhere. The stream still
+		// ends with exactly one terminal event, a retryable one; the
+		// reader reconnects to the run's log (after the events it saw,
+		// which this notice is not one of) and reads the rest there.
+		retry := true
+		x.write(protocol.AskErrorEvent{Message: msgRunMoved, Code: string(protocol.CodeAskInternal), Retryable: &retry}, false, true)
+		x.finish(MetricError, OutcomeError)
+		return
+	case err != nil && err != errStopped && ctx.Err() == nil:
 		x.h.log.Error("ask: following the run failed", "requestId", x.id, "err", err)
 		retry := true
 		x.write(protocol.AskErrorEvent{Message: msgInternal, Code: string(protocol.CodeAskInternal), Retryable: &retry}, false, true)
@@ -248,6 +261,19 @@ const (
 	followMax = 250 * time.Millisecond
 )
 
+// errStopped: the request ended before the run did (the reader went
+// away, or the server is shutting down); the run goes on.
+var errStopped = errors.New("ask: stopped following the run")
+
+// stopped is err, or errStopped when the request ended meanwhile (the
+// store call failed because of it).
+func stopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return errStopped
+	}
+	return err
+}
+
 // follow writes the run's events after seq after until the run is
 // terminal and every event was written. A reader that goes away ends it;
 // the run goes on.
@@ -257,7 +283,7 @@ func (x *exchange) follow(ctx context.Context, id string, after int) error {
 	for {
 		evs, err := st.Events(ctx, id, after, run.MaxEventsPerRead)
 		if err != nil {
-			return err
+			return stopped(ctx, err)
 		}
 		for i, ev := range evs {
 			x.buf = append(append(x.buf[:0], ev.Data...), '\n')
@@ -267,7 +293,7 @@ func (x *exchange) follow(ctx context.Context, id string, after int) error {
 				err = x.rc.Flush()
 			}
 			if err != nil {
-				return nil // the reader went away; the run goes on
+				return errStopped // the reader went away; the run goes on
 			}
 			x.events++
 			after = ev.Seq
@@ -281,14 +307,14 @@ func (x *exchange) follow(ctx context.Context, id string, after int) error {
 		}
 		r, err := st.Get(ctx, id)
 		if err != nil {
-			return err
+			return stopped(ctx, err)
 		}
 		if r.State.Terminal() && r.Events <= after {
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return errStopped
 		case <-time.After(wait):
 		}
 		wait = min(2*wait, followMax)

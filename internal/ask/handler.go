@@ -203,6 +203,29 @@ type exchange struct {
 	firstEvent bool
 }
 
+// untilShutdown cancels ctx with errShutdown once the server begins
+// shutting down (Config.Shutdown); it reports false when it already has.
+// Its goroutine ends with ctx, which the caller's deferred cancel ends.
+func (h *Handler) untilShutdown(ctx context.Context, cancel context.CancelCauseFunc) bool {
+	down := h.cfg.Shutdown
+	if down == nil {
+		return true
+	}
+	select {
+	case <-down:
+		return false
+	default:
+	}
+	go func(done <-chan struct{}) {
+		select {
+		case <-down:
+			cancel(errShutdown)
+		case <-done:
+		}
+	}(ctx.Done())
+	return true
+}
+
 func (x *exchange) serve() {
 	h := x.h
 	x.rc = http.NewResponseController(x.w)
@@ -210,23 +233,9 @@ func (x *exchange) serve() {
 	defer cancel(nil)
 	boot := time.AfterFunc(h.cfg.BootstrapTimeout, func() { cancel(errBootstrapDeadline) })
 	defer boot.Stop()
-	if down := h.cfg.Shutdown; down != nil {
-		select {
-		case <-down:
-			x.fail(errShuttingDown)
-			return
-		default:
-		}
-		// done is taken now: ctx is reassigned below (the request
-		// deadline), and this goroutine must neither race on the variable
-		// nor outlive serve, whose deferred cancel closes done.
-		go func(done <-chan struct{}) {
-			select {
-			case <-down:
-				cancel(errShutdown)
-			case <-done:
-			}
-		}(ctx.Done())
+	if !h.untilShutdown(ctx, cancel) {
+		x.fail(errShuttingDown)
+		return
 	}
 
 	// The request deadline runs from here; no step before the body reads

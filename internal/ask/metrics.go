@@ -31,8 +31,9 @@ const (
 	MetricCost               = "cost.usd"
 	// Durable runs (durable.go, internal/run's Worker): counts by site.
 	MetricRunStarted     = "run.started"
-	MetricRunResumed     = "run.resumed" // a reader reconnected, or a worker took the run over
-	MetricRunEnded       = "run.ended"   // outcome: completed, failed or cancelled
+	MetricRunResumed     = "run.resumed"  // a reader reconnected, or a worker took the run over
+	MetricRunEnded       = "run.ended"    // outcome: completed, failed or cancelled
+	MetricRunReleased    = "run.released" // an instance shutting down handed the run on
 	MetricAttemptStarted = "attempt.started"
 	MetricAttemptUnknown = "attempt.unknown"
 	MetricRoundStarted   = "round.started"

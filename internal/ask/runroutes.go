@@ -51,8 +51,14 @@ func (h *Handler) ServeEvents(w http.ResponseWriter, r *http.Request) {
 		x.fail(errMethod)
 		return
 	}
+	ctx, stop := context.WithCancelCause(r.Context())
+	defer stop(nil)
+	if !h.untilShutdown(ctx, stop) {
+		x.fail(errShuttingDown)
+		return
+	}
 	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
-	ctx, cancel := context.WithTimeout(r.Context(), limit)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	rn, err := x.loadRun(ctx)
 	if err != nil {

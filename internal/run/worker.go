@@ -55,6 +55,7 @@ type Worker struct {
 	once    sync.Once
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc
+	active  sync.WaitGroup // Executes in progress
 	slots   chan struct{}
 }
 
@@ -64,6 +65,10 @@ var ErrCancelRequested = errors.New("run: cancel requested")
 
 // errLeaseLost is the cause once another worker holds the run.
 var errLeaseLost = errors.New("run: lease lost")
+
+// errReleased is the cause once this instance shuts down and hands its
+// runs on (Shutdown).
+var errReleased = errors.New("run: released at shutdown")
 
 func (w *Worker) init() {
 	w.once.Do(func() {
@@ -95,7 +100,8 @@ type Exec struct {
 	run        Run
 	checkpoint Checkpoint
 	attempts   []Attempt
-	open       int // the attempt started and not yet ended, or 0
+	open       int   // the attempt started and not yet ended, or 0
+	final      State // the terminal state committed, or ""
 }
 
 // Run is the run as it was claimed.
@@ -141,6 +147,9 @@ func (x *Exec) Commit(ctx context.Context, w Write) error {
 	if w.Checkpoint != nil {
 		x.checkpoint = Checkpoint{Step: w.Checkpoint.Step, Data: w.Checkpoint.Data, Digest: Digest(w.Checkpoint.Data)}
 	}
+	if w.Final != "" {
+		x.final = w.Final
+	}
 	return nil
 }
 
@@ -154,6 +163,8 @@ func (x *Exec) Finish(ctx context.Context, w Write) error { return x.Commit(ctx,
 // another claim.
 func (w *Worker) Execute(ctx context.Context, l Lease) error {
 	w.init()
+	w.active.Add(1)
+	defer w.active.Done()
 	r, err := w.Store.Get(ctx, l.RunID)
 	if err != nil {
 		return err
@@ -197,6 +208,9 @@ func (w *Worker) Execute(ctx context.Context, l Lease) error {
 		perr = prog(rctx, x)
 	}
 	if perr == nil {
+		if x.final != "" {
+			w.observe(r.Site, "run."+string(x.final))
+		}
 		return nil
 	}
 	switch cause := context.Cause(rctx); {
@@ -205,6 +219,8 @@ func (w *Worker) Execute(ctx context.Context, l Lease) error {
 		return nil
 	case CodeOf(perr) == CodeTerminal:
 		return nil
+	case errors.Is(cause, errReleased):
+		return w.release(ctx, x)
 	case errors.Is(cause, ErrCancelRequested), CodeOf(perr) == CodeCancelled:
 		perr = ErrCancelRequested
 	case errors.Is(cause, context.DeadlineExceeded) && rctx.Err() != nil:
@@ -228,6 +244,56 @@ func (w *Worker) Execute(ctx context.Context, l Lease) error {
 		return err
 	}
 	w.observe(r.Site, "run."+string(end.State))
+	return nil
+}
+
+// Shutdown hands this instance's runs on before the process exits: it
+// waits until every run it executes has ended or ctx is done, so a paid
+// attempt in flight may still finish and be committed; then it stops the
+// rest, records each one's open attempt unknown (the provider may have
+// answered and billed), and ends each lease at once instead of letting it
+// run out, so another instance's sweep resumes the run from its last
+// checkpoint within seconds. It returns once every execution has
+// returned, or 10 s after ctx is done.
+func (w *Worker) Shutdown(ctx context.Context) {
+	w.init()
+	done := make(chan struct{})
+	go func() { w.active.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	w.mu.Lock()
+	for _, cancel := range w.running {
+		cancel(errReleased)
+	}
+	w.mu.Unlock()
+	select {
+	case <-done:
+	case <-time.After(releaseTimeout):
+		w.Logger.Warn("run: executions still running after their release")
+	}
+}
+
+// releaseTimeout bounds the writes of a release.
+const releaseTimeout = 10 * time.Second
+
+// release is how an execution stopped by Shutdown ends: its open attempt
+// recorded unknown and its lease ended, the run itself left as it was.
+func (w *Worker) release(ctx context.Context, x *Exec) error {
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
+	if x.open != 0 {
+		if err := x.Commit(fctx, Write{End: &AttemptEnd{N: x.open, State: AttemptUnknown}}); err != nil {
+			return nil // fenced or terminal: it is another worker's now
+		}
+	}
+	if _, _, err := w.Store.Renew(fctx, x.currentLease(), MinLease); err != nil && CodeOf(err) != CodeFenced && CodeOf(err) != CodeTerminal {
+		return err
+	}
+	w.observe(x.run.Site, "run.released")
+	w.Logger.Info("run: released at shutdown for another instance to resume", "run", x.run.ID)
 	return nil
 }
 

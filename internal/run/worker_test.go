@@ -172,3 +172,75 @@ func TestCancelMidAttemptEndsExactly(t *testing.T) {
 		t.Fatalf("last event %q", ev[len(ev)-1].Data)
 	}
 }
+
+// An instance shutting down hands its runs on: Shutdown first lets an
+// attempt in flight finish within its grace (run 1 completes, nothing is
+// released); past the grace it stops the rest (run 2's round 2 in flight
+// is recorded unknown), ends their leases at once and leaves them
+// running, so another instance's sweep takes run 2 over at once — long
+// before its one-minute lease would have run out — and completes it
+// without dispatching round 1 again.
+func TestShutdownFinishesWithinGraceThenHandsOn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	sa, sb := openStore(t, path), openStore(t, path)
+	var calls1, calls2 [3]atomic.Int32
+	quick, stuck := make(chan struct{}), make(chan struct{})
+	a1, a2 := runtest.Admission("site-shutdown"), runtest.Admission("site-shutdown")
+	_, l1, _, err := sa.Admit(t.Context(), a1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, l2, _, err := sa.Admit(t.Context(), a2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa := worker(sa, "worker-a", nil, time.Minute, nil)
+	wa.Program = func(r run.Run) (run.Program, error) {
+		if r.ID == a1.ID {
+			return twoRounds(&calls1, quick), nil
+		}
+		return twoRounds(&calls2, stuck), nil
+	}
+	done := make(chan error, 2)
+	go func() { done <- wa.Execute(t.Context(), l1) }()
+	go func() { done <- wa.Execute(t.Context(), l2) }()
+	for calls1[2].Load() == 0 || calls2[2].Load() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.AfterFunc(50*time.Millisecond, func() { close(quick) }) // run 1's call returns within the grace
+	grace, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	wa.Shutdown(grace)
+	if took := time.Since(start); took < 250*time.Millisecond || took > 5*time.Second {
+		t.Fatalf("Shutdown took %v; want the grace, then the release", took)
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	r1, _ := sa.Get(t.Context(), a1.ID)
+	r2, _ := sa.Get(t.Context(), a2.ID)
+	if r1.State != run.StateCompleted || r2.State.Terminal() {
+		t.Fatalf("after shutdown: run 1 %s (want completed), run 2 %s (want still running)", r1.State, r2.State)
+	}
+	if atts, _ := sa.Attempts(t.Context(), a2.ID); len(atts) != 2 || atts[1].State != run.AttemptUnknown {
+		t.Fatalf("run 2's attempts after its release: %+v", atts)
+	}
+	var resumed atomic.Int32
+	wb := worker(sb, "worker-b", twoRounds(&calls2, nil), time.Minute, &resumed)
+	time.Sleep(20 * time.Millisecond) // past the released lease's few milliseconds
+	if n, err := wb.Sweep(t.Context()); err != nil || n != 1 {
+		t.Fatalf("the other instance's sweep resumed %d runs (%v); want run 2 at once", n, err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for r2.State != run.StateCompleted && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		r2, _ = sb.Get(t.Context(), a2.ID)
+	}
+	if r2.State != run.StateCompleted || calls2[1].Load() != 1 || calls2[2].Load() != 2 {
+		t.Fatalf("run 2 %s; round 1 ×%d, round 2 ×%d (want completed, 1, 2)", r2.State, calls2[1].Load(), calls2[2].Load())
+	}
+	close(stuck)
+}

@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/endpoint"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 )
@@ -36,6 +38,9 @@ import (
 //	  "hosts": ["ask.example.com"],    // Host values every route answers under, with the sites' own
 //	  "edge": {…},                     // limits of the HTTP edge (see Edge); omitted: the defaults
 //	  "sources": {…},                  // retained corpus versions and replay permits (see SourcesConfig)
+//	  "runLease": "30s",               // how long an instance's claim on a durable run lasts unrenewed:
+//	                                   //   a crashed instance's runs resume elsewhere this long after
+//	                                   //   (100ms to 10m; see RunsConfig)
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
 //	    "site": {…},                   // the trusted agentskit.chat.backend-site v1 record
 //	                                   //   (siteId, assistant, corpus {id, mode}, limits, persistence),
@@ -92,7 +97,9 @@ type Config struct {
 	Edge          Edge          `json:"edge"`
 	// Sources bound the retained corpus versions (see SourcesConfig).
 	Sources *SourcesConfig `json:"sources"`
-	Sites   []SiteConfig   `json:"sites"`
+	// RunLease is the lease of the durable runs this instance executes.
+	RunLease Duration     `json:"runLease"`
+	Sites    []SiteConfig `json:"sites"`
 }
 
 // SiteConfig is one site of a Config; see Config for each field.
@@ -251,6 +258,9 @@ func (c *Config) check() error {
 	}
 	if err := c.Sources.check(); err != nil {
 		return configErr("sources.%v", err)
+	}
+	if l := time.Duration(c.RunLease); l != 0 && (l < 100*time.Millisecond || l > run.MaxLease) {
+		return configErr("runLease: must be 100ms to 10m")
 	}
 	switch {
 	case len(c.Sites) == 0:

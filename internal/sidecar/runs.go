@@ -133,6 +133,7 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 	s.worker = &run.Worker{
 		Store: rs,
 		Owner: "askplane-" + strings.ToLower(rand.Text()[:12]),
+		Lease: time.Duration(s.cfg.RunLease),
 		Program: func(r run.Run) (run.Program, error) {
 			h := sites.handlers[r.Site]
 			if h == nil {
@@ -152,7 +153,7 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 				return
 			}
 			outcome := ask.OutcomeOK
-			if state, ok := strings.CutPrefix(name, "run."); ok && state != "started" && state != "resumed" {
+			if state, ok := strings.CutPrefix(name, "run."); ok && state != "started" && state != "resumed" && state != "released" {
 				name, outcome = ask.MetricRunEnded, state
 			}
 			metrics.Observe(ask.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
@@ -195,6 +196,17 @@ const (
 	sweepEvery   = 5 * time.Second
 	runRetention = 7 * 24 * time.Hour
 )
+
+// shutdownRuns gives the runs this instance executes up to grace to
+// finish, then hands the rest on (run.Worker.Shutdown).
+func (s *Server) shutdownRuns(grace time.Duration) {
+	if s.worker == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	s.worker.Shutdown(ctx)
+}
 
 func (s *Server) startSweeper() {
 	if s.worker == nil {

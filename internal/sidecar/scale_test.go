@@ -51,13 +51,23 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// buildAskplane builds sidecar/cmd/askplane, once per test binary.
+// buildAskplane builds sidecar/cmd/askplane, once per test binary, for a
+// test on PostgreSQL.
 func buildAskplane(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the askplane binary")
 	}
 	storetest.PostgresURL(t) // skip (or fail in CI) before building
+	return askplaneBinary(t)
+}
+
+// askplaneBinary builds sidecar/cmd/askplane, once per test binary.
+func askplaneBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the askplane binary")
+	}
 	b := &askplaneBin
 	b.once.Do(func() {
 		if b.dir, b.err = os.MkdirTemp("", "askplane-scale-"); b.err != nil {

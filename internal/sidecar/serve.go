@@ -33,8 +33,10 @@ func (s *Server) HTTPServer() *http.Server {
 // Serve serves s on ln, at most maxConnections at once, until ctx is done.
 // Then it shuts down gracefully: it stops accepting, ends every answer in
 // flight with a terminal, retryable error event (Drain), and waits up to
-// shutdownTimeout for the handlers to return. It returns nil after a
-// clean shutdown.
+// shutdownTimeout for the handlers to return. Durable runs this instance
+// executes get half of shutdownTimeout to finish; the rest are handed on
+// to another instance (run.Worker.Shutdown). It returns nil after a clean
+// shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if ln == nil {
 		return errNoListener
@@ -48,9 +50,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() {
 		<-ctx.Done()
 		s.Drain()
-		shutdown, cancel := context.WithTimeout(context.Background(), s.cfg.Edge.ShutdownTimeout.or(DefaultShutdownTimeout))
+		timeout := s.cfg.Edge.ShutdownTimeout.or(DefaultShutdownTimeout)
+		shutdown, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		done <- srv.Shutdown(shutdown)
+		runs := make(chan struct{})
+		go func() {
+			defer close(runs)
+			s.shutdownRuns(timeout / 2)
+		}()
+		err := srv.Shutdown(shutdown)
+		<-runs
+		done <- err
 	}()
 	if err := srv.Serve(newLimitListener(ln, maxConns)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

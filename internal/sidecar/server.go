@@ -144,7 +144,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // error event, and every new question get 503: what a process does before
 // it exits. It returns at once; the handlers return soon after.
 func (s *Server) Drain() {
-	s.drainOnce.Do(func() { close(s.drain) })
+	s.drainOnce.Do(func() {
+		close(s.drain)
+		if s.stopSweep != nil {
+			s.stopSweep() // a draining instance takes over no run
+		}
+	})
 }
 
 // Close stops pruning and releases the session store; call it after the
@@ -156,6 +161,7 @@ func (s *Server) Close() error {
 	<-s.limitsPruned
 	s.stopSweep()
 	<-s.swept
+	s.shutdownRuns(0)
 	if s.files != nil {
 		s.files.Close()
 	}

@@ -1,0 +1,236 @@
+package sidecar
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/corpus"
+)
+
+// heldModel is a model on OpenAI's Responses wire whose first call is
+// never answered (it waits until its connection is gone, as a call in
+// flight does when its instance dies) and whose later calls answer at
+// once.
+type heldModel struct {
+	srv   *httptest.Server
+	calls atomic.Int32
+	held  chan struct{} // closed when the first call is in flight
+}
+
+func newHeldModel(t *testing.T) *heldModel {
+	m := &heldModel{held: make(chan struct{})}
+	text, _ := json.Marshal(`{"answer":"Install it with go install.\n\nIt needs Go 1.26.","cites":["` + corpus.RecordID("/docs/install/", "install") + `"]}`)
+	m.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if m.calls.Add(1) == 1 {
+			close(m.held)
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"resp_2","object":"response","status":"completed","model":"gpt-fake","output":[`+
+			`{"type":"message","id":"msg_2","role":"assistant","content":[{"type":"output_text","text":`+string(text)+`,"annotations":[]}]}],`+
+			`"usage":{"input_tokens":120,"output_tokens":30,"total_tokens":150}}`)
+	}))
+	t.Cleanup(m.srv.Close)
+	return m
+}
+
+func (m *heldModel) generator() string {
+	return `,"generator":{"provider":"openai-compatible","model":"fake-model","baseUrl":"` + m.srv.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"20s"},"runs":{}`
+}
+
+// stream is an NDJSON response read line by line as it arrives.
+type stream struct {
+	header http.Header
+	mu     sync.Mutex
+	lines  []string
+	ended  chan struct{}
+}
+
+func openStream(t *testing.T, c *http.Client, req *http.Request) *stream {
+	t.Helper()
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("stream: %d %s", resp.StatusCode, b)
+	}
+	s := &stream{header: resp.Header, ended: make(chan struct{})}
+	go func() {
+		defer close(s.ended)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			s.mu.Lock()
+			s.lines = append(s.lines, sc.Text())
+			s.mu.Unlock()
+		}
+	}()
+	return s
+}
+
+// wait returns the lines once the stream ended, or fails after d.
+func (s *stream) wait(t *testing.T, d time.Duration) []string {
+	t.Helper()
+	select {
+	case <-s.ended:
+	case <-time.After(d):
+		t.Fatalf("the stream did not end within %v", d)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.lines...)
+}
+
+func (s *stream) seen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.lines)
+}
+
+func askRequest(t *testing.T, base, question, key string) *http.Request {
+	req, err := http.NewRequest("POST", base+"/v1/ask", strings.NewReader(askJSON(question)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", key)
+	return req
+}
+
+// rest reads a run's events after the first after of them from base,
+// within d, following the run until it ends.
+func rest(t *testing.T, c *http.Client, base, runID string, after int, d time.Duration) []string {
+	t.Helper()
+	req := runEventsRequest(t, base+"/v1/runs/"+runID+"/events?after="+strconv.Itoa(after))
+	return openStream(t, c, req).wait(t, d)
+}
+
+// A process killed mid-attempt (SIGKILL: no shutdown, its lease left to
+// run out) and started again on the same SQLite file: the restarted
+// instance's sweep takes the run over once the lease expired, records the
+// call that was in flight unknown, makes one more, and completes the run;
+// the reader, whose connection died with the process, reconnects with the
+// run id and the count of events it saw and reads exactly the rest of the
+// same answer. The model saw two calls in all, and the run's attempts are
+// [unknown, completed].
+func TestKilledInstanceResumesItsRunAfterRestart(t *testing.T) {
+	bin := askplaneBinary(t)
+	db := filepath.Join(t.TempDir(), "sessions.db")
+	model := newHeldModel(t)
+	cfg := `{"sessions":"sqlite:` + db + `","runLease":"300ms","metrics":true,"sites":[` + siteJSON(edgePublic(t), "docs", "docs-public", model.generator()) + `]}`
+	a := startProcess(t, bin, cfg, "")
+	c := reader(t)
+	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-killed"))
+	runID := first.header.Get(ask.RunHeader)
+	select {
+	case <-model.held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model was never called")
+	}
+	for first.seen() < 1 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	a.cmd.Process.Signal(syscall.SIGKILL)
+	<-a.exited
+	saw := first.wait(t, 5*time.Second)
+	if runID == "" || len(saw) != 1 || !strings.Contains(saw[0], `"name":"run"`) {
+		t.Fatalf("before the kill: run %q, events %q", runID, saw)
+	}
+
+	b := startProcess(t, bin, cfg, "")
+	got := rest(t, c, b.url, runID, len(saw), 30*time.Second)
+	body := strings.Join(got, "\n") + "\n"
+	if terminal(body) != "done" || answerText(t, body) != "Install it with go install.\n\nIt needs Go 1.26." || !strings.Contains(body, `"name":"cite"`) {
+		t.Fatalf("the rest of the answer after the restart:\n%s", body)
+	}
+	if strings.Contains(body, `"name":"run"`) {
+		t.Fatalf("the rest repeated an event the reader saw:\n%s", body)
+	}
+	if n := model.calls.Load(); n != 2 {
+		t.Fatalf("the model saw %d calls; want 2 (the one lost with the process, one retry)", n)
+	}
+	metrics := get(t, b.url+"/metrics")
+	for _, want := range []string{
+		`askplane_ask_run_resumed_total{outcome="ok",site="docs"} 1`,
+		`askplane_ask_attempt_unknown_total{outcome="ok",site="docs"} 1`,
+		`askplane_ask_run_ended_total{outcome="completed",site="docs"} 1`,
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("metrics:\n%s", grepLines(metrics, "askplane_ask_"))
+	}
+}
+
+// SIGTERM with a durable answer in flight on a PostgreSQL pair: the
+// stopping instance ends its reader's stream with the retryable
+// "restarting; reconnect" event (exactly one terminal event), gives the
+// run half its shutdownTimeout, then hands it on and exits; the other
+// instance's sweep takes it over within seconds (the lease was ended, not
+// left to run out) and the reader, reconnecting there, reads the rest.
+func TestSIGTERMHandsARunToTheOtherInstance(t *testing.T) {
+	bin := buildAskplane(t)
+	dsn, _, _ := postgresSchemaURL(t)
+	model := newHeldModel(t)
+	site := siteJSON(edgePublic(t), "docs", "docs-public", model.generator())
+	cfg := `{"sessionsEnv":"ASKPLANE_TEST_DB","runLease":"1m","metrics":true,"edge":{"shutdownTimeout":"2s"},"sites":[` + site + `]}`
+	a, b := startProcess(t, bin, cfg, dsn), startProcess(t, bin, cfg, dsn)
+	c := reader(t)
+	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-term"))
+	runID := first.header.Get(ask.RunHeader)
+	select {
+	case <-model.held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model was never called")
+	}
+	start := time.Now()
+	a.stop()
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("exit took %v with a 2 s shutdownTimeout", took)
+	}
+	saw := first.wait(t, 5*time.Second)
+	if n := len(saw); n == 0 || !strings.Contains(saw[n-1], `"retryable":true`) || !strings.Contains(saw[n-1], "Reconnect") || terminal(strings.Join(saw, "\n")) != "ASK_INTERNAL" {
+		t.Fatalf("the stopping instance's stream: %q", saw)
+	}
+	logged := saw[:len(saw)-1] // the notice is not one of the run's events
+	got := rest(t, c, b.url, runID, len(logged), 20*time.Second)
+	body := strings.Join(append(logged, got...), "\n") + "\n"
+	if terminal(body) != "done" || answerText(t, body) != "Install it with go install.\n\nIt needs Go 1.26." || strings.Count(body, `"name":"run"`) != 1 {
+		t.Fatalf("the answer, read on both instances:\n%s", body)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Errorf("the answer took %v after SIGTERM: the lease (1 m) was left to run out", took)
+	}
+	if n := model.calls.Load(); n != 2 {
+		t.Fatalf("the model saw %d calls; want 2", n)
+	}
+}
+
+func get(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
+}
