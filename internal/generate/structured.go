@@ -26,6 +26,7 @@ type unit struct {
 	rec, block, pos int // record rank, block index, sentence index in the block
 	text            string
 	last            bool // the last sentence of its block
+	row             bool // a table row (table.go)
 	mask            uint64
 }
 
@@ -74,6 +75,21 @@ func (e Extractive) structured(terms []string, pkg *evidence.Package, maxBytes i
 						units = append(units, unit{rec: ri, block: bi, pos: si, text: s, last: si == len(ss)-1, mask: maskOf(s, terms)})
 					}
 				}
+			case chunk.Table:
+				for pos, cells := range tableRows(b.Text) {
+					if t := rowText(cells); t != "" && len(t) <= maxTableRowBytes && quotable(t) {
+						// A row speaks of its first cell (the option, the
+						// code, the part): it matches a question only
+						// through it, so a word in another cell ("a
+						// SafeIdentifier, up to 128 characters") does not
+						// make the row a definition of that word.
+						var m uint64
+						if maskOf(cells[0], terms) != 0 {
+							m = maskOf(t, terms)
+						}
+						units = append(units, unit{rec: ri, block: bi, pos: pos, text: t, row: true, mask: m})
+					}
+				}
 			case chunk.List:
 				// Each item's sentences, its marker left out; a list
 				// item never ends with an introduction to code.
@@ -106,14 +122,40 @@ func (e Extractive) structured(terms []string, pkg *evidence.Package, maxBytes i
 			if (!all && u.rec != 0) || len(u.text) > maxBytes || (dangling(u) && !introduces(u)) {
 				continue
 			}
-			if lead < 0 || bits.OnesCount64(u.mask) > bits.OnesCount64(units[lead].mask) {
+			// On a tie, a table row (matched through its first cell, the
+			// thing it defines) beats a sentence that only mentions a word.
+			n, best := bits.OnesCount64(u.mask), -1
+			if lead >= 0 {
+				best = bits.OnesCount64(units[lead].mask)
+			}
+			if n > best || (n == best && n > 0 && u.row && !units[lead].row) {
 				lead = i
 			}
 		}
 		return lead
 	}
 	lead := leadFrom(false)
+	var out composed
+	var covered uint64
+	used := map[int]bool{}
+	// A best-ranked record that matched on its heading alone and holds a
+	// small table ("The moving parts", then a table of them) is answered
+	// by that table, row by row: it is what the section says.
 	if lead < 0 || units[lead].mask == 0 {
+		if rows := tableLead(units, pkg, terms, maxBytes); rows != nil {
+			for i, ui := range rows {
+				sep := "\n"
+				if i == 0 {
+					sep = ""
+				}
+				out.add(sep+"- "+units[ui].text, pkg.Records[0].ID)
+				covered |= units[ui].mask
+				used[ui] = true
+			}
+			lead = rows[0]
+		}
+	}
+	if len(out.deltas) == 0 && (lead < 0 || units[lead].mask == 0) {
 		if l := leadFrom(true); l >= 0 && units[l].mask != 0 {
 			lead = l
 		}
@@ -122,10 +164,7 @@ func (e Extractive) structured(terms []string, pkg *evidence.Package, maxBytes i
 	if lead >= 0 {
 		leadRec = units[lead].rec
 	}
-	var out composed
-	var covered uint64
-	used := map[int]bool{}
-	if lead >= 0 {
+	if lead >= 0 && !used[lead] {
 		out.add(units[lead].text, pkg.Records[leadRec].ID)
 		covered |= units[lead].mask
 		used[lead] = true
@@ -203,6 +242,9 @@ func (e Extractive) structured(terms []string, pkg *evidence.Package, maxBytes i
 	prose := 0
 	if lead >= 0 {
 		prose = len(units[lead].text)
+		if units[lead].row {
+			prose = out.size
+		}
 	}
 	var support []int
 	follow := false
@@ -274,6 +316,35 @@ func (e Extractive) structured(terms []string, pkg *evidence.Package, maxBytes i
 		return nil
 	}
 	return &out
+}
+
+// tableLead is the rows (unit indexes) of the best-ranked record's first
+// table when the record's headings share a question term, and the table
+// has at most maxTableRows rows, every one quotable, that fit maxBytes as
+// lines; nil otherwise.
+func tableLead(units []unit, pkg *evidence.Package, terms []string, maxBytes int) []int {
+	var heads uint64
+	for _, h := range pkg.Records[0].Headings {
+		heads |= maskOf(h, terms)
+	}
+	if heads == 0 {
+		return nil
+	}
+	var rows []int
+	size, block := 0, -1
+	for i, u := range units {
+		if u.rec != 0 || !u.row || (block >= 0 && u.block != block) {
+			continue
+		}
+		block = u.block
+		rows = append(rows, i)
+		size += len(u.text) + 3
+	}
+	if len(rows) == 0 || len(rows) > maxTableRows || size > maxBytes ||
+		len(rows) != len(tableRows(pkg.Records[0].Blocks[block].Text)) {
+		return nil
+	}
+	return rows
 }
 
 // listItem is a list line without its indent and marker ("- ", "3. ").

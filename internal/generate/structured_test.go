@@ -137,3 +137,36 @@ func TestStructuredDeterministic(t *testing.T) {
 		}
 	}
 }
+
+var parts = [3]string{"/docs/overview/", "Overview", `<p>askplane answers questions on a docs site.</p>
+<h2 id="parts">The moving parts</h2>
+<table><thead><tr><th>part</th><th>runs</th><th>does</th></tr></thead><tbody>
+<tr><td>Hugo module</td><td>at build time</td><td>emits the artifact and the corpus</td></tr>
+<tr><td>widget</td><td>in the page</td><td>answers exact questions</td></tr>
+<tr><td>sidecar</td><td>on a server</td><td>answers the rest, with citations</td></tr>
+</tbody></table>
+<h2 id="options">Options</h2>
+<p>Every option has a default.</p>
+<table><thead><tr><th>option</th><th>meaning</th></tr></thead><tbody>
+<tr><td><code>baseURL</code></td><td>the site's absolute URL, with a | in it</td></tr>
+<tr><td><code>timeout</code></td><td>how long a build may take; a baseURL is not needed</td></tr>
+</tbody></table>`}
+
+// A section that is a table answers with its rows when it matched on its
+// heading; a row of a reference table answers a question about its first
+// cell, and a question word in another cell does not make the row one.
+func TestTableRowsAnswer(t *testing.T) {
+	ix := v3(t, parts)
+	res, _ := answer(t, ix, "what are the moving parts")
+	want := "- Hugo module: at build time; emits the artifact and the corpus\n- widget: in the page; answers exact questions\n- sidecar: on a server; answers the rest, with citations"
+	if res.Text != want {
+		t.Errorf("parts:\n%s\nwant\n%s", res.Text, want)
+	}
+	res, _ = answer(t, ix, "what does the baseURL option mean")
+	if !strings.HasPrefix(res.Text, "baseURL: the site's absolute URL, with a | in it") {
+		t.Errorf("baseURL:\n%s", res.Text)
+	}
+	if strings.Contains(res.Text, "how long a build may take") {
+		t.Errorf("the timeout row answered a question about baseURL:\n%s", res.Text)
+	}
+}
