@@ -70,6 +70,7 @@ const (
 	msgNoRun           = "No such Ask run."
 	msgSnapshotChanged = "The Ask service changed since this answer began; ask again."
 	msgRunMoved        = "The Ask service is restarting; this answer goes on. Reconnect to read the rest."
+	msgCutOff          = "The answer was cut off before it was finished; ask again."
 )
 
 var (
@@ -93,12 +94,14 @@ func budgetRefused(be *run.BudgetError) *Error {
 // be resumed on any instance, frozen at admission, and (once answered)
 // the answer.
 type askState struct {
-	V        int              `json:"v"`
-	Input    agent.AskInput   `json:"input"`
-	Sources  []stateSource    `json:"sources"`
-	Fragment string           `json:"fragment,omitempty"` // round 0's evidence recipe
-	Session  *stateSession    `json:"session,omitempty"`
-	Rounds   []round          `json:"rounds,omitempty"` // the tool loop's transcript
+	V        int            `json:"v"`
+	Input    agent.AskInput `json:"input"`
+	Sources  []stateSource  `json:"sources"`
+	Fragment string         `json:"fragment,omitempty"` // round 0's evidence recipe
+	Session  *stateSession  `json:"session,omitempty"`
+	Rounds   []round        `json:"rounds,omitempty"` // the tool loop's transcript
+	// Streamed: the answer's text began reaching the log (runtext.go).
+	Streamed bool             `json:"streamed,omitempty"`
 	Answer   *generate.Answer `json:"answer,omitempty"`
 }
 
@@ -362,11 +365,19 @@ func (d *Durable) reserve(inputBytes int) run.Usage {
 
 // conclude turns a checked answer into its events and saves the session,
 // as the non-durable stream does.
-func (h *Handler) concludeRun(ctx context.Context, st *askState, ans generate.Answer, extra []Source) ([][]byte, error) {
+func (h *Handler) concludeRun(ctx context.Context, st *askState, ans generate.Answer, extra []Source, sent int) ([][]byte, error) {
 	var evs [][]byte
-	for _, p := range generate.Paragraphs(ans.Text) {
-		if p != "" {
-			evs = append(evs, protocol.AskTextEvent{Delta: p}.AppendJSON(nil))
+	if sent > 0 {
+		// The text streamed into the log (runtext.go): what is left (a
+		// prefix was checked by generate.Model.CompleteStreaming).
+		if rest := ans.Text[min(sent, len(ans.Text)):]; rest != "" {
+			evs = append(evs, protocol.AskTextEvent{Delta: rest}.AppendJSON(nil))
+		}
+	} else {
+		for _, p := range generate.Paragraphs(ans.Text) {
+			if p != "" {
+				evs = append(evs, protocol.AskTextEvent{Delta: p}.AppendJSON(nil))
+			}
 		}
 	}
 	all := make([]Source, 0, len(st.Sources)+len(extra))
@@ -427,6 +438,8 @@ func (h *Handler) End(_ run.Run, err error) run.Ending {
 		return fail(protocol.CodeAskGenerationFailed, msgGeneration, false)
 	case errors.Is(err, errSnapshot):
 		return fail(protocol.CodeAskInternal, msgSnapshotChanged, true)
+	case errors.Is(err, errCutOff):
+		return fail(protocol.CodeAskGenerationFailed, msgCutOff, true)
 	case errors.Is(err, ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
 		return fail(protocol.CodeAskNoGroundedSources, msgNotCited, false)
 	}

@@ -29,11 +29,21 @@ func (h *Handler) answerRounds(ctx context.Context, x *run.Exec, st *askState) e
 	}
 	in, _ := json.Marshal(st.Input)
 	for {
+		if st.Streamed {
+			// A previous holder's attempt wrote text into the log and
+			// then its instance died: that text cannot be continued, nor
+			// contradicted by another answer.
+			return errCutOff
+		}
 		n, err := x.Begin(ctx, 1, d.reserve(len(in)))
 		if err != nil {
 			return err
 		}
-		ans, err := d.Model.Complete(ctx, st.Input)
+		text := newTextLog(ctx, x, st)
+		ans, err := d.Model.CompleteStreaming(ctx, st.Input, text.add)
+		if cerr := text.close(err == nil); err == nil {
+			err = cerr
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return context.Cause(ctx) // the Worker records the attempt unknown
@@ -41,12 +51,15 @@ func (h *Handler) answerRounds(ctx context.Context, x *run.Exec, st *askState) e
 			if err := endFailed(ctx, x, n, err); err != nil {
 				return err
 			}
+			if text.began {
+				return errCutOff
+			}
 			if retry, _ := generate.Retryable(err); retry {
 				continue
 			}
 			return err
 		}
-		return h.commitAnswer(ctx, x, st, n, ans, nil)
+		return h.commitAnswer(ctx, x, st, n, ans, nil, text.sent)
 	}
 }
 
@@ -63,13 +76,13 @@ func endFailed(ctx context.Context, x *run.Exec, n int, err error) error {
 // commitAnswer commits, in one write, the attempt's usage, the answer in
 // the checkpoint, the answer's events and the completed state; an
 // ungrounded answer is recorded (it was paid for) and fails the run.
-func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []Source) error {
+func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []Source, sent int) error {
 	d := h.cfg.Durable
 	u := run.Usage{InputTokens: int64(ans.Usage.InputTokens), OutputTokens: int64(ans.Usage.OutputTokens)}
 	u.CostMicros = d.Pricing.Cost(u.InputTokens, u.OutputTokens)
 	outcome, _ := json.Marshal(ans)
 	end := &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u, Outcome: outcome}
-	evs, err := h.concludeRun(ctx, st, ans, extra)
+	evs, err := h.concludeRun(ctx, st, ans, extra, sent)
 	if err != nil {
 		if cerr := x.Commit(ctx, run.Write{End: end}); cerr != nil {
 			return cerr

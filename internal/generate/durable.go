@@ -38,10 +38,7 @@ func (m *Model) Input(q Question, pkg *evidence.Package) (agent.AskInput, error)
 
 // Complete makes one unary call for in and returns the answer, validated
 // against the output schema and its cites checked against in.Records, or
-// the typed error of the layer that failed. Durable runs use the unary
-// call, never the stream: an attempt's text reaches the run's log only
-// once the attempt is committed, so a retried attempt (after a crash)
-// never contradicts text a reader already saw.
+// the typed error of the layer that failed.
 func (m *Model) Complete(ctx context.Context, in agent.AskInput) (Answer, error) {
 	if m == nil || m.agent == nil {
 		return Answer{}, errors.New("generate: Model was not built with NewModel")
@@ -64,6 +61,35 @@ func (m *Model) Complete(ctx context.Context, in agent.AskInput) (Answer, error)
 	return Answer{Text: out.Answer, Sources: ids, Model: usageModel(resp.Model, req.Model), Usage: Usage{
 		Model: usageModel(resp.Model, req.Model), InputTokens: resp.Usage.InputTokens,
 		OutputTokens: resp.Usage.OutputTokens, TotalTokens: resp.Usage.TotalTokens,
+	}}, nil
+}
+
+// CompleteStreaming is Complete for a durable run whose reader should see
+// the answer as it is written: when the model streams (see Model), onText
+// gets the answer's text as it arrives, only after its cites were
+// checked (what it got is a prefix of the answer); when it does not, it
+// is Complete and onText is never called. The answer is checked in full
+// either way. A caller that handed text on cannot retry the call without
+// contradicting it.
+func (m *Model) CompleteStreaming(ctx context.Context, in agent.AskInput, onText func(string) error) (Answer, error) {
+	if m == nil || m.agent == nil {
+		return Answer{}, errors.New("generate: Model was not built with NewModel")
+	}
+	if !m.stream {
+		return m.Complete(ctx, in)
+	}
+	req, err := m.agent.PrepareRequest(in, m.budget)
+	if err != nil {
+		return Answer{}, err
+	}
+	res, err := m.streamed(ctx, req, in, func(text string, _ []string) error { return onText(text) })
+	if err != nil {
+		return Answer{}, err
+	}
+	model := usageModel(res.resp.Model, req.Model)
+	return Answer{Text: res.out.Answer, Sources: res.ids, Model: model, Usage: Usage{
+		Model: model, InputTokens: res.resp.Usage.InputTokens,
+		OutputTokens: res.resp.Usage.OutputTokens, TotalTokens: res.resp.Usage.TotalTokens,
 	}}, nil
 }
 

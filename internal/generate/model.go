@@ -138,9 +138,50 @@ func (m *Model) Generate(ctx context.Context, q Question, pkg *evidence.Package,
 
 // generateStream is the streamed path described on Model.
 func (m *Model) generateStream(ctx context.Context, req provider.Request, in agent.AskInput, emit func(Event) error) error {
+	res, err := m.streamed(ctx, req, in, func(text string, sources []string) error {
+		return emit(Event{Delta: text, Sources: sources})
+	})
+	if err != nil {
+		return err
+	}
+	if res.sent == "" {
+		// Not the streamable shape (or an empty answer): nothing was
+		// emitted, as unary.
+		if err := emitParagraphs(ctx, res.out.Answer, res.ids, emit); err != nil {
+			return err
+		}
+		return m.emitUsage(ctx, res.resp, req, emit)
+	}
+	if rest := res.out.Answer[len(res.sent):]; rest != "" {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := emit(Event{Delta: rest, Sources: res.ids}); err != nil {
+			return err
+		}
+	}
+	return m.emitUsage(ctx, res.resp, req, emit)
+}
+
+// streamedCall is a completed streaming call: the response, its decoded
+// output and cited ids, and the answer text already handed to onText (a
+// prefix of out.Answer; "" when the parser stood aside).
+type streamedCall struct {
+	resp provider.Response
+	out  agent.AskOutput
+	ids  []string
+	sent string
+}
+
+// streamed makes one streaming call for req. onText gets the answer's
+// text as it arrives, only once the cites were checked, with the cited
+// ids; the complete output is then validated and decoded as the unary
+// path does, and what was handed on must be a prefix of it under the
+// same cites (else ErrStreamMismatch).
+func (m *Model) streamed(ctx context.Context, req provider.Request, in agent.AskInput, onText func(text string, sources []string) error) (streamedCall, error) {
 	var (
 		sources []string
-		sent    strings.Builder // the answer text emitted so far
+		sent    strings.Builder // the answer text handed on so far
 		runes   int             // its length in code points
 		stopped error           // why a callback stopped the stream
 	)
@@ -161,7 +202,7 @@ func (m *Model) generateStream(ctx context.Context, req provider.Request, in age
 				return m.outputInvalid("/properties/answer/maxLength")
 			}
 			sent.WriteString(text)
-			return emit(Event{Delta: text, Sources: sources})
+			return onText(text, sources)
 		},
 	}
 	resp, err := m.client.Stream(ctx, req, func(d string) error {
@@ -172,39 +213,22 @@ func (m *Model) generateStream(ctx context.Context, req provider.Request, in age
 		return nil
 	})
 	if cerr := ctx.Err(); cerr != nil {
-		return cerr
+		return streamedCall{}, cerr
 	}
 	if stopped != nil {
-		return stopped
+		return streamedCall{}, stopped
 	}
 	if err != nil {
-		return err
+		return streamedCall{}, err
 	}
 	out, ids, err := m.decode(resp, in)
 	if err != nil {
-		return err
+		return streamedCall{}, err
 	}
-	if !p.Checked() {
-		// Not the streamable shape: nothing was emitted, as unary.
-		if err := emitParagraphs(ctx, out.Answer, ids, emit); err != nil {
-			return err
-		}
-		return m.emitUsage(ctx, resp, req, emit)
+	if p.Checked() && (!slices.Equal(p.Cites(), out.Cites) || !strings.HasPrefix(out.Answer, sent.String())) {
+		return streamedCall{}, ErrStreamMismatch
 	}
-	// What was emitted must be what was validated: the same cites and a
-	// prefix of the answer (all of it unless the parser stood aside).
-	if !slices.Equal(p.Cites(), out.Cites) || !strings.HasPrefix(out.Answer, sent.String()) {
-		return ErrStreamMismatch
-	}
-	if rest := out.Answer[sent.Len():]; rest != "" {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := emit(Event{Delta: rest, Sources: sources}); err != nil {
-			return err
-		}
-	}
-	return m.emitUsage(ctx, resp, req, emit)
+	return streamedCall{resp: resp, out: out, ids: ids, sent: sent.String()}, nil
 }
 
 // decode validates and decodes a complete output and checks its cites.

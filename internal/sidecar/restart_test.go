@@ -97,6 +97,12 @@ func (s *stream) wait(t *testing.T, d time.Duration) []string {
 	return append([]string(nil), s.lines...)
 }
 
+func (s *stream) snapshot() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.lines...)
+}
+
 func (s *stream) seen() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -233,4 +239,39 @@ func get(t *testing.T, url string) string {
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return string(b)
+}
+
+// A process killed while its model was writing the answer into the log
+// (a streaming model): the restarted instance takes the run over, sees in
+// its checkpoint that text began, and ends it with the retryable "cut
+// off; ask again" error rather than writing another answer under the
+// text the reader saw. The model saw one call.
+func TestKilledMidTextEndsCutOffAfterRestart(t *testing.T) {
+	bin := askplaneBinary(t)
+	db := filepath.Join(t.TempDir(), "sessions.db")
+	fake, calls := heldStream(t, make(chan struct{}), false)
+	gen := `,"generator":{"provider":"openai","model":"fake-model","baseUrl":"` + fake.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"20s"},"runs":{}`
+	cfg := `{"sessions":"sqlite:` + db + `","runLease":"300ms","sites":[` + siteJSON(edgePublic(t), "docs", "docs-public", gen) + `]}`
+	a := startProcess(t, bin, cfg, "")
+	c := reader(t)
+	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-mid-text"))
+	runID := first.header.Get(ask.RunHeader)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(strings.Join(first.snapshot(), ""), "with go install.") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	a.cmd.Process.Signal(syscall.SIGKILL)
+	<-a.exited
+	saw := first.wait(t, 5*time.Second)
+	if answerText(t, strings.Join(saw, "\n")) != "Install it with go install." {
+		t.Fatalf("before the kill: %q", saw)
+	}
+	b := startProcess(t, bin, cfg, "")
+	body := strings.Join(rest(t, c, b.url, runID, len(saw), 30*time.Second), "\n") + "\n"
+	if terminal(body) != "ASK_GENERATION_FAILED" || !strings.Contains(body, "cut off") || strings.Contains(body, `"type":"text"`) {
+		t.Fatalf("after the restart:\n%s", body)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("%d model calls; want 1", n)
+	}
 }

@@ -19,9 +19,11 @@ import (
 // runs when the session store keeps runs (SQLite or PostgreSQL; the
 // memory store does not, and answers there live and die with their
 // request). Without it (the default, "runs" absent) answers stream live
-// under the generations gate. It is opt-in for now because the widget
-// does not yet send Idempotency-Key nor cancel a run on Stop, and a
-// durable answer does not stream token by token.
+// under the generations gate. A durable answer streams into the run's log
+// as the model writes it when the model streams (OpenAI, Anthropic); an
+// attempt that fails after its first text ends the run "cut off" instead
+// of retrying. It is opt-in for now because the widget does not yet send
+// Idempotency-Key nor cancel a run on Stop.
 //
 //	"runs": {
 //	  "maxTokens": 40000,        // one run, every attempt; default 8 × maxOutputTokens + 16000

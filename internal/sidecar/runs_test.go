@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -217,5 +218,101 @@ func TestDurableCeilingHoldsAcrossInstances(t *testing.T) {
 	m := fetch(t, http.DefaultClient, runEventsRequest(t, b.URL+"/metrics"))
 	if !strings.Contains(m.body, `askplane_ask_budget_refused_total{outcome="rejected",site="docs"} 1`) {
 		t.Fatalf("the refusal is not counted:\n%s", grepLines(m.body, "budget"))
+	}
+}
+
+// heldStream is OpenAI's streaming wire with a model whose answer stops
+// halfway until release is closed; then it finishes, or (drop) ends the
+// stream there, as a connection lost mid-answer does.
+func heldStream(t *testing.T, release <-chan struct{}, drop bool) (*httptest.Server, *atomic.Int32) {
+	id := corpus.RecordID("/docs/install/", "install")
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		rc := http.NewResponseController(w)
+		seq := 0
+		send := func(ev, data string) {
+			fmt.Fprintf(w, "event: %s\ndata: {\"sequence_number\":%d,%s\n\n", ev, seq, data[1:])
+			seq++
+			rc.Flush()
+		}
+		delta := func(s string) {
+			d, _ := json.Marshal(s)
+			send("response.output_text.delta", `{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":`+string(d)+`}`)
+		}
+		send("response.created", `{"type":"response.created","response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-fake","output":[]}}`)
+		send("response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}`)
+		send("response.content_part.added", `{"type":"response.content_part.added","item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}`)
+		delta(`{"cites":["` + id + `"],"answer":"Install it `)
+		delta(`with go install.`)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		if drop {
+			return
+		}
+		delta(`\n\nIt needs Go 1.26."}`)
+		full, _ := json.Marshal(`{"cites":["` + id + `"],"answer":"Install it with go install.\n\nIt needs Go 1.26."}`)
+		send("response.output_text.done", `{"type":"response.output_text.done","item_id":"msg_1","output_index":0,"content_index":0,"text":`+string(full)+`}`)
+		send("response.completed", `{"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-fake","output":[{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":`+string(full)+`,"annotations":[]}]}],"usage":{"input_tokens":120,"output_tokens":30,"total_tokens":150}}}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+// A durable answer streams: with a model that streams (OpenAI's wire),
+// the reader following the run sees the first half of the text while the
+// model is still writing the second, and then the whole answer, once. A
+// call that fails after its first text is not retried (a retry would
+// write another answer under the text already read): the run ends with
+// the retryable "cut off; ask again" error, after one provider call.
+func TestDurableAnswerStreamsAsItIsWritten(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		t.Run(map[bool]string{false: "finishes", true: "cut off"}[drop], func(t *testing.T) {
+			release := make(chan struct{})
+			fake, calls := heldStream(t, release, drop)
+			db := filepath.Join(t.TempDir(), "s.db")
+			t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
+			t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
+			public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
+			gen := `{"provider":"openai","model":"fake-model","baseUrl":"` + fake.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
+			cfg, err := Decode([]byte(`{"sessions":"sqlite:` + db + `","sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+`,"runs":{}`) + `]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Sites[0].Public = public
+			s, err := New(t.Context(), cfg, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(s)
+			t.Cleanup(func() { srv.Close(); s.Close() })
+
+			st := openStream(t, reader(t), askRequest(t, srv.URL, "how do I install askplane?", "q-stream"))
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(strings.Join(st.snapshot(), ""), "with go install.") && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			half := st.snapshot()
+			if got := answerText(t, strings.Join(half, "\n")); got != "Install it with go install." {
+				t.Fatalf("while the model writes: text %q in %q", got, half)
+			}
+			close(release)
+			body := strings.Join(st.wait(t, 10*time.Second), "\n") + "\n"
+			if !drop {
+				if terminal(body) != "done" || answerText(t, body) != "Install it with go install.\n\nIt needs Go 1.26." || !strings.Contains(body, `"name":"cite"`) {
+					t.Fatalf("the whole answer:\n%s", body)
+				}
+			} else if terminal(body) != "ASK_GENERATION_FAILED" || !strings.Contains(body, "cut off") || !strings.Contains(body, `"retryable":true`) {
+				t.Fatalf("cut off mid-answer:\n%s", body)
+			}
+			if n := calls.Load(); n != 1 {
+				t.Fatalf("%d provider calls; want 1", n)
+			}
+		})
 	}
 }
