@@ -209,6 +209,11 @@ func (m *Model) generateStream(ctx context.Context, req provider.Request, in age
 
 // decode validates and decodes a complete output and checks its cites.
 func (m *Model) decode(resp provider.Response, in agent.AskInput) (agent.AskOutput, []string, error) {
+	return m.decodeShown(resp, in.Records)
+}
+
+// decodeShown is decode against every record the model was shown.
+func (m *Model) decodeShown(resp provider.Response, shown []agent.AskRecord) (agent.AskOutput, []string, error) {
 	out, err := m.agent.Decode(resp)
 	if err != nil {
 		// An empty cites array is the schema's minItems; it is the
@@ -219,7 +224,7 @@ func (m *Model) decode(resp provider.Response, in agent.AskInput) (agent.AskOutp
 		}
 		return out, nil, err
 	}
-	sources, err := citedIDs(out.Cites, in.Records)
+	sources, err := citedIDs(out.Cites, shown)
 	if err != nil {
 		return out, nil, err
 	}
