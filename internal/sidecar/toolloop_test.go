@@ -519,3 +519,62 @@ func TestToolLoopResumeDoesNotResendACompletedRound(t *testing.T) {
 		})
 	}
 }
+
+// A run admitted under one tool set is not resumed under another: an
+// instance whose maxRounds differs refuses it (the snapshot's tool
+// digest), before any call, and the run fails asking for a new question.
+func TestToolLoopChangedToolSetRefusesToResume(t *testing.T) {
+	name := "openai"
+	fake := newScripted(t, name, searchCall(name, "call_1", "upgrade migrations binary"), finalAnswer(name, idUpgrade))
+	sess := `"sessions":"sqlite:` + filepath.Join(t.TempDir(), "s.db") + `"`
+	sa, a := toolServer(t, name, fake.srv.URL, sess, `{"maxRounds":3}`)
+	sb, _ := toolServer(t, name, fake.srv.URL, sess, `{"maxRounds":2}`)
+	ans := post(t, reader(t), a.URL+"/v1/ask", askJSON("how do I install askplane?"))
+	if !ans.answered() {
+		t.Fatalf("%d %s", ans.status, ans.body)
+	}
+	done, st := runCheckpoint(t, sa, ans.header.Get("X-Askplane-Run"))
+	delete(st, "answer")
+	cp, _ := json.Marshal(st)
+	b := done.Budget
+	b.Deadline = time.Now().Add(time.Minute)
+	_, lease, _, err := sb.worker.Store.Admit(t.Context(), run.Admission{
+		ID: "run-moved", Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte("moved")),
+		Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
+		Owner: sb.worker.Owner, Lease: time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(fake.requests())
+	if err := sb.worker.Execute(t.Context(), lease); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := runCheckpoint(t, sb, "run-moved")
+	evs, _ := sb.worker.Store.Events(t.Context(), "run-moved", 0, run.MaxEventsPerRead)
+	last := string(evs[len(evs)-1].Data)
+	if n := len(fake.requests()) - before; n != 0 || r.State != run.StateFailed || !strings.Contains(last, "changed since this answer began") {
+		t.Fatalf("%d calls; run %s; last event %s", n, r.State, last)
+	}
+}
+
+// A tool loop needs a binding that offers tools: maxRounds above 1 on
+// DeepSeek is refused when the server starts.
+func TestToolLoopNeedsABindingWithTools(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
+	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
+	gen := `{"provider":"deepseek","model":"deepseek-chat","baseUrl":"http://127.0.0.1:9/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"}`
+	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + filepath.Join(t.TempDir(), "s.db") + `","sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+`,"runs":{"maxRounds":3}`) + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Sites[0].Public = writeToolCorpus(t)
+	s, err := New(t.Context(), cfg, Options{})
+	if err == nil {
+		s.Close()
+		t.Fatal("a tool loop on DeepSeek was accepted")
+	}
+	if !strings.Contains(err.Error(), "tool loop") {
+		t.Fatalf("error %v", err)
+	}
+}
