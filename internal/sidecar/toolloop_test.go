@@ -578,3 +578,37 @@ func TestToolLoopNeedsABindingWithTools(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// read_record returns a record a search returned, at full length; an id
+// no round returned, or arguments off the schema, are outcomes the model
+// reads (fixed text), answered in the calls' order within one turn.
+func TestToolLoopReadRecord(t *testing.T) {
+	name := "openai"
+	read := func(id, args string) string {
+		a, _ := json.Marshal(args)
+		return `{"type":"function_call","id":"fc_` + id + `","call_id":"` + id + `","name":"read_record","arguments":` + string(a) + `,"status":"completed"}`
+	}
+	r2 := `[` + read("call_r1", `{"id":"`+idUpgrade+`"}`) + `,` + read("call_r2", `{"id":"docs.nope:nope"}`) + `,` +
+		`{"type":"function_call","id":"fc_q","call_id":"call_q","name":"search_docs","arguments":"{\"query\":\"\",\"limit\":3}","status":"completed"}]`
+	fake := newScripted(t, name, searchCall(name, "call_1", "upgrade migrations binary"), r2, finalAnswer(name, idUpgrade))
+	_, srv := toolServer(t, name, fake.srv.URL, `"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`, `{"maxRounds":3}`)
+	a := post(t, reader(t), srv.URL+"/v1/ask", askJSON("how do I install askplane?"))
+	if !a.answered() {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	reqs := fake.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d calls", len(reqs))
+	}
+	third := string(reqs[2])
+	full := `{"type":"function_call_output","call_id":"call_r1","output":"{\"id\":\"` + idUpgrade + `\",\"text\":\"Upgrading replaces the binary; migrations run on first start after an upgrade.\",\"title\":\"Upgrade\"}"}`
+	missing := `{"type":"function_call_output","call_id":"call_r2","output":"{\"error\":\"no record with that id was returned\"}"}`
+	bad := `{"type":"function_call_output","call_id":"call_q","output":"{\"error\":\"the arguments do not match the tool's schema\"}"}`
+	i, j, k := strings.Index(third, full), strings.Index(third, missing), strings.Index(third, bad)
+	if i < 0 || j < i || k < j {
+		t.Fatalf("round 3's outcomes (%d %d %d):\n%s", i, j, k, third)
+	}
+	if reads := toolEvents(a.body, "read"); len(reads) != 1 || reads[0].Args["id"] != idUpgrade {
+		t.Fatalf("read events %+v", reads)
+	}
+}
