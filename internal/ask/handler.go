@@ -120,13 +120,13 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.BodyTimeout must be positive")
 	}
 	if d := c.Durable; d != nil && d.Tools != nil {
-		_, evidence := c.Retriever.(EvidenceRetriever)
+		_, packages := c.Retriever.(EvidenceRetriever)
 		switch {
 		case d.Tools.MaxRounds < 1 || d.Tools.MaxRounds > run.HardMaxRounds:
 			return nil, fmt.Errorf("ask: Durable.Tools.MaxRounds must be 1 to %d", run.HardMaxRounds)
 		case d.Model == nil || !d.Model.Tools():
 			return nil, errors.New("ask: the tool loop needs a model whose provider binding offers tools (openai, openai-compatible or anthropic)")
-		case !evidence:
+		case !packages:
 			return nil, errors.New("ask: the tool loop needs a Retriever that returns evidence packages")
 		}
 	}
