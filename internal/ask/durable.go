@@ -99,7 +99,8 @@ type askState struct {
 	Sources  []stateSource  `json:"sources"`
 	Fragment string         `json:"fragment,omitempty"` // round 0's evidence recipe
 	Session  *stateSession  `json:"session,omitempty"`
-	Rounds   []round        `json:"rounds,omitempty"` // the tool loop's transcript
+	Rounds   []round        `json:"rounds,omitempty"` // the tool loop's completed rounds
+	Shown    []shownRecord  `json:"shown,omitempty"`  // records the tool rounds showed, citable
 	// Streamed: the answer's text began reaching the log (runtext.go).
 	Streamed bool             `json:"streamed,omitempty"`
 	Answer   *generate.Answer `json:"answer,omitempty"`
@@ -142,7 +143,7 @@ func (x *exchange) durable(ctx context.Context, sources []Source) {
 	if h.cfg.Sessions != nil && x.req.SessionID != "" {
 		st.Session = &stateSession{Key: x.key(), Rev: x.rev, Merged: x.merged}
 	}
-	cp, err := json.Marshal(st)
+	cp, err := marshalState(&st)
 	if err != nil {
 		x.fail(err)
 		return

@@ -14,6 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -117,6 +118,17 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.BootstrapTimeout must be positive")
 	case c.BodyTimeout < 0:
 		return nil, errors.New("ask: Config.BodyTimeout must be positive")
+	}
+	if d := c.Durable; d != nil && d.Tools != nil {
+		_, packages := c.Retriever.(EvidenceRetriever)
+		switch {
+		case d.Tools.MaxRounds < 1 || d.Tools.MaxRounds > run.HardMaxRounds:
+			return nil, fmt.Errorf("ask: Durable.Tools.MaxRounds must be 1 to %d", run.HardMaxRounds)
+		case d.Model == nil || !d.Model.Tools():
+			return nil, errors.New("ask: the tool loop needs a model whose provider binding offers tools (openai, openai-compatible or anthropic)")
+		case !packages:
+			return nil, errors.New("ask: the tool loop needs a Retriever that returns evidence packages")
+		}
 	}
 	if v, ok := c.Auth.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {

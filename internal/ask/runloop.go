@@ -9,15 +9,12 @@ import (
 )
 
 // Tools is a site's bounded tool loop (see toolloop.go); nil is one
-// round without tools.
+// round without tools. MaxRounds 1 is a loop whose only round must
+// answer: tools declared, none callable.
 type Tools struct {
 	// MaxRounds bounds the model rounds of one run, 1..run.HardMaxRounds.
 	MaxRounds int
-	loop      toolLoop
 }
-
-// round is one tool-loop round as its checkpoint holds it.
-type round = transcriptTurn
 
 // answerRounds runs the rounds: with tools, the loop (toolloop.go); else
 // one round, retried within the attempts budget when the provider was
@@ -90,7 +87,7 @@ func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n
 		return err
 	}
 	st.Answer = &ans
-	data, err := json.Marshal(st)
+	data, err := marshalState(st)
 	if err != nil {
 		return err
 	}

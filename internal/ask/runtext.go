@@ -2,7 +2,6 @@ package ask
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -108,7 +107,7 @@ func (t *textLog) flush() error {
 	w := run.Write{Events: [][]byte{protocol.AskTextEvent{Delta: string(t.buf[:n])}.AppendJSON(nil)}}
 	if !t.began {
 		t.st.Streamed = true
-		data, err := json.Marshal(t.st)
+		data, err := marshalState(t.st)
 		if err != nil {
 			return err
 		}

@@ -233,6 +233,11 @@ func (m *Model) streamed(ctx context.Context, req provider.Request, in agent.Ask
 
 // decode validates and decodes a complete output and checks its cites.
 func (m *Model) decode(resp provider.Response, in agent.AskInput) (agent.AskOutput, []string, error) {
+	return m.decodeShown(resp, in.Records)
+}
+
+// decodeShown is decode against every record the model was shown.
+func (m *Model) decodeShown(resp provider.Response, shown []agent.AskRecord) (agent.AskOutput, []string, error) {
 	out, err := m.agent.Decode(resp)
 	if err != nil {
 		// An empty cites array is the schema's minItems; it is the
@@ -243,7 +248,7 @@ func (m *Model) decode(resp provider.Response, in agent.AskInput) (agent.AskOutp
 		}
 		return out, nil, err
 	}
-	sources, err := citedIDs(out.Cites, in.Records)
+	sources, err := citedIDs(out.Cites, shown)
 	if err != nil {
 		return out, nil, err
 	}

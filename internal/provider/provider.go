@@ -13,6 +13,12 @@ type Request struct {
 	Input           string        // the user-turn content (the JSON of the typed input)
 	Output          *OutputSchema // nil: free text; else JSON constrained by the schema
 	MaxOutputTokens int
+	// Tools are offered to the model (nil: none); ToolChoice says whether
+	// it may call them; Transcript is the tool loop so far, continued by
+	// this call (see tools.go).
+	Tools      []Tool
+	ToolChoice ToolChoice
+	Transcript Transcript
 }
 
 // OutputSchema is a model-visible JSON Schema that constrains the output.
@@ -31,6 +37,11 @@ type Response struct {
 	RequestID string // provider request id header, kept for support
 	Usage     Usage
 	Stop      string // normalized stop reason
+	// Calls are the tool calls the model proposed, in its order; with
+	// them Stop is StopToolCalls and Replay is the provider's output,
+	// sealed, to be sent back in the continuation.
+	Calls  []ToolCall
+	Replay *Replay
 }
 
 // Profile is what a provider can do; internal/agent's Bind checks it.
@@ -46,6 +57,10 @@ type Profile struct {
 	// without it (and should still check the order it gets).
 	OrderedOutput  bool
 	MaxSchemaBytes int
+	// Tools: the binding offers tools (unary calls only) and continues a
+	// transcript whose replays are in the Replay format.
+	Tools  bool
+	Replay string
 }
 
 // Client is one configured provider adapter.

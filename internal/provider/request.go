@@ -68,6 +68,9 @@ func Prepare(r Request, cfg Config, p Profile) (Checked, error) {
 			return bad("output schema must be a JSON object")
 		}
 	}
+	if err := checkTools(r, p); err != nil {
+		return Checked{}, err
+	}
 	return c, nil
 }
 

@@ -20,9 +20,12 @@ import (
 // tampered payload, a substituted or reused call id, or another
 // provider's replay is refused there, never sent.
 //
-// This is the provider-neutral half; the adapters' tool wire shapes
-// (OpenAI function_call / function_call_output, Anthropic tool_use /
-// tool_result) are not built yet.
+// This is the provider-neutral half; tools.go has the request and
+// response halves, and the adapters map them to their wire (OpenAI
+// function_call / function_call_output, Anthropic tool_use /
+// tool_result), re-reading each replay's calls before I/O
+// (CheckReplayCalls). A payload is sealed compact (json.Compact of the
+// provider's bytes): those are exactly the bytes the continuation sends.
 
 // Transcript errors, all before I/O.
 const (

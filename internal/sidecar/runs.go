@@ -25,10 +25,20 @@ import (
 // of retrying. It is opt-in for now because the widget does not yet send
 // Idempotency-Key nor cancel a run on Stop.
 //
+// maxRounds above 1 turns on the bounded tool loop: the model may call
+// search_docs (search the site again, for another query) and read_record
+// (a returned record at full length) for up to maxRounds - 1 rounds, and
+// must answer in the last; its answer may cite any record a round
+// showed it. Each round is one provider call committed with its results,
+// so a resumed run never sends a completed round again; each search's
+// evidence is in the log as a "search" tool event whose evidence link
+// rebuilds it. It needs a provider that offers tools (openai,
+// openai-compatible with function calling, anthropic; not deepseek).
+//
 //	"runs": {
 //	  "maxTokens": 40000,        // one run, every attempt; default 8 × maxOutputTokens + 16000
 //	  "maxAttempts": 3,          // provider calls per run, retries and unknown ones included
-//	  "maxRounds": 1,            // tool-loop rounds (1: one search, no tools), at most 16
+//	  "maxRounds": 3,            // model rounds; above 1 the tool loop (default 1: one search, no tools), at most 16
 //	  "maxCostUsd": 0.5,         // one run; default 1
 //	  "tokensPerDay": 2000000,   // the site, across every instance; 0: no ceiling
 //	  "costPerDayUsd": 20,       // the site, across every instance; 0: no ceiling
@@ -107,8 +117,12 @@ func (s *Server) durable(st *site) *ask.Durable {
 	if concurrent == 0 {
 		concurrent = st.generations().Slots
 	}
+	var tools *ask.Tools
+	if b.MaxRounds > 1 {
+		tools = &ask.Tools{MaxRounds: b.MaxRounds}
+	}
 	return &ask.Durable{
-		Worker: s.worker, Model: m, Budget: b,
+		Worker: s.worker, Model: m, Budget: b, Tools: tools,
 		Ceilings: run.Ceilings{MaxConcurrent: concurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
 		Pricing:  ask.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
 	}

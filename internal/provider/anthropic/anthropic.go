@@ -51,6 +51,8 @@ func New(cfg provider.Config) (*Client, error) {
 		// required members, and every member of an output is required.
 		OrderedOutput:  true,
 		MaxSchemaBytes: MaxSchemaBytes,
+		Tools:          true,
+		Replay:         provider.ReplayAnthropic,
 	}}, nil
 }
 
@@ -63,17 +65,29 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	return provider.CompleteAs(ctx, c.t, provider.Call{Path: "messages", Body: body}, "the response is not a Messages API message",
-		(*wireMessage).toResponse)
+	var raw []byte
+	resp, err := provider.CompleteAs(ctx, c.t, provider.Call{Path: "messages", Body: body}, "the response is not a Messages API message",
+		func(w *wireMessage) (provider.Response, error) { raw = w.rawContent; return w.toResponse() })
+	if err != nil {
+		return provider.Response{}, err
+	}
+	return provider.CheckCalls(resp, r, provider.ReplayAnthropic, raw)
 }
 
 // Stream makes one streaming call; see provider.Client.
 func (c *Client) Stream(ctx context.Context, r provider.Request, onDelta func(string) error) (provider.Response, error) {
+	if len(r.Tools) > 0 || len(r.Transcript.Turns) > 0 {
+		return provider.Response{}, provider.NewError(provider.CodeToolsUnsupported, "tool calls are made unary, never streamed")
+	}
 	body, err := c.body(r, true)
 	if err != nil {
 		return provider.Response{}, err
 	}
-	return c.t.Stream(ctx, provider.Call{Path: "messages", Body: body}, NewAccumulator(), onDelta)
+	resp, err := c.t.Stream(ctx, provider.Call{Path: "messages", Body: body}, NewAccumulator(), onDelta)
+	if err != nil {
+		return provider.Response{}, err
+	}
+	return provider.CheckCalls(resp, r, provider.ReplayAnthropic, nil)
 }
 
 // Format prints the profile and model only (never the credential).
@@ -88,16 +102,43 @@ type wireRequest struct {
 	Messages     []wireMessageIn `json:"messages"`
 	Stream       bool            `json:"stream"`
 	OutputConfig *wireOutput     `json:"output_config,omitempty"`
+	Tools        []wireTool      `json:"tools,omitempty"`
+	ToolChoice   *wireToolChoice `json:"tool_choice,omitempty"`
 }
 
+// wireMessageIn is one input message; Content is []wireBlock, a replayed
+// assistant content array (json.RawMessage) or []wireToolResult.
 type wireMessageIn struct {
-	Role    string      `json:"role"`
-	Content []wireBlock `json:"content"`
+	Role    string `json:"role"`
+	Content any    `json:"content"`
 }
 
+// wireBlock is a content block: text in requests; text, thinking and
+// tool_use (id, name, input) in responses.
 type wireBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	ID    string          `json:"id,omitempty"`
+	Name  string          `json:"name,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
+}
+
+type wireTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type wireToolChoice struct {
+	Type string `json:"type"` // auto or none
+}
+
+// wireToolResult answers one tool_use block, by its id.
+type wireToolResult struct {
+	Type      string `json:"type"`
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content"`
+	IsError   bool   `json:"is_error,omitempty"`
 }
 
 type wireOutput struct {
@@ -126,7 +167,46 @@ func (c *Client) body(r provider.Request, stream bool) (wireRequest, error) {
 	if ck.Output != nil {
 		w.OutputConfig = &wireOutput{Format: wireFormat{Type: "json_schema", Schema: ck.Output.Schema}}
 	}
+	if len(ck.Tools) == 0 {
+		return w, nil
+	}
+	for _, t := range ck.Tools {
+		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters})
+	}
+	w.ToolChoice = &wireToolChoice{Type: "auto"}
+	if ck.ToolChoice == provider.ToolChoiceNone {
+		w.ToolChoice.Type = "none"
+	}
+	if err := provider.CheckReplayCalls(ck.Transcript, replayCalls); err != nil {
+		return wireRequest{}, err
+	}
+	// A continuation is, per turn, the assistant's content exactly as
+	// sealed, then one user message of the tool_result blocks, one per
+	// tool_use, in its order.
+	for _, turn := range ck.Transcript.Turns {
+		w.Messages = append(w.Messages, wireMessageIn{Role: "assistant", Content: turn.Replay.Payload})
+		results := make([]wireToolResult, 0, len(turn.Outcomes))
+		for _, o := range turn.Outcomes {
+			results = append(results, wireToolResult{Type: "tool_result", ToolUseID: o.CallID, Content: o.OutcomeText(), IsError: o.Error != ""})
+		}
+		w.Messages = append(w.Messages, wireMessageIn{Role: "user", Content: results})
+	}
 	return w, nil
+}
+
+// replayCalls reads the tool_use blocks of a sealed content array.
+func replayCalls(payload json.RawMessage) ([]provider.ToolCall, error) {
+	var blocks []wireBlock
+	if err := json.Unmarshal(payload, &blocks); err != nil {
+		return nil, err
+	}
+	var calls []provider.ToolCall
+	for _, b := range blocks {
+		if b.Type == "tool_use" {
+			calls = append(calls, provider.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Input})
+		}
+	}
+	return calls, nil
 }
 
 var _ provider.Client = (*Client)(nil)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestCompleteRequestShapeAndInclusiveCacheUsage(t *testing.T) {
 	}
 	want := provider.Response{Text: `{"answer":"42"}`, Model: "claude-test-2026", RequestID: "req_ant", Stop: "end",
 		Usage: provider.Usage{InputTokens: 15, OutputTokens: 7, TotalTokens: 22, CacheReadTokens: 3, CacheWriteTokens: 2}}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 	r := s.Requests()[0]
@@ -98,7 +99,8 @@ func TestCompleteMapsStopReasons(t *testing.T) {
 			t.Fatalf("%s: %+v %v", reason, got, err)
 		}
 	}
-	for reason, code := range map[string]string{"refusal": provider.CodeRefused, "tool_use": provider.CodeUnsupportedStopReason} {
+	// tool_use without a tool_use block says two things at once.
+	for reason, code := range map[string]string{"refusal": provider.CodeRefused, "tool_use": provider.CodeResponseMalformed, "pause_turn": provider.CodeUnsupportedStopReason} {
 		body := `{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":"` + reason + `","usage":{"input_tokens":1,"output_tokens":1}}`
 		s := providertest.NewServer(t, providertest.JSON(200, body))
 		_, err := newClient(t, s).Complete(context.Background(), request())
@@ -141,7 +143,7 @@ func TestStreamOneByteFragmentsKeepsUsageInclusive(t *testing.T) {
 	}
 	want := provider.Response{Text: "Hello, world", Model: "claude-test", RequestID: "req_s", Stop: "end",
 		Usage: provider.Usage{InputTokens: 15, OutputTokens: 9, TotalTokens: 24, CacheReadTokens: 3, CacheWriteTokens: 2}}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 	if !strings.Contains(string(s.Requests()[0].Body), `"stream":true`) {

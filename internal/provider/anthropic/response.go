@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/askplane/askplane/internal/provider"
@@ -16,6 +17,27 @@ type wireMessage struct {
 	Content    []wireBlock `json:"content"`
 	StopReason *string     `json:"stop_reason"`
 	Usage      *wireUsage  `json:"usage"`
+
+	rawContent json.RawMessage // the content array as the provider sent it
+}
+
+// UnmarshalJSON keeps the content array's own bytes beside its decoding:
+// a tool call's continuation sends them back as the assistant turn.
+func (w *wireMessage) UnmarshalJSON(b []byte) error {
+	type plain wireMessage
+	var aux struct {
+		*plain
+		Content json.RawMessage `json:"content"`
+	}
+	aux.plain = (*plain)(w)
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	w.rawContent, w.Content = aux.Content, nil
+	if len(aux.Content) == 0 || string(aux.Content) == "null" {
+		return nil
+	}
+	return json.Unmarshal(aux.Content, &w.Content)
 }
 
 // wireUsage is Anthropic's usage. input_tokens excludes cached tokens:
@@ -53,6 +75,8 @@ func stopReason(s string) (string, error) {
 		return provider.StopEnd, nil
 	case "max_tokens":
 		return provider.StopMaxTokens, nil
+	case "tool_use":
+		return provider.StopToolCalls, nil
 	case "model_context_window_exceeded":
 		return provider.StopContextWindow, nil
 	case "refusal":
@@ -74,10 +98,16 @@ func (w *wireMessage) toResponse() (provider.Response, error) {
 		return provider.Response{}, err
 	}
 	var text strings.Builder
+	var calls []provider.ToolCall
 	for _, b := range w.Content {
 		switch b.Type {
 		case "text":
 			text.WriteString(b.Text)
+		case "tool_use":
+			if b.ID == "" || b.Name == "" {
+				return provider.Response{}, provider.Malformed("a tool_use block lacks its id or name")
+			}
+			calls = append(calls, provider.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Input})
 		case "thinking", "redacted_thinking":
 		default:
 			return provider.Response{}, provider.Malformed("the message has a content block this adapter does not request")
@@ -90,5 +120,8 @@ func (w *wireMessage) toResponse() (provider.Response, error) {
 	if err != nil {
 		return provider.Response{}, err
 	}
-	return provider.Response{Text: text.String(), Model: w.Model, Usage: u, Stop: stop}, nil
+	if (stop == provider.StopToolCalls) != (len(calls) > 0) {
+		return provider.Response{}, provider.Malformed("tool_use blocks and the tool_use stop reason disagree")
+	}
+	return provider.Response{Text: text.String(), Model: w.Model, Usage: u, Stop: stop, Calls: calls}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func TestCompleteRequestShapeJSONModeAndCacheUsage(t *testing.T) {
 	}
 	want := provider.Response{Text: `{"answer":"42"}`, Model: "deepseek-chat", RequestID: "req_ds", Stop: "end",
 		Usage: provider.Usage{InputTokens: 10, OutputTokens: 4, TotalTokens: 14, CacheReadTokens: 6}}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 	r := s.Requests()[0]
@@ -147,4 +148,17 @@ func TestEchoedKeyIsScrubbedFromResponseAndLogs(t *testing.T) {
 		t.Fatalf("request id %q model %q", got.RequestID, got.Model)
 	}
 	providertest.NoKey(t, fmt.Sprintf("%+v", got), logs.String())
+}
+
+// Chat completions carry no tool loop here: a request with tools is
+// refused with a stable code before any I/O.
+func TestToolsAreRefusedBeforeIO(t *testing.T) {
+	s := providertest.NewServer(t, providertest.JSON(200, `{}`))
+	r := request()
+	r.Tools = []provider.Tool{{Name: "search_docs", Description: "Search.", Parameters: json.RawMessage(`{"type":"object"}`)}}
+	_, err := newClient(t, s).Complete(context.Background(), r)
+	var pe *provider.Error
+	if !errors.As(err, &pe) || pe.Code != provider.CodeToolsUnsupported || s.Count() != 0 {
+		t.Fatalf("%v, %d requests", err, s.Count())
+	}
 }

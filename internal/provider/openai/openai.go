@@ -49,6 +49,8 @@ func New(cfg provider.Config) (*Client, error) {
 			// an OpenAI-compatible server may not constrain it at all.
 			OrderedOutput:  cfg.Provider == provider.NameOpenAI,
 			MaxSchemaBytes: MaxSchemaBytes,
+			Tools:          true,
+			Replay:         provider.ReplayOpenAI,
 		},
 	}, nil
 }
@@ -62,17 +64,29 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 	if err != nil {
 		return provider.Response{}, err
 	}
-	return provider.CompleteAs(ctx, c.t, provider.Call{Path: "responses", Body: body}, "the response is not a Responses API object",
-		(*wireResponse).toResponse)
+	var raw []byte
+	resp, err := provider.CompleteAs(ctx, c.t, provider.Call{Path: "responses", Body: body}, "the response is not a Responses API object",
+		func(w *wireResponse) (provider.Response, error) { raw = w.rawOutput; return w.toResponse() })
+	if err != nil {
+		return provider.Response{}, err
+	}
+	return provider.CheckCalls(resp, r, provider.ReplayOpenAI, raw)
 }
 
 // Stream makes one streaming call; see provider.Client.
 func (c *Client) Stream(ctx context.Context, r provider.Request, onDelta func(string) error) (provider.Response, error) {
+	if len(r.Tools) > 0 || len(r.Transcript.Turns) > 0 {
+		return provider.Response{}, provider.NewError(provider.CodeToolsUnsupported, "tool calls are made unary, never streamed")
+	}
 	body, err := c.body(r, true)
 	if err != nil {
 		return provider.Response{}, err
 	}
-	return c.t.Stream(ctx, provider.Call{Path: "responses", Body: body}, NewAccumulator(), onDelta)
+	resp, err := c.t.Stream(ctx, provider.Call{Path: "responses", Body: body}, NewAccumulator(), onDelta)
+	if err != nil {
+		return provider.Response{}, err
+	}
+	return provider.CheckCalls(resp, r, provider.ReplayOpenAI, nil)
 }
 
 // Format prints the profile and model only (never the credential).
@@ -82,13 +96,34 @@ func (c *Client) Format(f fmt.State, verb rune) {
 
 // wireRequest is the Responses API create body this adapter sends.
 type wireRequest struct {
-	Model           string      `json:"model"`
-	Instructions    string      `json:"instructions,omitempty"`
-	Input           []wireInput `json:"input"`
-	MaxOutputTokens int         `json:"max_output_tokens"`
-	Store           bool        `json:"store"`
-	Stream          bool        `json:"stream"`
-	Text            *wireText   `json:"text,omitempty"`
+	Model           string     `json:"model"`
+	Instructions    string     `json:"instructions,omitempty"`
+	Input           []any      `json:"input"` // wireInput, then a transcript's replayed items and outputs
+	MaxOutputTokens int        `json:"max_output_tokens"`
+	Store           bool       `json:"store"`
+	Stream          bool       `json:"stream"`
+	Text            *wireText  `json:"text,omitempty"`
+	Tools           []wireTool `json:"tools,omitempty"`
+	ToolChoice      string     `json:"tool_choice,omitempty"`
+	Include         []string   `json:"include,omitempty"`
+}
+
+// wireTool is a function tool. strict holds the arguments to the schema,
+// which the caller writes in strict form (every property required,
+// additionalProperties false).
+type wireTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// wireCallOutput answers one function_call, by its call_id.
+type wireCallOutput struct {
+	Type   string `json:"type"`
+	CallID string `json:"call_id"`
+	Output string `json:"output"`
 }
 
 type wireInput struct {
@@ -120,7 +155,7 @@ func (c *Client) body(r provider.Request, stream bool) (wireRequest, error) {
 	w := wireRequest{
 		Model:           ck.Model,
 		Instructions:    ck.Instructions,
-		Input:           []wireInput{{Role: "user", Content: []wireInputPart{{Type: "input_text", Text: ck.Input}}}},
+		Input:           []any{wireInput{Role: "user", Content: []wireInputPart{{Type: "input_text", Text: ck.Input}}}},
 		MaxOutputTokens: ck.MaxOutputTokens,
 		Store:           false, // nothing is kept provider-side for later retrieval
 		Stream:          stream,
@@ -128,7 +163,49 @@ func (c *Client) body(r provider.Request, stream bool) (wireRequest, error) {
 	if ck.Output != nil {
 		w.Text = &wireText{Format: wireFormat{Type: "json_schema", Name: ck.Output.Name, Strict: true, Schema: ck.Output.Schema}}
 	}
+	if len(ck.Tools) == 0 {
+		return w, nil
+	}
+	for _, t := range ck.Tools {
+		w.Tools = append(w.Tools, wireTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: true})
+	}
+	w.ToolChoice = "auto"
+	if ck.ToolChoice == provider.ToolChoiceNone {
+		w.ToolChoice = "none"
+	}
+	// With store false, a reasoning item can only be replayed with its
+	// encrypted content, which is returned only when asked for.
+	w.Include = []string{"reasoning.encrypted_content"}
+	if err := provider.CheckReplayCalls(ck.Transcript, replayCalls); err != nil {
+		return wireRequest{}, err
+	}
+	// A continuation is the user turn, then each turn's complete output
+	// as the provider sent it (reasoning, messages and function_call
+	// items, in its order, each item's bytes as sealed), then one
+	// function_call_output per call, in the calls' order.
+	for _, turn := range ck.Transcript.Turns {
+		items, err := provider.ReplayItems(turn.Replay)
+		if err != nil {
+			return wireRequest{}, err
+		}
+		for _, it := range items {
+			w.Input = append(w.Input, it)
+		}
+		for _, o := range turn.Outcomes {
+			w.Input = append(w.Input, wireCallOutput{Type: "function_call_output", CallID: o.CallID, Output: o.OutcomeText()})
+		}
+	}
 	return w, nil
+}
+
+// replayCalls reads the function calls of a sealed output array.
+func replayCalls(payload json.RawMessage) ([]provider.ToolCall, error) {
+	w := wireResponse{}
+	if err := json.Unmarshal(payload, &w.Output); err != nil {
+		return nil, err
+	}
+	_, calls, err := w.items()
+	return calls, err
 }
 
 var _ provider.Client = (*Client)(nil)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestCompleteRequestShapeAndResponse(t *testing.T) {
 	}
 	want := provider.Response{Text: `{"answer":"42"}`, Model: "gpt-test-2026", RequestID: "req_abc", Stop: "end",
 		Usage: provider.Usage{InputTokens: 10, OutputTokens: 3, TotalTokens: 13, CacheReadTokens: 4}}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("response\n got %+v\nwant %+v", got, want)
 	}
 	reqs := s.Requests()
@@ -99,7 +100,8 @@ func TestCompleteMapsIncompleteAndRefusal(t *testing.T) {
 	tool := `{"id":"r","object":"response","status":"completed","model":"m","output":[{"type":"function_call","name":"x","arguments":"{}","call_id":"c"}],"usage":{"input_tokens":1,"output_tokens":2}}`
 	s = providertest.NewServer(t, providertest.JSON(200, tool))
 	_, err = newClient(t, s).Complete(context.Background(), request())
-	wantCode(t, err, provider.CodeResponseMalformed)
+	// A call when no tool was offered is the model calling an unknown tool.
+	wantCode(t, err, provider.CodeToolUnknown)
 }
 
 func wantCode(t *testing.T, err error, code string) {
@@ -166,7 +168,7 @@ func TestStreamOneByteFragmentsIsIncrementalAndChecked(t *testing.T) {
 	}
 	want := provider.Response{Text: "Hello, world", Model: "gpt-test", RequestID: "req_stream", Stop: "end",
 		Usage: provider.Usage{InputTokens: 10, OutputTokens: 3, TotalTokens: 13}}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v", got)
 	}
 	r := s.Requests()[0]
@@ -219,7 +221,7 @@ func TestStreamRefusesImproperStreams(t *testing.T) {
 				t.Fatalf("accepted: %+v", got)
 			}
 			wantCode(t, err, tc.code)
-			if got != (provider.Response{}) {
+			if !reflect.DeepEqual(got, provider.Response{}) {
 				t.Fatalf("partial response leaked: %+v", got)
 			}
 		})
