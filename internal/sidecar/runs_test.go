@@ -22,10 +22,16 @@ import (
 // listener.
 func durableServer(t *testing.T, fakeURL, dbPath, extra string) (*Server, *httptest.Server) {
 	t.Helper()
+	return modelServer(t, "openai-compatible", fakeURL, dbPath, extra)
+}
+
+// modelServer is durableServer on the given provider's wire.
+func modelServer(t *testing.T, provider, fakeURL, dbPath, extra string) (*Server, *httptest.Server) {
+	t.Helper()
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
 	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
-	gen := `{"provider":"openai-compatible","model":"fake-model","baseUrl":"` + fakeURL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
+	gen := `{"provider":"` + provider + `","model":"fake-model","baseUrl":"` + fakeURL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
 	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + dbPath + `","metrics":true,"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+extra) + `]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -275,22 +281,7 @@ func TestDurableAnswerStreamsAsItIsWritten(t *testing.T) {
 		t.Run(map[bool]string{false: "finishes", true: "cut off"}[drop], func(t *testing.T) {
 			release := make(chan struct{})
 			fake, calls := heldStream(t, release, drop)
-			db := filepath.Join(t.TempDir(), "s.db")
-			t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
-			t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
-			public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
-			gen := `{"provider":"openai","model":"fake-model","baseUrl":"` + fake.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
-			cfg, err := Decode([]byte(`{"sessions":"sqlite:` + db + `","sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+`,"runs":{}`) + `]}`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.Sites[0].Public = public
-			s, err := New(t.Context(), cfg, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(s)
-			t.Cleanup(func() { srv.Close(); s.Close() })
+			_, srv := modelServer(t, "openai", fake.URL, filepath.Join(t.TempDir(), "s.db"), `,"runs":{}`)
 
 			st := openStream(t, reader(t), askRequest(t, srv.URL, "how do I install askplane?", "q-stream"))
 			deadline := time.Now().Add(5 * time.Second)
