@@ -82,10 +82,17 @@ var (
 // budgetRefused is the admission refusal of a spent budget: the wire's
 // ASK_RATE_LIMITED (the protocol's code for "ask again later", which the
 // widget already handles) with the store's Retry-After.
+//
+// The site's runs in flight are not a budget but a capacity: a reader
+// refused by it is told the service is busy (503, as the live path's
+// generations gate says), not that the site's spend is used up.
 func budgetRefused(be *run.BudgetError) *Error {
 	after := be.RetryAfter
 	if after <= 0 {
 		after = time.Second
+	}
+	if be.Limit == run.LimitConcurrent {
+		return &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited, Message: msgBusy, Retryable: true, RetryAfter: after}
 	}
 	return &Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited, Message: msgBudget, Retryable: true, RetryAfter: after}
 }

@@ -74,6 +74,8 @@ import (
 //	                                   //   at POST /v1/feedback (counted in askplane_feedback_total)
 //	    "generator": {…},              // how answers are written; omitted: extractive
 //	                                   //   (see GeneratorConfig)
+//	    "runs": {…},                   // a model site's durable answers: budgets and the tool loop
+//	                                   //   (see RunsConfig); false keeps its answers live
 //	    "engine": "askplane.bm25/2"    // the retrieval engine; omitted: engines.Current()
 //	                                   //   (askplane.bm25/1 stays available for old recipes)
 //	  }]
@@ -219,12 +221,21 @@ func Decode(data []byte) (*Config, error) {
 	return &c, nil
 }
 
+// memberError is a member's own decoding failure (its UnmarshalJSON),
+// named; reason never quotes the input's values.
+type memberError struct{ member, reason string }
+
+func (e *memberError) Error() string { return e.member + ": " + e.reason }
+
 // jsonReason says why decoding failed without quoting the input's values
 // (a misplaced secret must not reach a log).
 func jsonReason(err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var mem *memberError
 	switch {
+	case errors.As(err, &mem):
+		return mem.member + ": " + mem.reason
 	case errors.As(err, &syn):
 		return fmt.Sprintf("JSON syntax error at byte %d", syn.Offset)
 	case errors.As(err, &typ):

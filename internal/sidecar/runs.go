@@ -1,8 +1,10 @@
 package sidecar
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
@@ -14,16 +16,19 @@ import (
 	"github.com/askplane/askplane/internal/run"
 )
 
-// RunsConfig turns on and bounds a model site's durable answers ("runs"
-// in a site's config). With it, a model site's questions become durable
-// runs when the session store keeps runs (SQLite or PostgreSQL; the
-// memory store does not, and answers there live and die with their
-// request). Without it (the default, "runs" absent) answers stream live
-// under the generations gate. A durable answer streams into the run's log
-// as the model writes it when the model streams (OpenAI, Anthropic); an
-// attempt that fails after its first text ends the run "cut off" instead
-// of retrying. It is opt-in for now because the widget does not yet send
-// Idempotency-Key nor cancel a run on Stop.
+// RunsConfig bounds a model site's durable answers ("runs" in a site's
+// config). A model site's questions are durable runs whenever the session
+// store keeps runs (SQLite, the default, or PostgreSQL; the memory store
+// does not, and answers there live and die with their request): the
+// request is admitted as a run, a worker answers it detached from the
+// connection, and the stream is the run's log, which a reader that lost
+// its connection reads again from where it was (the widget does). "runs"
+// absent or {} takes the defaults below; "runs": false keeps the site's
+// answers live, under the per-instance generations gate, as an
+// extractive site's always are. A durable answer streams into the log as
+// the model writes it when the model streams (OpenAI, Anthropic); an
+// attempt that fails after its first text ends the run "cut off"
+// (retryable) instead of writing another answer under that text.
 //
 // maxRounds above 1 turns on the bounded tool loop: the model may call
 // search_docs (search the site again, for another query) and read_record
@@ -47,6 +52,7 @@ import (
 //	  "outputUsdPerMTok": 15
 //	}
 type RunsConfig struct {
+	off              bool    // "runs": false
 	MaxTokens        int64   `json:"maxTokens"`
 	MaxAttempts      int     `json:"maxAttempts"`
 	MaxRounds        int     `json:"maxRounds"`
@@ -61,6 +67,24 @@ type RunsConfig struct {
 // maxUSD bounds every money figure of the config, so micro-USD sums stay
 // far from overflow.
 const maxUSD = 1e6
+
+// UnmarshalJSON reads the block, strictly (an unknown member is an
+// error), or false, which keeps the site's answers live.
+func (c *RunsConfig) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "false" {
+		*c = RunsConfig{off: true}
+		return nil
+	}
+	type plain RunsConfig
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var p plain
+	if err := d.Decode(&p); err != nil {
+		return &memberError{"runs", jsonReason(err) + " (runs is an object of the members in RunsConfig, or false)"}
+	}
+	*c = RunsConfig(p)
+	return nil
+}
 
 func (c *RunsConfig) check() error {
 	if c == nil {
@@ -92,7 +116,10 @@ func (s *Server) durable(st *site) *ask.Durable {
 		return nil
 	}
 	c := st.cfg.Runs
-	if c == nil {
+	switch {
+	case c == nil:
+		c = &RunsConfig{} // the defaults
+	case c.off:
 		return nil
 	}
 	out := int64(m.MaxOutputTokens())

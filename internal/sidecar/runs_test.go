@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/run"
 )
@@ -177,8 +178,9 @@ func grepLines(s, sub string) string {
 
 // The site's ceiling on runs in flight holds across instances: with one
 // run answering on instance A, instance B (another process on the same
-// store) refuses a second question with 429 ASK_RATE_LIMITED and a
-// Retry-After, counted as a budget refusal; once A's run ends, B admits.
+// store) refuses a second question as busy (503 ASK_RATE_LIMITED, a
+// Retry-After, never "the budget is spent"), counted as a budget refusal;
+// once A's run ends, B admits.
 func TestDurableCeilingHoldsAcrossInstances(t *testing.T) {
 	id := corpus.RecordID("/docs/install/", "install")
 	text, _ := json.Marshal(`{"cites":["` + id + `"],"answer":"Install it with go install."}`)
@@ -204,7 +206,7 @@ func TestDurableCeilingHoldsAcrossInstances(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	refused := post(t, reader(t), b.URL+"/v1/ask", askJSON("how do I install askplane?"))
-	if !refused.rateLimited(429) {
+	if !refused.rateLimited(503) || !strings.Contains(refused.body, "busy") {
 		t.Fatalf("a second run on instance B: %d %s %s", refused.status, refused.header.Get("Retry-After"), refused.body)
 	}
 	close(release)
@@ -305,5 +307,24 @@ func TestDurableAnswerStreamsAsItIsWritten(t *testing.T) {
 				t.Fatalf("%d provider calls; want 1", n)
 			}
 		})
+	}
+}
+
+// A model site's answers are durable runs by default on a store that
+// keeps runs; "runs": false keeps them live; the block is read strictly.
+func TestRunsAreTheDefaultForAModelSite(t *testing.T) {
+	fake := newFakeProvider(t, "openai-compatible", `{"cites":["`+corpus.RecordID("/docs/install/", "install")+`"],"answer":"Install it with go install."}`)
+	for extra, durable := range map[string]bool{"": true, `,"runs":{}`: true, `,"runs":false`: false} {
+		_, srv := durableServer(t, fake.srv.URL, filepath.Join(t.TempDir(), "s.db"), extra)
+		a := post(t, reader(t), srv.URL+"/v1/ask", askJSON("how do I install askplane?"))
+		if !a.answered() || (a.header.Get(ask.RunHeader) != "") != durable {
+			t.Errorf("runs %q: %d, run %q, want durable %v\n%s", extra, a.status, a.header.Get(ask.RunHeader), durable, a.body)
+		}
+	}
+	for _, bad := range []string{`true`, `{"maxRound":3}`, `"yes"`} {
+		_, err := Decode([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"runs":`+bad) + `]}`))
+		if err == nil || !strings.Contains(err.Error(), "runs") || strings.Contains(err.Error(), "yes") {
+			t.Errorf("runs %s: %v", bad, err)
+		}
 	}
 }

@@ -510,14 +510,16 @@ func (p *proxy) through(t *testing.T, dsn string) string {
 // new questions get 503 ASK_INTERNAL with Retry-After within the limit
 // timeout, never an unlimited answer; /ready says unavailable. When the
 // database is back, the same processes answer again, and the session
-// kept its last good revision. (Issue 16.)
+// kept its last good revision. (Issue 16.) The site's answers are live
+// ("runs": false): a durable answer would outlive the outage and be
+// saved after it.
 func TestDatabaseOutageFailsClosedAndRecovers(t *testing.T) {
 	bin := buildAskplane(t)
 	dsn, admin, schema := postgresSchemaURL(t)
 	u, _ := url.Parse(dsn)
 	px := newProxy(t, u.Host)
 	model := newSlowProvider(t, 1500*time.Millisecond)
-	site := strings.Replace(siteJSON(edgePublic(t), "docs", "docs-public", model.generator()+`,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`), `"disabled"`, `"required"`, 1)
+	site := strings.Replace(siteJSON(edgePublic(t), "docs", "docs-public", model.generator()+`,"runs":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`), `"disabled"`, `"required"`, 1)
 	cfg := scaleConfig(`"perAddress":{"requests":1000,"windowSeconds":60},"limitTimeout":"500ms"`, site)
 	a := startProcess(t, bin, cfg, px.through(t, dsn))
 	c := asker{newClient(t)}
@@ -660,12 +662,14 @@ func TestTamperedCorpusIsRefusedAndThePreviousKept(t *testing.T) {
 // one of two instances when it gets SIGTERM: every stream ends with a
 // terminal event (done, or a retryable error), the process exits 0 within
 // its shutdown timeout, and the other instance keeps answering; the
-// slots the stopped one held are given back. (Issue 16.)
+// slots the stopped one held are given back. (Issue 16.) The answers are
+// live ("runs": false); TestSIGTERMHandsARunToTheOtherInstance is the
+// durable case.
 func TestSIGTERMDuringLoadEndsEveryStream(t *testing.T) {
 	bin := buildAskplane(t)
 	dsn, _, _ := postgresSchemaURL(t)
 	model := newSlowProvider(t, 5*time.Second)
-	site := siteJSON(edgePublic(t), "docs", "docs-public", model.generator()+`,"generations":{"max":24,"queue":0}`)
+	site := siteJSON(edgePublic(t), "docs", "docs-public", model.generator()+`,"runs":false,"generations":{"max":24,"queue":0}`)
 	cfg := scaleConfig(`"perAddress":{"requests":1000,"windowSeconds":60},"newSubjects":{"requests":1000,"windowSeconds":60},"shutdownTimeout":"3s"`, site)
 	a, b := startProcess(t, bin, cfg, dsn), startProcess(t, bin, cfg, dsn)
 	c := asker{newClient(t)}
