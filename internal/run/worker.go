@@ -102,6 +102,7 @@ type Exec struct {
 	attempts   []Attempt
 	open       int   // the attempt started and not yet ended, or 0
 	final      State // the terminal state committed, or ""
+	round      int   // the round of the last attempt begun here
 }
 
 // Run is the run as it was claimed.
@@ -133,6 +134,10 @@ func (x *Exec) Begin(ctx context.Context, round int, reserve Usage) (int, error)
 	}
 	x.open = n
 	x.w.observe(x.run.Site, "attempt.started")
+	if round != x.round {
+		x.round = round
+		x.w.observe(x.run.Site, "round.started") // a retry is an attempt, not a round
+	}
 	return n, nil
 }
 

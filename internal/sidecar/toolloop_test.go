@@ -321,6 +321,10 @@ func TestToolLoopThreeRounds(t *testing.T) {
 					"/review/?corpus=docs-public#"+rounds[1].Searches[0].Fragment != searches[1].Args["evidence"] {
 					t.Fatalf("run %s, %d attempts; checkpoint rounds %s", r.State, r.Attempts, st["rounds"])
 				}
+				m := fetch(t, http.DefaultClient, runEventsRequest(t, srv.URL+"/metrics"))
+				if !strings.Contains(m.body, `askplane_ask_round_started_total{outcome="ok",site="docs"} 3`) {
+					t.Fatalf("the metrics do not count 3 rounds:\n%s", grepLines(m.body, "round"))
+				}
 			})
 		}
 	}
