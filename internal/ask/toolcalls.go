@@ -128,7 +128,7 @@ func (h *Handler) searchCall(ctx context.Context, er EvidenceRetriever, st *askS
 			continue // the run showed as many records as it may keep
 		}
 		s.Records = append(s.Records, src.ID)
-		res.Records = append(res.Records, result{ID: src.ID, Title: src.Title, Text: cutRunes(src.Excerpt, maxToolExcerptLen)})
+		res.Records = append(res.Records, result{ID: src.ID, Title: src.Title, Text: protocol.TruncateRunes(src.Excerpt, maxToolExcerptLen)})
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
@@ -153,7 +153,7 @@ func (st *askState) show(src Source) bool {
 	if len(st.Shown) >= maxShownRecords {
 		return false
 	}
-	st.Shown = append(st.Shown, shownRecord{ID: src.ID, Title: src.Title, Href: src.Href, Text: cutRunes(src.Excerpt, maxShownTextLen)})
+	st.Shown = append(st.Shown, shownRecord{ID: src.ID, Title: src.Title, Href: src.Href, Text: protocol.TruncateRunes(src.Excerpt, maxShownTextLen)})
 	return true
 }
 
@@ -181,16 +181,4 @@ func (st *askState) readCall(c provider.ToolCall) (provider.ToolOutcome, string)
 		}
 	}
 	return provider.ToolOutcome{Error: msgToolRecord}, ""
-}
-
-// cutRunes returns s cut to at most n code points.
-func cutRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

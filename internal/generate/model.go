@@ -9,6 +9,7 @@ import (
 
 	"github.com/askplane/askplane/internal/agent"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/provider"
 )
 
@@ -315,13 +316,13 @@ func askInput(q Question, pkg *evidence.Package) agent.AskInput {
 			break
 		}
 		r := &pkg.Records[i]
-		text := cutRunes(strings.TrimSpace(r.Excerpt), agent.AskMaxTextLen)
+		text := protocol.TruncateRunes(strings.TrimSpace(r.Excerpt), agent.AskMaxTextLen)
 		if text == "" {
 			continue
 		}
 		in.Records = append(in.Records, agent.AskRecord{
 			ID:    r.ID,
-			Title: cutRunes(r.Label(), agent.AskMaxTitleLen),
+			Title: protocol.TruncateRunes(r.Label(), agent.AskMaxTitleLen),
 			Text:  text,
 		})
 	}
@@ -360,16 +361,4 @@ func usageModel(reported, requested string) string {
 		return m
 	}
 	return requested
-}
-
-// cutRunes returns s cut to at most n code points.
-func cutRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

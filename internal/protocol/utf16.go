@@ -54,3 +54,16 @@ func TruncateUTF16(s string, max int) string {
 	}
 	return s
 }
+
+// TruncateRunes returns s cut to at most n code points (JSON Schema's
+// maxLength counts code points, not UTF-16 units).
+func TruncateRunes(s string, n int) string {
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
