@@ -592,6 +592,21 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 			t.Errorf("the form's stop button is still shown")
 		}
 		tb.shot("09-stopped")
+		// The next page shows the stopped answer as stopped, not complete.
+		tb.do(chromedp.Navigate(s.URL+"/widget/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		tb.open()
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-state')`); got != "stopped" {
+			t.Errorf("the stopped answer on the next page is %q; want stopped", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != stopped {
+			t.Errorf("the stopped answer on the next page %q; want %q", got, stopped)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-stream] [data-askplane-feedback]').hidden)`); got != "true" {
+			t.Errorf("the stopped answer offers feedback on the next page")
+		}
+		tb.shot("09b-stopped-next-page")
+		tb.audit(axeSource(t), "stopped, next page")
 	})
 
 	// Text shows as it arrives, as markdown (a fence still open is

@@ -15,6 +15,7 @@ import { isSafeHref } from './href.js';
 import { ACTION_ESCALATE, Resolver, decide } from './resolver.js';
 import { Reservations, SUBMIT_GRANTED, choiceFrame } from './reservations.js';
 import { buildAskRequest, readAskEvents } from './ask.js';
+import { isSafeIdentifier } from './text.js';
 import { OUTCOME_ANSWER, OUTCOME_CHOICES } from './answer.js';
 import { evidenceHref, feedbackRequest } from './feedback.js';
 
@@ -26,6 +27,10 @@ const KEEP_TURNS = 24;
 const KEEP_UNITS = 32768;
 const SAFE_KEPT_HREF = /^(https?:\/\/|\/(?!\/)|#)/;
 const LOAD_ATTEMPTS = 2;
+// A durable answer (a run, named by the sidecar's X-Askplane-Run header
+// or its first event) whose stream drops before its end is read again
+// from the run's log, at most this many times, after these pauses (ms).
+const RESUME_WAITS = [300, 1000, 3000];
 
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
 
@@ -35,6 +40,23 @@ function randomId() {
   crypto.getRandomValues(b);
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
+
+// runURL is the run route name (events or cancel) of run id beside the
+// Ask endpoint, with the endpoint's query (its corpus), and after when
+// given.
+function runURL(endpoint, id, name, after) {
+  const url = new URL(`runs/${id}/${name}`, endpoint);
+  url.search = endpoint.search;
+  if (after != null) url.searchParams.set('after', after);
+  return url;
+}
+
+// pause resolves after ms, or rejects when signal aborts.
+const pause = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
 
 // fetchBytes GETs url with a bounded timeout and one retry.
 async function fetchBytes(url) {
@@ -256,7 +278,8 @@ export class Widget {
   }
 
   // #card shows an answer turn, as kept: a local answer, or a backend one
-  // (b) whole, as its stream ended, with its review link (e).
+  // (b) whole, as its stream ended (stopped by the reader when x), with
+  // its review link (e).
   #card(turn) {
     const frag = this.#clone(turn.b ? 'stream' : 'answer');
     const entry = frag.firstElementChild;
@@ -267,7 +290,7 @@ export class Widget {
     hook(frag, 'sources-block').hidden = turn.s.length === 0;
     if (turn.b) {
       entry.setAttribute('aria-busy', 'false');
-      entry.setAttribute('data-askplane-state', 'done');
+      entry.setAttribute('data-askplane-state', turn.x === 1 ? 'stopped' : 'done');
       hook(frag, 'progress').hidden = hook(frag, 'stop').hidden = true;
       if (turn.e) this.#reviewLink(entry, turn.e);
     }
@@ -278,9 +301,29 @@ export class Widget {
   // transcript kept for the site's other pages, bounded (KEEP_TURNS,
   // KEEP_UNITS), with the session it belongs to.
   #keep(turn) {
-    this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: turn.q ?? turn.a });
+    // A run's turn still answering (r) joins the history once it ends.
+    if (!turn.r) this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: turn.q ?? turn.a });
     this.#turns.push(turn);
     this.#el.fresh.hidden = false;
+    this.#save();
+  }
+
+  // #settle keeps a run's turn as its answer ended.
+  #settle(turn, fields) {
+    Object.assign(turn, fields);
+    this.#history.push({ role: 'assistant', content: turn.a });
+    this.#save();
+  }
+
+  // #drop forgets a run's turn that ended without an answer.
+  #drop(turn) {
+    const i = this.#turns.indexOf(turn);
+    if (i < 0) return;
+    this.#turns.splice(i, 1);
+    this.#save();
+  }
+
+  #save() {
     let json;
     while ((json = JSON.stringify({ session: this.#session, turns: this.#turns })).length > KEEP_UNITS || this.#turns.length > KEEP_TURNS) this.#turns.shift();
     try {
@@ -305,9 +348,18 @@ export class Widget {
     }
     if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return;
     this.#session = kept.session;
-    for (const t of kept.turns) {
-      if (typeof t?.q === 'string') this.#echo(t.q);
-      else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
+    let question = '';
+    for (const [i, t] of kept.turns.entries()) {
+      if (typeof t?.q === 'string') this.#echo((question = t.q));
+      else if (typeof t?.r === 'string') {
+        // A run still answering when the reader left: the last turn is
+        // read again from the run's log; an earlier one is gone.
+        if (i !== kept.turns.length - 1 || !isSafeIdentifier(t.r)) continue;
+        const turn = { a: '', s: [], b: 1, r: t.r, ...(typeof t.e === 'string' && /^https?:/.test(t.e) && { e: t.e }) };
+        this.#turns.push(turn);
+        this.#stream(question, undefined, null, turn);
+        continue;
+      } else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
         t.s = t.s.filter((x) => Array.isArray(x) && typeof x[0] === 'string').map(([title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
         if (typeof t.e === 'string' && !/^https?:/.test(t.e)) delete t.e;
         this.#card(t);
@@ -398,17 +450,24 @@ export class Widget {
     return true;
   }
 
-  // #stream asks the backend and shows its answer as it arrives; retry
-  // (a failed question tried again) does not repeat the escalation notice.
-  async #stream(question, env, retry = false) {
+  // #stream asks the backend and shows its answer as it arrives. key is
+  // the question's Idempotency-Key: a retry of a question whose answer
+  // never began (no response, or a stream lost for good) sends the same
+  // one, so the sidecar joins the run it may have started instead of
+  // paying for another, and does not repeat the escalation notice. kept,
+  // when given, is a transcript turn of a run still answering when the
+  // reader left the previous page: its answer is read again from the
+  // run's log, from its first event, instead of asked.
+  async #stream(question, env, key = null, kept = null) {
     this.#inflight?.abort();
-    if (!retry) {
+    if (!key && !kept) {
       const notice = this.#clone('escalation');
       notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
       const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
       if (why) why.hidden = false;
       this.#append(notice);
     }
+    key ||= randomId();
     const frag = this.#clone('stream');
     const entry = hook(frag, 'stream');
     entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
@@ -432,58 +491,108 @@ export class Widget {
     this.#el.stop.hidden = false;
     this.#append(frag);
     this.#announce('escalating');
+    const endpoint = new URL(this.endpoint, document.baseURI);
     let failure = null;
     let ended = 'done';
-    let review = '';
+    let review = kept?.e || '';
+    let run = kept?.r || ''; // the run answering, once known
+    let seen = 0; // events read of the run's log
+    let turn = kept; // the transcript's turn of the run, kept while it answers
+    let lost = false; // the stream ended before its last event
     const cited = [];
+    const seenSources = new Set();
+    const known = (id) => {
+      if (run || !isSafeIdentifier(id)) return;
+      run = id;
+      // Kept while it answers, so the next page reads it from the log.
+      turn = { a: '', s: [], b: 1, r: run, ...(review && { e: review }) };
+      this.#keep(turn);
+    };
     try {
-      const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
-      const res = await fetch(new URL(this.endpoint, document.baseURI), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-        body,
-        signal: ctrl.signal,
-      });
-      if (!res.ok) {
-        // A status that says no Ask service is there (404, 405, 501-504,
-        // what a static host or a proxy answers) is kept; otherwise the
-        // code of the Ask error body, when it is one, says more. Neither
-        // is shown to the reader.
-        const st = res.status;
-        const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
-        failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
+      let res;
+      if (kept) {
+        res = await fetch(runURL(endpoint, run, 'events', 0), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal });
       } else {
-        review = this.#evidence(entry, res);
-        this.#announce('streaming');
-        const seen = new Set();
-        for await (const ev of readAskEvents(res.body)) {
-          if (ev.type === 'text') {
-            text += ev.delta;
-            frame ||= requestAnimationFrame(render);
-          } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
-            for (const s of ev.args.sources) {
-              if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seen.has(s.id)) continue;
-              seen.add(s.id);
-              let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
-              if (!isSafeHref(href)) href = null;
-              cited.push([s.title, href]);
-              sources.append(this.#source(s.title, href));
-              hook(entry, 'sources-block').hidden = false;
+        const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
+        res = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/x-ndjson', 'idempotency-key': key },
+          body,
+          signal: ctrl.signal,
+        });
+      }
+      for (let tries = 0, first = true; ; first = false) {
+        if (!res.ok) {
+          // A status that says no Ask service is there (404, 405, 501-504,
+          // what a static host or a proxy answers) is kept; otherwise the
+          // code of the Ask error body, when it is one, says more. Neither
+          // is shown to the reader.
+          const st = res.status;
+          const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
+          failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
+          break;
+        }
+        if (first) {
+          if (!kept) review = this.#evidence(entry, res);
+          else if (review) this.#reviewLink(entry, review);
+          known(res.headers.get('x-askplane-run'));
+          this.#announce('streaming');
+        }
+        lost = true;
+        try {
+          for await (const ev of readAskEvents(res.body)) {
+            seen++;
+            if (ev.type === 'text') {
+              text += ev.delta;
+              frame ||= requestAnimationFrame(render);
+            } else if (ev.type === 'tool' && ev.name === 'run') {
+              known(ev.args.run);
+            } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
+              for (const s of ev.args.sources) {
+                if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seenSources.has(s.id)) continue;
+                seenSources.add(s.id);
+                let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
+                if (!isSafeHref(href)) href = null;
+                cited.push([s.title, href]);
+                sources.append(this.#source(s.title, href));
+                hook(entry, 'sources-block').hidden = false;
+              }
+              this.#scroll();
+            } else if (ev.type === 'error') {
+              failure = ev.code || 'ASK_INTERNAL';
+              lost = false;
+              break;
+            } else if (ev.type === 'done') {
+              lost = false;
+              break;
             }
-            this.#scroll();
-          } else if (ev.type === 'error') {
-            failure = ev.code || 'ASK_INTERNAL';
-            break;
-          } else if (ev.type === 'done') {
-            break;
           }
+          // A live answer (no run) ends with its stream.
+          if (!run) lost = false;
+        } catch (e) {
+          if (ctrl.signal.aborted || !run) throw e;
+        }
+        if (!lost) break;
+        // The connection dropped mid-run: the rest is in the run's log,
+        // after the events already read. A request that fails is tried
+        // again as a dropped stream is, a bounded number of times.
+        for (res = null; res === null; ) {
+          if (tries >= RESUME_WAITS.length) throw new TypeError('askplane: the run could not be read again');
+          await pause(RESUME_WAITS[tries++], ctrl.signal);
+          res = await fetch(runURL(endpoint, run, 'events', seen), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal }).catch((e) => {
+            if (ctrl.signal.aborted) throw e;
+            return null;
+          });
         }
       }
     } catch (e) {
-      if (ctrl.signal.aborted) ended = 'stopped';
-      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
+      if (!ctrl.signal.aborted) failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
     }
-    if (ctrl.signal.aborted) ended = 'stopped';
+    if (ctrl.signal.aborted) {
+      ended = 'stopped';
+      // Stop ends the run too, so it spends nothing more (best effort).
+      if (run) fetch(runURL(endpoint, run, 'cancel'), { method: 'POST' }).catch(() => {});
+    }
     render();
     if (this.#inflight === ctrl) {
       this.#inflight = null;
@@ -493,18 +602,28 @@ export class Widget {
     entry.setAttribute('data-askplane-state', failure ? 'error' : ended);
     hook(entry, 'progress').hidden = true;
     entryStop.hidden = true;
+    // The run's turn is done answering: kept as it ended, or dropped.
+    const keep = turn && failure === null && text !== '' && entry.isConnected;
+    if (turn) {
+      delete turn.r;
+      if (keep) this.#settle(turn, { a: text, s: cited, ...(ended === 'stopped' && { x: 1 }) });
+      else this.#drop(turn);
+    }
     if (failure !== null && !ctrl.signal.aborted) {
       // A failed answer is not "answered by the docs backend": an entry
       // with no text goes, one with some keeps it without that line.
       if (text === '') entry.remove();
       else hook(entry, 'provenance').hidden = true;
-      const key = failureKey(failure);
-      this.#fail(key, key === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, true), failure);
+      const fk = failureKey(failure);
+      // The same key again only when no run ended: one that did would
+      // only say the same.
+      const again = lost || !run ? key : randomId();
+      this.#fail(fk, fk === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, again), failure);
       return;
     }
     // Gone from the log: the reader started a new conversation meanwhile.
     if (!entry.isConnected) return;
-    if (text !== '') this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }) });
+    if (text !== '' && !turn) this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }), ...(ended === 'stopped' && { x: 1 }) });
     this.#announce(ended);
     if (ended === 'done' && text !== '') this.#feedback(entry, review);
   }
