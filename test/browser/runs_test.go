@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"io"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/askplane/askplane/internal/sidecar"
 	"github.com/chromedp/chromedp"
+	_ "modernc.org/sqlite"
 )
 
 // runAnswer is what the fake model answers: three paragraphs, so the
@@ -152,7 +154,7 @@ func (p *runsProxy) handler(upstream *url.URL) http.Handler {
 			p.mu.Lock()
 			p.feedback = append(p.feedback, string(b))
 			p.mu.Unlock()
-		case strings.HasPrefix(r.URL.Path, "/v1/runs/"):
+		case strings.HasPrefix(r.URL.Path, "/v1/runs/"), strings.HasPrefix(r.URL.Path, "/v1/sessions/"):
 			p.mu.Lock()
 			p.routes = append(p.routes, r.Method+" "+r.URL.RequestURI())
 			p.mu.Unlock()
@@ -170,8 +172,9 @@ func (p *runsProxy) seen() (feedback, routes []string) {
 // serveRuns serves public through the real sidecar, configured as
 // askplane dev configures it but with the English site answering from
 // fakeModel as durable runs on a SQLite store and taking feedback, behind
-// a runsProxy. It returns the page origin (the proxy) and the sidecar's.
-func serveRuns(t *testing.T, public string, model *fakeModel) (base, direct string, proxy *runsProxy) {
+// a runsProxy. It returns the page origin (the proxy), the sidecar's and
+// the SQLite file.
+func serveRuns(t *testing.T, public string, model *fakeModel) (base, direct, db string, proxy *runsProxy) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -182,7 +185,7 @@ func serveRuns(t *testing.T, public string, model *fakeModel) (base, direct stri
 		t.Fatal(err)
 	}
 	addr, paddr := ln.Addr().String(), pln.Addr().String()
-	db := filepath.Join(t.TempDir(), "sessions.db")
+	db = filepath.Join(t.TempDir(), "sessions.db")
 	cfg, env, err := sidecar.Dev(public, []string{addr, paddr}, []string{"http://" + paddr}, "sqlite:"+db)
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +226,22 @@ func serveRuns(t *testing.T, public string, model *fakeModel) (base, direct stri
 		}
 		srv.Close()
 	})
-	return "http://" + paddr, "http://" + addr, proxy
+	return "http://" + paddr, "http://" + addr, db, proxy
+}
+
+// storedSessions counts the sessions of id in the sidecar's SQLite file.
+func storedSessions(t *testing.T, db, id string) int {
+	t.Helper()
+	raw, err := sql.Open("sqlite", db+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRow(`SELECT count(*) FROM sessions WHERE session_id = ?`, id).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // metric returns the sidecar's /metrics lines that match re.
@@ -257,13 +275,14 @@ func streamText(tb *tab, n int) string {
 // is read again from the run's log and the answer shows whole, once;
 // helpful feedback reaches the sidecar's metrics with only the context
 // id and the verdict; a page left mid-run resumes the run on the next
-// page; Stop cancels the run.
+// page; Stop cancels the run; "New conversation" deletes the sidecar's
+// session.
 func TestSidecarRuns(t *testing.T) {
 	browser := startBrowser(t)
 	public := examplePublic(t)
 	axe := axeSource(t)
 	model := newFakeModel(t)
-	base, direct, proxy := serveRuns(t, public, model)
+	base, direct, db, proxy := serveRuns(t, public, model)
 	const question = "which session store do several sidecar instances behind a load balancer need"
 
 	t.Run("CutMidAnswer", func(t *testing.T) {
@@ -393,5 +412,31 @@ func TestSidecarRuns(t *testing.T) {
 		tb.allow(`ERR_ABORTED`)
 		tb.shot("30-run-stopped")
 		tb.audit(axe, "run stopped")
+	})
+
+	t.Run("NewConversationForgets", func(t *testing.T) {
+		tb := openTab(t, browser, &site{URL: base}, "/")
+		tb.open()
+		tb.ask(question)
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		id := tb.eval(`JSON.parse(sessionStorage.getItem(Object.keys(sessionStorage).find((k) => k.startsWith('askplane:')))).session`)
+		if n := storedSessions(t, db, id); n != 1 {
+			t.Fatalf("%d sessions %s stored after the answer; want 1", n, id)
+		}
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
+		var n int
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if n = storedSessions(t, db, id); n == 0 {
+				break
+			}
+		}
+		if n != 0 {
+			t.Errorf("the sidecar still keeps session %s after New conversation", id)
+		}
+		if _, routes := proxy.seen(); routes[len(routes)-1] != "POST /v1/sessions/"+id+"/forget?corpus=docs-en" {
+			t.Errorf("the last route %q; want the session's forget", routes[len(routes)-1])
+		}
+		tb.shot("31-new-conversation-forgotten")
+		tb.audit(axe, "new conversation, forgotten")
 	})
 }

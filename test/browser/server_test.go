@@ -27,6 +27,7 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self'; object-src
 type site struct {
 	public string
 	URL    string
+	before string // a script run before the page's, in every document of its tabs
 
 	rewriteHTML     func([]byte) []byte // every .html page (not the panel's markup)
 	rewriteMarkup   func([]byte) []byte // askplane/<lang>/panel.*.html, fetched on intent
@@ -43,7 +44,8 @@ type site struct {
 	delay           time.Duration       // between two streamed events
 	link            string              // the Ask answer's Link header, when set
 
-	feedback []feedbackPost // the POST /v1/feedback requests, in order
+	feedback  []feedbackPost // the POST /v1/feedback requests, in order
+	forgotten []string       // the session ids of POST /v1/sessions/{id}/forget, in order
 
 	asks          atomic.Int32
 	coreFetches   atomic.Int32 // requests for askplane/dist/core.*.js
@@ -74,6 +76,12 @@ func newSite(t *testing.T, public string, configure func(*site)) *site {
 		body.ReadFrom(r.Body)
 		s.mu.Lock()
 		s.feedback = append(s.feedback, feedbackPost{r.Method, r.URL.RawQuery, r.Header.Get("Content-Type"), body.String()})
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /v1/sessions/{id}/forget", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.forgotten = append(s.forgotten, r.PathValue("id"))
 		s.mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 	})
@@ -202,6 +210,14 @@ func (s *site) feedbackPosts() []feedbackPost {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]feedbackPost(nil), s.feedback...)
+}
+
+// forgottenSessions returns the session ids the widget asked the sidecar
+// to forget.
+func (s *site) forgottenSessions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.forgotten...)
 }
 
 // request returns the last Ask request's body and content type.

@@ -157,6 +157,13 @@ func TestWidget(t *testing.T) {
 			t.Errorf("the next page's Ask request carries %d messages; want the 4 kept turns and the question", n)
 		}
 		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
+		// The sidecar is told to forget the old session, once.
+		for deadline := time.Now().Add(5 * time.Second); len(s.forgottenSessions()) == 0 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if got := s.forgottenSessions(); len(got) != 1 || got[0] != first {
+			t.Errorf("sessions forgotten %q; want the conversation's %q", got, first)
+		}
 		if n := tb.count("[data-askplane-question-text], [data-askplane-answer], [data-askplane-escalation]"); n != 0 {
 			t.Errorf("%d entries left after a new conversation", n)
 		}
@@ -541,6 +548,54 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 			t.Errorf("%d Ask requests; want 1", n)
 		}
 		tb.shot("06-corrupt-escalated")
+	})
+
+	// Where Web Crypto is missing (an http: page not on localhost), the
+	// widget imports its own SHA-256, a module of its own checked against
+	// the integrity the panel's markup gives, and verifies with it: an
+	// exact answer still answers, a tampered artifact still does not.
+	// Where Web Crypto is there, that module is never fetched.
+	t.Run("VerifiesWithoutWebCrypto", func(t *testing.T) {
+		const noSubtle = `;Object.defineProperty(Crypto.prototype, 'subtle', { get: () => undefined });`
+		const fetched = `String(performance.getEntriesByType('resource').some((e) => e.name.includes('/askplane/dist/sha256.')))`
+		s := newSite(t, public, func(s *site) { s.before = noSubtle })
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]:not([data-askplane-stream])')`)
+		if got := tb.eval(`String(crypto.subtle) + ' ' + ` + fetched); got != "undefined true" {
+			t.Errorf("without Web Crypto (crypto.subtle, the SHA-256 module fetched): %q; want undefined true", got)
+		}
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d Ask requests for an exact answer; want 0", n)
+		}
+		tb.shot("06b-verified-without-web-crypto")
+
+		bad := newSite(t, public, func(s *site) {
+			s.before = noSubtle
+			s.rewriteArtifact = func(b []byte) []byte {
+				return bytes.Replace(b, []byte("hugo mod get -u"), []byte("hugo mod get -U"), 1)
+			}
+		})
+		tb2 := openTab(t, browser, bad, "/")
+		tb2.open()
+		tb2.ask("upgrade askplane")
+		tb2.wait(`document.querySelector('[data-askplane-log] [data-askplane-escalation]')`)
+		if got := tb2.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "corrupt" {
+			t.Errorf("a tampered artifact without Web Crypto: reason %q; want corrupt", got)
+		}
+		if n := tb2.count("[data-askplane-answer]:not([data-askplane-stream])"); n != 0 {
+			t.Errorf("a tampered artifact answered locally without Web Crypto")
+		}
+		tb2.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+
+		tb3 := openTab(t, browser, newSite(t, public, nil), "/")
+		tb3.open()
+		tb3.ask("upgrade askplane")
+		tb3.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]:not([data-askplane-stream])')`)
+		if got := tb3.eval(fetched); got != "false" {
+			t.Errorf("with Web Crypto the SHA-256 module was fetched")
+		}
 	})
 
 	t.Run("OfflineWhenFallbackDisabled", func(t *testing.T) {

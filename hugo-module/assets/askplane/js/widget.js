@@ -12,7 +12,9 @@
 import { fillMarkdown } from './markdown.js';
 import { decodeSiteConfig, siteTrust } from './site.js';
 import { isSafeHref } from './href.js';
-import { ACTION_ESCALATE, Resolver, decide } from './resolver.js';
+import { ACTION_ESCALATE, VerifiedResolver, decide } from './resolver.js';
+import { verifyArtifactIndexWith } from './knowledge.js';
+import { invalid } from './json.js';
 import { Reservations, SUBMIT_GRANTED, choiceFrame } from './reservations.js';
 import { buildAskRequest, readAskEvents } from './ask.js';
 import { isSafeIdentifier } from './text.js';
@@ -34,18 +36,20 @@ const RESUME_WAITS = [300, 1000, 3000];
 
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
 
-// randomId returns 32 hex digits: the per-page chat session id.
-function randomId() {
-  const b = new Uint8Array(16);
-  crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-}
+const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-// runURL is the run route name (events or cancel) of run id beside the
-// Ask endpoint, with the endpoint's query (its corpus), and after when
-// given.
-function runURL(endpoint, id, name, after) {
-  const url = new URL(`runs/${id}/${name}`, endpoint);
+// randomId returns 32 hex digits: the per-page chat session id.
+const randomId = () => hex(crypto.getRandomValues(new Uint8Array(16)));
+
+// broken is the Resolver of an artifact that did not arrive or verify: it
+// escalates every question as corrupt.
+const broken = () => new VerifiedResolver({ ok: false, diagnostic: invalid() });
+
+// sibling is the route path beside the Ask endpoint (a run's events or
+// cancel, a session's forget), with the endpoint's query (its corpus),
+// and after when given.
+function sibling(endpoint, path, after) {
+  const url = new URL(path, endpoint);
   url.search = endpoint.search;
   if (after != null) url.searchParams.set('after', after);
   return url;
@@ -115,6 +119,7 @@ export class Widget {
   #turns = []; // the transcript as kept: {q} or {a, s: [[title, href]], b?: backend, e?: evidence}
   #lists = new WeakMap(); // choices entry → {messageId, env}
   #inflight = null; // AbortController of the running Ask request
+  #remote = false; // the session was sent to the sidecar
   #messages = new Map();
   #el;
 
@@ -186,15 +191,17 @@ export class Widget {
         const retry = () => (site || bytes === null) && queueMicrotask(() => (this.#resolver = null));
         if (!site) {
           retry();
-          return new Resolver(null, trust);
+          return broken();
         }
-        return fetchBytes(new URL(site.artifact.href, document.baseURI)).then(
-          (b) => new Resolver(b, trust),
-          () => {
-            retry();
-            return new Resolver(null, trust);
-          },
-        );
+        return fetchBytes(new URL(site.artifact.href, document.baseURI))
+          .then((b) => verifyArtifactIndexWith(b, trust, this.#sha256))
+          .then(
+            (r) => new VerifiedResolver(r),
+            () => {
+              retry();
+              return broken();
+            },
+          );
       })();
     }
     return this.#resolver;
@@ -223,6 +230,18 @@ export class Widget {
     this.#keep({ q: question });
     this.#respond(env, question, messageId);
   }
+
+  // #sha256 returns the lowercase hex SHA-256 of text's UTF-8 bytes, with
+  // Web Crypto where the page has it; elsewhere (an http: page not on
+  // localhost) with the core's own SHA-256, a module of its own that the
+  // panel's markup names with its integrity, imported only then.
+  #sha256 = async (text) => {
+    const bytes = new TextEncoder().encode(text);
+    if (crypto.subtle) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+    const el = hook(this.#root, 'sha256');
+    const m = await this.#root.askplane.import(new URL(el.getAttribute('data-askplane-sha256'), document.baseURI).href, el.getAttribute('data-askplane-sha256-integrity'));
+    return m.sha256Hex(bytes);
+  };
 
   // #code gives a code block its copy button.
   #code = (pre) => {
@@ -348,6 +367,7 @@ export class Widget {
     }
     if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return;
     this.#session = kept.session;
+    this.#remote = kept.turns.some((t) => t?.b);
     let question = '';
     for (const [i, t] of kept.turns.entries()) {
       if (typeof t?.q === 'string') this.#echo((question = t.q));
@@ -370,7 +390,8 @@ export class Widget {
   }
 
   // clear starts a new conversation: the log, the kept transcript and the
-  // session (the next question starts a new one at the sidecar) go.
+  // session (the next question starts a new one at the sidecar, which is
+  // told to forget the old one) go.
   clear() {
     this.#inflight?.abort();
     const { log, empty, fresh, input } = this.#el;
@@ -379,6 +400,12 @@ export class Widget {
     fresh.hidden = true;
     this.#history = [];
     this.#turns = [];
+    // The sidecar forgets the old session now rather than at its TTL;
+    // best effort, never waited for.
+    if (this.#remote && this.endpoint !== '') {
+      fetch(sibling(new URL(this.endpoint, document.baseURI), `sessions/${this.#session}/forget`), { method: 'POST', keepalive: true }).catch(() => {});
+    }
+    this.#remote = false;
     this.#session = randomId();
     try {
       sessionStorage.removeItem(this.#storeKey());
@@ -511,9 +538,10 @@ export class Widget {
     try {
       let res;
       if (kept) {
-        res = await fetch(runURL(endpoint, run, 'events', 0), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal });
+        res = await fetch(sibling(endpoint, `runs/${run}/events`, 0), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal });
       } else {
         const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
+        this.#remote = true;
         res = await fetch(endpoint, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/x-ndjson', 'idempotency-key': key },
@@ -579,7 +607,7 @@ export class Widget {
         for (res = null; res === null; ) {
           if (tries >= RESUME_WAITS.length) throw new TypeError('askplane: the run could not be read again');
           await pause(RESUME_WAITS[tries++], ctrl.signal);
-          res = await fetch(runURL(endpoint, run, 'events', seen), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal }).catch((e) => {
+          res = await fetch(sibling(endpoint, `runs/${run}/events`, seen), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal }).catch((e) => {
             if (ctrl.signal.aborted) throw e;
             return null;
           });
@@ -591,7 +619,7 @@ export class Widget {
     if (ctrl.signal.aborted) {
       ended = 'stopped';
       // Stop ends the run too, so it spends nothing more (best effort).
-      if (run) fetch(runURL(endpoint, run, 'cancel'), { method: 'POST' }).catch(() => {});
+      if (run) fetch(sibling(endpoint, `runs/${run}/cancel`), { method: 'POST' }).catch(() => {});
     }
     render();
     if (this.#inflight === ctrl) {
