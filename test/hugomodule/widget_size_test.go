@@ -38,9 +38,13 @@ import (
 // Crypto and its own SHA-256 became a module imported only where Web
 // Crypto is missing (not weighed here): 15,829 B then, with "New
 // conversation" forgetting the sidecar's session.
+// The widget's HTML in each page (the stylesheet link, the root, the
+// launcher, the script; not gzipped) went under 1 KiB when the launcher's
+// icon became the stylesheet's: 1,014 B then, from 1,274 B.
 const (
 	widgetInitialBudget = 4 * 1024
 	widgetTotalBudget   = 15*1024 + 512
+	widgetShellBudget   = 1024
 )
 
 // widgetFiles are the published files, by glob, and whether each is part
@@ -91,5 +95,21 @@ func TestWidgetSize(t *testing.T) {
 	}
 	if total > widgetTotalBudget {
 		t.Errorf("the widget's JS + CSS weigh %d B gzipped in all, over the %d B budget: make it smaller, or raise widgetTotalBudget knowingly", total, widgetTotalBudget)
+	}
+	// The widget's HTML in every page: from its stylesheet link to its
+	// script, as the home page carries it.
+	home, err := os.ReadFile(filepath.Join(b.Public, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(home, []byte(`<link rel="stylesheet" href="/askplane/widget.min.`))
+	script := bytes.Index(home, []byte(`<script type="module" src="/askplane/dist/main.`))
+	if start < 0 || script < start || bytes.Index(home[script:], []byte("</script>")) < 0 {
+		t.Fatalf("the home page's widget HTML is not where it should be")
+	}
+	shell := home[start : script+bytes.Index(home[script:], []byte("</script>"))+len("</script>")]
+	t.Logf("widget HTML in each page: %d B", len(shell))
+	if len(shell) > widgetShellBudget {
+		t.Errorf("the widget's HTML in each page is %d B, over the %d B budget: make it smaller, or raise widgetShellBudget knowingly\n%s", len(shell), widgetShellBudget, shell)
 	}
 }
