@@ -53,6 +53,7 @@ type site struct {
 	mu            sync.Mutex
 	lastBody      []byte
 	lastType      string
+	keys          []string // the Idempotency-Key of each Ask request, in order
 }
 
 // finalDelta ends every default stream: seeing it means the stream ran
@@ -141,6 +142,7 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 	body.ReadFrom(r.Body)
 	s.mu.Lock()
 	s.lastBody, s.lastType = body.Bytes(), r.Header.Get("Content-Type")
+	s.keys = append(s.keys, r.Header.Get("Idempotency-Key"))
 	s.mu.Unlock()
 	if s.askDrop.Load() {
 		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
@@ -218,6 +220,13 @@ func (s *site) forgottenSessions() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.forgotten...)
+}
+
+// idempotencyKeys returns the Idempotency-Key of each Ask request so far.
+func (s *site) idempotencyKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.keys...)
 }
 
 // request returns the last Ask request's body and content type.

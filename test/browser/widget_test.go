@@ -783,6 +783,11 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := s.asks.Load(); n != 2 {
 			t.Errorf("%d Ask requests; want 2", n)
 		}
+		// A refusal is an answer: the retry is a new request, with a new
+		// Idempotency-Key.
+		if k := s.idempotencyKeys(); len(k) != 2 || !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(k[0]) || k[1] == k[0] {
+			t.Errorf("Idempotency-Keys %q; want two different ones", k)
+		}
 		tb.allow(`503`)
 	})
 
@@ -804,6 +809,22 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		}
 		tb.shot("11b-backend-unreachable-fr")
 		tb.allow(`ERR_EMPTY_RESPONSE|Failed to fetch|/v1/ask`)
+		// No response: the question may have been admitted, so the retry
+		// sends the same Idempotency-Key, for the sidecar to join its run.
+		s.askDrop.Store(false)
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-retry]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		// (chromium itself may send a dropped request again: same key.)
+		k := s.idempotencyKeys()
+		if len(k) < 2 || !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(k[0]) {
+			t.Errorf("Idempotency-Keys %q; want one key, at least twice", k)
+		}
+		for _, x := range k {
+			if x != k[0] {
+				t.Errorf("Idempotency-Keys %q; want the same one every time", k)
+				break
+			}
+		}
 	})
 
 	// An error event after some text keeps the text, without the line

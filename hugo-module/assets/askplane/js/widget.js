@@ -643,9 +643,10 @@ export class Widget {
       if (text === '') entry.remove();
       else hook(entry, 'provenance').hidden = true;
       const fk = failureKey(failure);
-      // The same key again only when no run ended: one that did would
-      // only say the same.
-      const again = lost || !run ? key : randomId();
+      // The same key again only when the request may have been admitted
+      // unseen (no response, or a run whose log could not be read again):
+      // a run that ended, or a refusal, would only say the same.
+      const again = failure === 'NETWORK' ? key : randomId();
       this.#fail(fk, fk === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, again), failure);
       return;
     }
