@@ -528,6 +528,9 @@ export class Widget {
     let lost = false; // the stream ended before its last event
     const cited = [];
     const seenSources = new Set();
+    const NDJSON = 'application/x-ndjson';
+    // events reads the run's log after the events already read.
+    const events = () => fetch(sibling(endpoint, `runs/${run}/events`, seen), { headers: { accept: NDJSON }, signal: ctrl.signal });
     const known = (id) => {
       if (run || !isSafeIdentifier(id)) return;
       run = id;
@@ -538,13 +541,13 @@ export class Widget {
     try {
       let res;
       if (kept) {
-        res = await fetch(sibling(endpoint, `runs/${run}/events`, 0), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal });
+        res = await events();
       } else {
         const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
         this.#remote = true;
         res = await fetch(endpoint, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/x-ndjson', 'idempotency-key': key },
+          headers: { 'content-type': 'application/json', accept: NDJSON, 'idempotency-key': key },
           body,
           signal: ctrl.signal,
         });
@@ -607,7 +610,7 @@ export class Widget {
         for (res = null; res === null; ) {
           if (tries >= RESUME_WAITS.length) throw new TypeError('askplane: the run could not be read again');
           await pause(RESUME_WAITS[tries++], ctrl.signal);
-          res = await fetch(sibling(endpoint, `runs/${run}/events`, seen), { headers: { accept: 'application/x-ndjson' }, signal: ctrl.signal }).catch((e) => {
+          res = await events().catch((e) => {
             if (ctrl.signal.aborted) throw e;
             return null;
           });
