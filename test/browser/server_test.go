@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,6 +44,8 @@ type site struct {
 	deltas          []string            // the streamed text
 	delay           time.Duration       // between two streamed events
 	link            string              // the Ask answer's Link header, when set
+	runLog          []any               // a run's whole log, served by GET /v1/runs/{id}/events?after=N
+	runReads        []string            // "id after" of each such request
 
 	feedback  []feedbackPost // the POST /v1/feedback requests, in order
 	forgotten []string       // the session ids of POST /v1/sessions/{id}/forget, in order
@@ -85,6 +88,17 @@ func newSite(t *testing.T, public string, configure func(*site)) *site {
 		s.forgotten = append(s.forgotten, r.PathValue("id"))
 		s.mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /v1/runs/{id}/events", func(w http.ResponseWriter, r *http.Request) {
+		after, _ := strconv.Atoi(r.URL.Query().Get("after"))
+		s.mu.Lock()
+		s.runReads = append(s.runReads, r.PathValue("id")+" "+r.URL.Query().Get("after"))
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		for _, ev := range s.runLog[min(after, len(s.runLog)):] {
+			line, _ := json.Marshal(ev)
+			w.Write(append(line, '\n'))
+		}
 	})
 	mux.HandleFunc("GET /", s.file)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -598,6 +598,50 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		}
 	})
 
+	// A run's stream that ends with a retryable error may have been cut by
+	// an instance going away (its notice is not in the run's log): the
+	// widget reads the log again from before it and shows the rest. An
+	// error the log itself ends with, read there again, ends the answer.
+	t.Run("RunMovedNotice", func(t *testing.T) {
+		run := map[string]any{"type": "tool", "id": "run-MOVED1", "name": "run", "args": map[string]string{"run": "run-MOVED1"}}
+		moved := map[string]any{"type": "error", "message": "moved", "code": "ASK_INTERNAL", "retryable": true}
+		s := newSite(t, public, func(s *site) {
+			s.events = []any{run, map[string]string{"type": "text", "delta": "Part one. "}, moved}
+			s.runLog = []any{run, map[string]string{"type": "text", "delta": "Part one. "}, map[string]string{"type": "text", "delta": "Part two."},
+				map[string]any{"type": "tool", "id": "sources-r1", "name": "cite", "args": map[string]any{"sources": []map[string]string{{"id": "s1", "title": "Quickstart", "path": "/getting-started/quickstart/"}}}},
+				map[string]string{"type": "done"}}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-state')`) + " " + tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != "done Part one. Part two." {
+			t.Errorf("after the moved notice (state, text): %q", got)
+		}
+		s.mu.Lock()
+		reads := append([]string(nil), s.runReads...)
+		s.mu.Unlock()
+		if len(reads) != 1 || reads[0] != "run-MOVED1 2" {
+			t.Errorf("run log reads %q; want one, after the 2 events before the notice", reads)
+		}
+		if n := tb.count("[data-askplane-error]"); n != 0 {
+			t.Errorf("the moved notice showed as an error")
+		}
+
+		s.runLog = []any{run, map[string]string{"type": "text", "delta": "Part one. "}, moved}
+		tb.ask("how does the sidecar cite pages again")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		s.mu.Lock()
+		reads = append([]string(nil), s.runReads...)
+		s.mu.Unlock()
+		if len(reads) != 2 || reads[1] != "run-MOVED1 2" {
+			t.Errorf("run log reads %q; want a second one, after 2", reads)
+		}
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer. Try again." {
+			t.Errorf("an error the run's log ends with: notice %q", got)
+		}
+	})
+
 	t.Run("OfflineWhenFallbackDisabled", func(t *testing.T) {
 		s := newSite(t, public, func(s *site) {
 			s.rewriteSite = func(b []byte) []byte {

@@ -526,6 +526,7 @@ export class Widget {
     let seen = 0; // events read of the run's log
     let turn = kept; // the transcript's turn of the run, kept while it answers
     let lost = false; // the stream ended before its last event
+    let doubt = 0; // where a run's retryable error was read, to read again
     const cited = [];
     const seenSources = new Set();
     const NDJSON = 'application/x-ndjson';
@@ -590,6 +591,14 @@ export class Widget {
               }
               this.#scroll();
             } else if (ev.type === 'error') {
+              // A run's retryable error may be the notice of an instance
+              // going away, which is not in the run's log: the log is read
+              // again from before it, and only an error read twice at the
+              // same place ends the answer.
+              if (run && ev.retryable && doubt !== seen) {
+                doubt = seen--;
+                break;
+              }
               failure = ev.code || 'ASK_INTERNAL';
               lost = false;
               break;
