@@ -192,6 +192,9 @@ func TestWidget(t *testing.T) {
 			t.Errorf("kept turns, within 32,768 units: %q; want 24 true", kept)
 		}
 		tb.do(chromedp.Navigate(s.URL+"/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		// The kept transcript mounts the widget at boot, once its markup
+		// and core are in.
+		tb.wait(`document.querySelector('[data-askplane-root]').askplane?.widget`)
 		if n := tb.count("[data-askplane-question-text]"); n != 12 {
 			t.Errorf("%d questions restored; want the 12 of the 24 kept turns", n)
 		}
