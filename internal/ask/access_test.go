@@ -159,7 +159,7 @@ func TestCORS(t *testing.T) {
 		"Access-Control-Allow-Origin":      "https://docs.example.com",
 		"Access-Control-Allow-Credentials": "true",
 		"Access-Control-Allow-Methods":     "POST",
-		"Access-Control-Allow-Headers":     "Content-Type, Authorization",
+		"Access-Control-Allow-Headers":     "Content-Type, Authorization, Idempotency-Key",
 		"Access-Control-Max-Age":           "600",
 	} {
 		if got := resp.Header.Get(k); got != v {
@@ -184,7 +184,7 @@ func TestCORS(t *testing.T) {
 	}
 	resp, body := post("https://docs.example.com")
 	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "https://docs.example.com" ||
-		resp.Header.Get("Access-Control-Expose-Headers") != "X-Request-Id, Link, Retry-After" ||
+		resp.Header.Get("Access-Control-Expose-Headers") != "X-Request-Id, Link, Retry-After, X-Askplane-Run" ||
 		!strings.Contains(resp.Header.Get("Vary"), "Origin") {
 		t.Fatalf("allowed POST: %d %v %s", resp.StatusCode, resp.Header, body)
 	}

@@ -13,8 +13,11 @@ import (
 // without CORS headers, so the browser withholds the response, and next
 // (Access) refuses them anyway; a preflight from another origin gets 403.
 //
-// Only what the widget needs is allowed: POST with Content-Type and
-// Authorization, and reading X-Request-Id, Link and Retry-After.
+// Only what the widget needs is allowed: POST with Content-Type,
+// Authorization and Idempotency-Key (one per question, so a retry joins
+// its run), and reading X-Request-Id, Link, Retry-After and
+// X-Askplane-Run (the run to read again when a stream drops). The run
+// routes' GET and the cancel's bodiless POST are simple requests.
 type CORS struct {
 	Origins []string
 	// MaxAge is how long a browser may cache a preflight; 0 means 10 minutes.
@@ -25,8 +28,8 @@ type CORS struct {
 // Preflight answers.
 const (
 	corsMethods = "POST"
-	corsHeaders = "Content-Type, Authorization"
-	corsExpose  = "X-Request-Id, Link, Retry-After"
+	corsHeaders = "Content-Type, Authorization, " + IdempotencyHeader
+	corsExpose  = "X-Request-Id, Link, Retry-After, " + RunHeader
 )
 
 // ServeHTTP implements http.Handler.

@@ -39,6 +39,13 @@ type Store interface {
 	Save(ctx context.Context, k Key, r Record, expectedRevision int) (bool, error)
 }
 
+// Deleter is a Store that can forget one session before its TTL ("New
+// conversation"). Delete reports whether a session was there. Every
+// store in askplane implements it.
+type Deleter interface {
+	Delete(ctx context.Context, k Key) (bool, error)
+}
+
 // Checker reports whether a store can serve Loads and Saves now, for a
 // readiness probe: nil when it can, an error naming why not otherwise.
 // Every store in askplane implements it.
@@ -202,10 +209,25 @@ func (m *MemoryStore) evict(e *memEntry) {
 	}
 }
 
+// Delete implements Deleter.
+func (m *MemoryStore) Delete(ctx context.Context, k Key) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.recs[k]
+	if ok {
+		m.evict(e)
+	}
+	return ok, nil
+}
+
 // Check implements Checker: memory is always ready.
 func (m *MemoryStore) Check(context.Context) error { return nil }
 
 var (
 	_ Store   = (*MemoryStore)(nil)
+	_ Deleter = (*MemoryStore)(nil)
 	_ Checker = (*MemoryStore)(nil)
 )

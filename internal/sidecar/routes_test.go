@@ -35,7 +35,8 @@ func (e *edgeServer) send(t *testing.T, method, path, body string, header ...str
 // request without a token or with a wrong one, and a body over its bound;
 // answers a good token; and spends the client address's budget, so it
 // ends in 429. The run routes (GET /v1/runs/{id}/events, POST
-// /v1/runs/{id}/cancel) keep the same rules. GET /v1/evidence/engines keeps the Host rule and the
+// /v1/runs/{id}/cancel) and POST /v1/sessions/{id}/forget keep the same
+// rules. GET /v1/evidence/engines keeps the Host rule and the
 // budget too, and does not list the private site.
 func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
@@ -65,6 +66,9 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			`{"context_id":"` + p.ContextID + `","verdict":"` + big + `"}`, []int{413}, "POST", 204, false},
 		{"/v1/runs/run-none/events", "", big, []int{404}, "GET", 404, true},
 		{"/v1/runs/run-none/cancel", "", big, []int{404}, "POST", 404, true},
+		// "New conversation": it reads no body, and forgets only the
+		// subject's own session, 204 whether one was there or not.
+		{"/v1/sessions/s-none/forget", "", big, []int{204}, "POST", 204, false},
 	}
 	const budget = 8
 	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}],"feedback":true`)

@@ -190,7 +190,8 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	replayByCorpus := make(map[string]http.Handler, len(s.sites))
 	readByCorpus := make(map[string]http.Handler, len(s.sites))
 	feedbackByCorpus := make(map[string]http.Handler, len(s.sites))
-	var only, onlyMCP, onlyReplay, onlyRead, onlyFeedback http.Handler
+	forgetByCorpus := make(map[string]http.Handler, len(s.sites))
+	var only, onlyMCP, onlyReplay, onlyRead, onlyFeedback, onlyForget http.Handler
 	for i, st := range s.sites {
 		// Named by site and corpus, as the routes are: a site's languages
 		// are separate entries with separate budgets, shared by name.
@@ -244,6 +245,8 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		}
 		byCorpus[st.record.Corpus.ID] = ah
 		only = ah
+		onlyForget = cors(http.HandlerFunc(h.ServeForget))
+		forgetByCorpus[st.record.Corpus.ID] = onlyForget
 		rep, err := s.replayer(st, engine)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
@@ -283,12 +286,14 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		mux.Handle("/v1/evidence/replay", onlyReplay)
 		mux.Handle("/v1/evidence/read", onlyRead)
 		mux.Handle("/v1/feedback", onlyFeedback)
+		mux.Handle("/v1/sessions/{id}/forget", onlyForget)
 	} else {
 		mux.Handle("/v1/ask", corpusRouter(byCorpus))
 		mux.Handle("/mcp", corpusRouter(mcpByCorpus))
 		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
 		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
 		mux.Handle("/v1/feedback", corpusRouter(feedbackByCorpus))
+		mux.Handle("/v1/sessions/{id}/forget", corpusRouter(forgetByCorpus))
 	}
 	s.mountRuns(mux, len(byCorpus))
 	// It reads the store for every site, so it spends the client

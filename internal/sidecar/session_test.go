@@ -133,3 +133,67 @@ func TestLongConversationKeepsItsNewestTurns(t *testing.T) {
 		t.Fatalf("stored %d bytes over the bound", size)
 	}
 }
+
+// "New conversation" forgets the sidecar session: POST
+// /v1/sessions/{id}/forget deletes the subject's own session now, not
+// at its TTL. Another subject's forget of the same id deletes nothing
+// (and is told 204 all the same, so ids cannot be probed); a request
+// without a token is refused before anything is looked up.
+func TestForgetDeletesOnlyTheSubjectsSession(t *testing.T) {
+	t.Setenv("ASKPLANE_TEST_TOKEN", testSecret+"-token")
+	t.Setenv("ASKPLANE_TEST_OTHER", testSecret+"-other")
+	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command. It needs Go 1.26.")
+	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + filepath.Join(t.TempDir(), "s.db") + `","sites":[{"site":` + testSite("docs", "docs-public") + `,` +
+		`"public":"` + public + `","language":"en","anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"},{"subject":"other-bot","env":"ASKPLANE_TEST_OTHER"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(t.Context(), cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	if code, body := askSession(t, hs.URL, []protocol.AskMessage{{Role: protocol.RoleUser, Content: "how do I install askplane?"}}); code != 200 {
+		t.Fatalf("ask: %d %s", code, body)
+	}
+	key := session.Key{SiteID: "docs", Subject: "token:ci-bot", SessionID: "s-1"}
+	stored := func() int {
+		r, err := srv.sessions.Load(t.Context(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Revision
+	}
+	if stored() != 1 {
+		t.Fatalf("the session was not saved")
+	}
+	forget := func(token string) int {
+		req, _ := http.NewRequest("POST", hs.URL+"/v1/sessions/s-1/forget?corpus=docs-public", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := forget(""); code != 401 || stored() != 1 {
+		t.Errorf("no token: %d, revision %d; want 401 and the session kept", code, stored())
+	}
+	if code := forget(testSecret + "-other"); code != 204 || stored() != 1 {
+		t.Errorf("another subject: %d, revision %d; want 204 and the session kept", code, stored())
+	}
+	if code := forget(testSecret + "-token"); code != 204 || stored() != 0 {
+		t.Errorf("its subject: %d, revision %d; want 204 and the session gone", code, stored())
+	}
+	req, _ := http.NewRequest("GET", hs.URL+"/v1/sessions/s-1/forget", nil)
+	req.Header.Set("Authorization", "Bearer "+testSecret+"-token")
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Error(err)
+	} else if resp.Body.Close(); resp.StatusCode != 405 {
+		t.Errorf("GET: %d; want 405", resp.StatusCode)
+	}
+}

@@ -13,10 +13,11 @@ import (
 // Backend is a session.Store that holds resources (a file, a pool) until
 // Close, and reports its readiness through Check. Close waits for
 // operations in flight to finish or fail; on SQLite and PostgreSQL, Load,
-// Save and Check after Close fail with CodeUnavailable (the memory backend
+// Save, Delete and Check after Close fail with CodeUnavailable (the memory backend
 // has nothing to release and keeps working).
 type Backend interface {
 	session.Store
+	session.Deleter
 	session.Checker
 	session.Limited
 	io.Closer
@@ -162,6 +163,17 @@ func (s memory) Load(ctx context.Context, k session.Key) (session.Record, error)
 		return session.Record{}, unavailable(ctx, "load", err)
 	}
 	return r, nil
+}
+
+func (s memory) Delete(ctx context.Context, k session.Key) (bool, error) {
+	if err := checkKey("delete", k); err != nil {
+		return false, err
+	}
+	ok, err := s.m.Delete(ctx, k)
+	if err != nil {
+		return false, unavailable(ctx, "delete", err)
+	}
+	return ok, nil
 }
 
 func (s memory) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {

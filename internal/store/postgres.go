@@ -269,6 +269,20 @@ func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, ex
 	return n == 1, nil
 }
 
+// Delete implements session.Deleter: one DELETE of the key's row.
+func (p *Postgres) Delete(ctx context.Context, k session.Key) (bool, error) {
+	if err := checkKey("delete", k); err != nil {
+		return false, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	tag, err := p.pool.Exec(ctx, `DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id = $3`, k.SiteID, k.Subject, k.SessionID)
+	if err != nil {
+		return false, p.unavailable(ctx, "delete", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
 // Save's statements: $1..$3 the key, $4 the revision, $5 the messages,
 // $6 their size, $7 MaxSubjectBytes, $8 the expected revision.
 const (

@@ -263,6 +263,27 @@ func (s *SQLite) Load(ctx context.Context, k session.Key) (session.Record, error
 	return decodeRow(rev, raw)
 }
 
+// Delete implements session.Deleter: one DELETE of the key's row.
+func (s *SQLite) Delete(ctx context.Context, k session.Key) (bool, error) {
+	if err := checkKey("delete", k); err != nil {
+		return false, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
+	defer cancel()
+	if s.fileGone() {
+		return false, &Error{Code: CodeUnavailable, Op: "delete", Reason: reasonFileGone}
+	}
+	res, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`, k.SiteID, k.Subject, k.SessionID)
+	if err != nil {
+		return false, unavailable(ctx, "delete", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, unavailable(ctx, "delete", err)
+	}
+	return n == 1, nil
+}
+
 // Save implements session.Store: an INSERT that does nothing when the
 // row exists (expectedRevision 0), or an UPDATE guarded by the expected
 // revision. Either is one statement, so the check and the write cannot be

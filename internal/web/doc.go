@@ -40,7 +40,11 @@
 //
 //	data-askplane-shell      wrapper of everything below; carries lang (the site language's code)
 //	data-askplane-launcher   button that opens and closes the panel (aria-expanded, aria-controls)
-//	data-askplane-panel      the panel (id askplane-panel), hidden until opened; toggle its hidden attribute
+//	data-askplane-panel      the panel (id askplane-panel), hidden until opened; toggle its hidden attribute.
+//	                         In the published markup it also carries data-askplane-sha256 and
+//	                         data-askplane-sha256-integrity (added by the Hugo partial): the URL and SRI
+//	                         hash of the SHA-256 module (assets/askplane/dist/sha256.js), which the JS
+//	                         imports, checked, only where Web Crypto is missing
 //	data-askplane-close      button in the panel's header that closes it
 //	data-askplane-new        button in the header that starts a new conversation; hidden while
 //	                         the log is empty

@@ -218,7 +218,8 @@ func Panel(vm WidgetView) templ.Component {
 	})
 }
 
-// launcher opens and closes the panel.
+// launcher opens and closes the panel. Its icon, a speech bubble, is the
+// stylesheet's (::before): every page carries this markup.
 func launcher(vm WidgetView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -236,7 +237,7 @@ func launcher(vm WidgetView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<button type=\"button\" class=\"askplane__launcher\" aria-expanded=\"false\" aria-keyshortcuts=\"/ Control+K Meta+K\" data-askplane-launcher><svg class=\"askplane__icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\"><path d=\"M4 5.5A2.5 2.5 0 0 1 6.5 3h11A2.5 2.5 0 0 1 20 5.5v8a2.5 2.5 0 0 1-2.5 2.5H11l-4.5 4v-4A2.5 2.5 0 0 1 4 13.5zM9.8 8.2a2.2 2.2 0 1 1 3 2.1c-.5.2-.8.6-.8 1.1v.3M12 14h.01\"></path></svg> <span class=\"askplane__launcher-text\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<button type=\"button\" class=\"askplane__launcher\" aria-expanded=\"false\" aria-keyshortcuts=\"/ Control+K Meta+K\" data-askplane-launcher><span class=\"askplane__launcher-text\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -157,7 +157,7 @@ func openPage(t *testing.T, browser context.Context, s *site, path, ready string
 	if err := chromedp.Listen(ctx, tb.record); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspProbe}); err != nil {
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspProbe + s.before}); err != nil {
 		t.Fatal(err)
 	}
 	tb.do(chromedp.Navigate(s.URL+path), chromedp.WaitVisible(chromedp.CSS(ready)))

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,7 @@ const csp = "default-src 'self'; script-src 'self'; style-src 'self'; object-src
 type site struct {
 	public string
 	URL    string
+	before string // a script run before the page's, in every document of its tabs
 
 	rewriteHTML     func([]byte) []byte // every .html page (not the panel's markup)
 	rewriteMarkup   func([]byte) []byte // askplane/<lang>/panel.*.html, fetched on intent
@@ -42,8 +44,11 @@ type site struct {
 	deltas          []string            // the streamed text
 	delay           time.Duration       // between two streamed events
 	link            string              // the Ask answer's Link header, when set
+	runLog          []any               // a run's whole log, served by GET /v1/runs/{id}/events?after=N
+	runReads        []string            // "id after" of each such request
 
-	feedback []feedbackPost // the POST /v1/feedback requests, in order
+	feedback  []feedbackPost // the POST /v1/feedback requests, in order
+	forgotten []string       // the session ids of POST /v1/sessions/{id}/forget, in order
 
 	asks          atomic.Int32
 	coreFetches   atomic.Int32 // requests for askplane/dist/core.*.js
@@ -51,6 +56,7 @@ type site struct {
 	mu            sync.Mutex
 	lastBody      []byte
 	lastType      string
+	keys          []string // the Idempotency-Key of each Ask request, in order
 }
 
 // finalDelta ends every default stream: seeing it means the stream ran
@@ -76,6 +82,23 @@ func newSite(t *testing.T, public string, configure func(*site)) *site {
 		s.feedback = append(s.feedback, feedbackPost{r.Method, r.URL.RawQuery, r.Header.Get("Content-Type"), body.String()})
 		s.mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /v1/sessions/{id}/forget", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.forgotten = append(s.forgotten, r.PathValue("id"))
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /v1/runs/{id}/events", func(w http.ResponseWriter, r *http.Request) {
+		after, _ := strconv.Atoi(r.URL.Query().Get("after"))
+		s.mu.Lock()
+		s.runReads = append(s.runReads, r.PathValue("id")+" "+r.URL.Query().Get("after"))
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		for _, ev := range s.runLog[min(after, len(s.runLog)):] {
+			line, _ := json.Marshal(ev)
+			w.Write(append(line, '\n'))
+		}
 	})
 	mux.HandleFunc("GET /", s.file)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -133,6 +156,7 @@ func (s *site) ask(w http.ResponseWriter, r *http.Request) {
 	body.ReadFrom(r.Body)
 	s.mu.Lock()
 	s.lastBody, s.lastType = body.Bytes(), r.Header.Get("Content-Type")
+	s.keys = append(s.keys, r.Header.Get("Idempotency-Key"))
 	s.mu.Unlock()
 	if s.askDrop.Load() {
 		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
@@ -202,6 +226,21 @@ func (s *site) feedbackPosts() []feedbackPost {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]feedbackPost(nil), s.feedback...)
+}
+
+// forgottenSessions returns the session ids the widget asked the sidecar
+// to forget.
+func (s *site) forgottenSessions() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.forgotten...)
+}
+
+// idempotencyKeys returns the Idempotency-Key of each Ask request so far.
+func (s *site) idempotencyKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.keys...)
 }
 
 // request returns the last Ask request's body and content type.

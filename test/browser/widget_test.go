@@ -157,6 +157,13 @@ func TestWidget(t *testing.T) {
 			t.Errorf("the next page's Ask request carries %d messages; want the 4 kept turns and the question", n)
 		}
 		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-new]")))
+		// The sidecar is told to forget the old session, once.
+		for deadline := time.Now().Add(5 * time.Second); len(s.forgottenSessions()) == 0 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if got := s.forgottenSessions(); len(got) != 1 || got[0] != first {
+			t.Errorf("sessions forgotten %q; want the conversation's %q", got, first)
+		}
 		if n := tb.count("[data-askplane-question-text], [data-askplane-answer], [data-askplane-escalation]"); n != 0 {
 			t.Errorf("%d entries left after a new conversation", n)
 		}
@@ -185,6 +192,9 @@ func TestWidget(t *testing.T) {
 			t.Errorf("kept turns, within 32,768 units: %q; want 24 true", kept)
 		}
 		tb.do(chromedp.Navigate(s.URL+"/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		// The kept transcript mounts the widget at boot, once its markup
+		// and core are in.
+		tb.wait(`document.querySelector('[data-askplane-root]').askplane?.widget`)
 		if n := tb.count("[data-askplane-question-text]"); n != 12 {
 			t.Errorf("%d questions restored; want the 12 of the 24 kept turns", n)
 		}
@@ -543,6 +553,98 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.shot("06-corrupt-escalated")
 	})
 
+	// Where Web Crypto is missing (an http: page not on localhost), the
+	// widget imports its own SHA-256, a module of its own checked against
+	// the integrity the panel's markup gives, and verifies with it: an
+	// exact answer still answers, a tampered artifact still does not.
+	// Where Web Crypto is there, that module is never fetched.
+	t.Run("VerifiesWithoutWebCrypto", func(t *testing.T) {
+		const noSubtle = `;Object.defineProperty(Crypto.prototype, 'subtle', { get: () => undefined });`
+		const fetched = `String(performance.getEntriesByType('resource').some((e) => e.name.includes('/askplane/dist/sha256.')))`
+		s := newSite(t, public, func(s *site) { s.before = noSubtle })
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("upgrade askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]:not([data-askplane-stream])')`)
+		if got := tb.eval(`String(crypto.subtle) + ' ' + ` + fetched); got != "undefined true" {
+			t.Errorf("without Web Crypto (crypto.subtle, the SHA-256 module fetched): %q; want undefined true", got)
+		}
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d Ask requests for an exact answer; want 0", n)
+		}
+		tb.shot("06b-verified-without-web-crypto")
+
+		bad := newSite(t, public, func(s *site) {
+			s.before = noSubtle
+			s.rewriteArtifact = func(b []byte) []byte {
+				return bytes.Replace(b, []byte("hugo mod get -u"), []byte("hugo mod get -U"), 1)
+			}
+		})
+		tb2 := openTab(t, browser, bad, "/")
+		tb2.open()
+		tb2.ask("upgrade askplane")
+		tb2.wait(`document.querySelector('[data-askplane-log] [data-askplane-escalation]')`)
+		if got := tb2.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "corrupt" {
+			t.Errorf("a tampered artifact without Web Crypto: reason %q; want corrupt", got)
+		}
+		if n := tb2.count("[data-askplane-answer]:not([data-askplane-stream])"); n != 0 {
+			t.Errorf("a tampered artifact answered locally without Web Crypto")
+		}
+		tb2.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+
+		tb3 := openTab(t, browser, newSite(t, public, nil), "/")
+		tb3.open()
+		tb3.ask("upgrade askplane")
+		tb3.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]:not([data-askplane-stream])')`)
+		if got := tb3.eval(fetched); got != "false" {
+			t.Errorf("with Web Crypto the SHA-256 module was fetched")
+		}
+	})
+
+	// A run's stream that ends with a retryable error may have been cut by
+	// an instance going away (its notice is not in the run's log): the
+	// widget reads the log again from before it and shows the rest. An
+	// error the log itself ends with, read there again, ends the answer.
+	t.Run("RunMovedNotice", func(t *testing.T) {
+		run := map[string]any{"type": "tool", "id": "run-MOVED1", "name": "run", "args": map[string]string{"run": "run-MOVED1"}}
+		moved := map[string]any{"type": "error", "message": "moved", "code": "ASK_INTERNAL", "retryable": true}
+		s := newSite(t, public, func(s *site) {
+			s.events = []any{run, map[string]string{"type": "text", "delta": "Part one. "}, moved}
+			s.runLog = []any{run, map[string]string{"type": "text", "delta": "Part one. "}, map[string]string{"type": "text", "delta": "Part two."},
+				map[string]any{"type": "tool", "id": "sources-r1", "name": "cite", "args": map[string]any{"sources": []map[string]string{{"id": "s1", "title": "Quickstart", "path": "/getting-started/quickstart/"}}}},
+				map[string]string{"type": "done"}}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("how does the sidecar cite pages")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-state')`) + " " + tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != "done Part one. Part two." {
+			t.Errorf("after the moved notice (state, text): %q", got)
+		}
+		s.mu.Lock()
+		reads := append([]string(nil), s.runReads...)
+		s.mu.Unlock()
+		if len(reads) != 1 || reads[0] != "run-MOVED1 2" {
+			t.Errorf("run log reads %q; want one, after the 2 events before the notice", reads)
+		}
+		if n := tb.count("[data-askplane-error]"); n != 0 {
+			t.Errorf("the moved notice showed as an error")
+		}
+
+		s.runLog = []any{run, map[string]string{"type": "text", "delta": "Part one. "}, moved}
+		tb.ask("how does the sidecar cite pages again")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
+		s.mu.Lock()
+		reads = append([]string(nil), s.runReads...)
+		s.mu.Unlock()
+		if len(reads) != 2 || reads[1] != "run-MOVED1 2" {
+			t.Errorf("run log reads %q; want a second one, after 2", reads)
+		}
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer. Try again." {
+			t.Errorf("an error the run's log ends with: notice %q", got)
+		}
+	})
+
 	t.Run("OfflineWhenFallbackDisabled", func(t *testing.T) {
 		s := newSite(t, public, func(s *site) {
 			s.rewriteSite = func(b []byte) []byte {
@@ -592,6 +694,21 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 			t.Errorf("the form's stop button is still shown")
 		}
 		tb.shot("09-stopped")
+		// The next page shows the stopped answer as stopped, not complete.
+		tb.do(chromedp.Navigate(s.URL+"/widget/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
+		tb.open()
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream]')`)
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-state')`); got != "stopped" {
+			t.Errorf("the stopped answer on the next page is %q; want stopped", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != stopped {
+			t.Errorf("the stopped answer on the next page %q; want %q", got, stopped)
+		}
+		if got := tb.eval(`String(document.querySelector('[data-askplane-stream] [data-askplane-feedback]').hidden)`); got != "true" {
+			t.Errorf("the stopped answer offers feedback on the next page")
+		}
+		tb.shot("09b-stopped-next-page")
+		tb.audit(axeSource(t), "stopped, next page")
 	})
 
 	// Text shows as it arrives, as markdown (a fence still open is
@@ -713,6 +830,11 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := s.asks.Load(); n != 2 {
 			t.Errorf("%d Ask requests; want 2", n)
 		}
+		// A refusal is an answer: the retry is a new request, with a new
+		// Idempotency-Key.
+		if k := s.idempotencyKeys(); len(k) != 2 || !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(k[0]) || k[1] == k[0] {
+			t.Errorf("Idempotency-Keys %q; want two different ones", k)
+		}
 		tb.allow(`503`)
 	})
 
@@ -734,6 +856,22 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		}
 		tb.shot("11b-backend-unreachable-fr")
 		tb.allow(`ERR_EMPTY_RESPONSE|Failed to fetch|/v1/ask`)
+		// No response: the question may have been admitted, so the retry
+		// sends the same Idempotency-Key, for the sidecar to join its run.
+		s.askDrop.Store(false)
+		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-retry]")))
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
+		// (chromium itself may send a dropped request again: same key.)
+		k := s.idempotencyKeys()
+		if len(k) < 2 || !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(k[0]) {
+			t.Errorf("Idempotency-Keys %q; want one key, at least twice", k)
+		}
+		for _, x := range k {
+			if x != k[0] {
+				t.Errorf("Idempotency-Keys %q; want the same one every time", k)
+				break
+			}
+		}
 	})
 
 	// An error event after some text keeps the text, without the line

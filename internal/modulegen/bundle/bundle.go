@@ -29,8 +29,9 @@ const Header = "/* generated, do not edit: go generate ./internal/web */"
 // Entries are the bundled entry points, by file name in SourceDir; each
 // bundle has the same name in Dir. main.js is the page's module script,
 // core.js the protocol core the widget imports on the reader's first
-// intent.
-var Entries = []string{"main.js", "core.js"}
+// intent, sha256.js the SHA-256 the widget imports only where Web Crypto
+// is missing.
+var Entries = []string{"main.js", "core.js", "sha256.js"}
 
 // File is one bundle.
 type File struct {

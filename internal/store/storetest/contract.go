@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 	t.Run("MessagesRoundTrip", func(t *testing.T) { testRoundTrip(t, open(t)) })
 	t.Run("KeysIsolate", func(t *testing.T) { testKeysIsolate(t, open(t)) })
 	t.Run("SaveCopiesMessages", func(t *testing.T) { testSaveCopies(t, open(t)) })
+	t.Run("DeleteForgetsOneKey", func(t *testing.T) { testDelete(t, open(t)) })
 	t.Run("ConcurrentCASOneWinner", func(t *testing.T) {
 		s := open(t)
 		testOneWinner(t, []session.Store{s})
@@ -148,6 +149,36 @@ func testKeysIsolate(t *testing.T, s session.Store) {
 			t.Fatalf("key %+v moved to revision %d", k, r.Revision)
 		}
 	}
+}
+
+// testDelete: Delete forgets exactly its key's session (not the same id
+// of another subject or site), reports whether one was there, and the id
+// starts again at revision 0.
+func testDelete(t *testing.T, s session.Store) {
+	d, ok := s.(session.Deleter)
+	if !ok {
+		t.Fatalf("%T does not implement session.Deleter", s)
+	}
+	k := Key(t, "forget-me")
+	other := session.Key{SiteID: k.SiteID, Subject: k.Subject + ".other", SessionID: k.SessionID}
+	site := session.Key{SiteID: "site-b", Subject: k.Subject, SessionID: k.SessionID}
+	for _, key := range []session.Key{k, other, site} {
+		MustSave(t, s, key, session.Record{Revision: 1, Messages: Messages("kept", 1)}, 0, true)
+	}
+	ctx := context.Background()
+	if gone, err := d.Delete(ctx, k); err != nil || !gone {
+		t.Fatalf("Delete = %v, %v; want true, nil", gone, err)
+	}
+	if r := MustLoad(t, s, k); r.Revision != 0 || r.Messages != nil {
+		t.Fatalf("after Delete the session is %+v; want the zero Record", r)
+	}
+	for _, key := range []session.Key{other, site} {
+		Equal(t, MustLoad(t, s, key), session.Record{Revision: 1, Messages: Messages("kept", 1)})
+	}
+	if gone, err := d.Delete(ctx, k); err != nil || gone {
+		t.Fatalf("a second Delete = %v, %v; want false, nil", gone, err)
+	}
+	MustSave(t, s, k, session.Record{Revision: 1, Messages: Messages("again", 1)}, 0, true)
 }
 
 func testSaveCopies(t *testing.T, s session.Store) {

@@ -30,7 +30,7 @@ import { isContentHash, isSafeIdentifier, isWellFormed } from './text.js';
 import { isSafeHref } from './href.js';
 import { parseDateTime } from './datetime.js';
 import { normalizeKnowledgeKey } from './normalize.js';
-import { PLACEHOLDER_HASH, artifactDocument, canonicalDigest } from './canonical.js';
+import { PLACEHOLDER_HASH, artifactDocument, canonicalDigest, canonicalText } from './canonical.js';
 import {
   array,
   fail,
@@ -233,6 +233,23 @@ export function verifyArtifactIndex(input, trust) {
   const r = decodeAny(input, false);
   if (!r.ok) return r;
   return checkTrust(r.value, trust);
+}
+
+// verifyArtifactIndexWith is verifyArtifactIndex for bytes or text, with
+// the hash computed by hex, an async function that returns the lowercase
+// hex SHA-256 of a string's UTF-8 bytes (the widget's Web Crypto). It
+// resolves to the same result verifyArtifactIndex returns.
+export async function verifyArtifactIndexWith(input, trust, hex) {
+  if (!validTrust(trust)) return fail(invalid());
+  const text = readText(input, MAX_ARTIFACT_BYTES);
+  if (text === undefined) return fail(invalid());
+  const r = decodeText(text, false);
+  if (!r.ok) return r;
+  const a = r.value.artifact;
+  if (a.contentHash !== trust.contentHash) return fail(hashMismatch());
+  if (a.siteId !== trust.siteId) return fail(invalid());
+  if ('sha256:' + (await hex(canonicalText(a))) !== a.contentHash) return fail(hashMismatch());
+  return r;
 }
 
 // decodeArtifact decodes an artifact (string, bytes or object) and checks

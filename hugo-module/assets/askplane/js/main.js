@@ -87,6 +87,8 @@ export function boot(doc = document) {
       core ??= once(importChecked(new URL(attr(root, 'core'), document.baseURI).href, attr(root, 'core-integrity')), () => (core = null));
       return Promise.all([mounted(), core]).then(([, c]) => (widget ??= new c.Widget(root)));
     },
+    // import(url, integrity) imports a module checked against integrity.
+    import: importChecked,
     // The Widget, once mounted.
     get widget() {
       return widget;

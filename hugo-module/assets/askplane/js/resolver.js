@@ -11,7 +11,7 @@ import { MAX_QUERY_LEN, MAX_SUGGESTIONS, ANSWER_PROTOCOL, VERSION } from './limi
 import { toWellFormed, truncateUTF16 } from './text.js';
 import { normalizeKnowledgeKey } from './normalize.js';
 import { verifyArtifactIndex } from './knowledge.js';
-import { invalid } from './json.js';
+import { fail, invalid } from './json.js';
 import {
   MESSAGE_CHOICES,
   MESSAGE_CHOICE_MISSING,
@@ -28,27 +28,22 @@ import {
   escalationEnvelope,
 } from './answer.js';
 
-export class Resolver {
+// VerifiedResolver answers from the result of a verification already
+// made: verifyArtifactIndex's, or the widget's verifyArtifactIndexWith
+// (Web Crypto, asynchronous). Resolver is the one that verifies itself.
+export class VerifiedResolver {
   #index = null; // {artifact, keys, owners, expiresMs} once verified
   #suggest = null; // per entry: the value a choices suggestion submits
   #now;
   #error = null;
 
-  // new Resolver(artifact, trust, {now}) verifies artifact against trust
-  // ({contentHash, siteId}, see siteTrust) synchronously, here, even when
-  // it came from verifyArtifact: an object changed after it was verified
-  // must not answer, and the Resolver keeps a private copy so later
-  // changes cannot reach it either. artifact may be the artifact object,
-  // or its bytes or text (then it is decoded, normalized and hashed once);
-  // null means there is none. now() returns the clock in epoch
-  // milliseconds, for the expiry check (default Date.now).
-  constructor(artifact, trust, options = {}) {
+  // new VerifiedResolver(r, {now}) answers from r.value when r.ok, else
+  // escalates every question as corrupt with r.diagnostic. The index must
+  // be the verifier's own fresh objects, not shared with a caller. now()
+  // returns the clock in epoch milliseconds, for the expiry check
+  // (default Date.now).
+  constructor(r, options = {}) {
     this.#now = typeof options.now === 'function' ? options.now : Date.now;
-    if (artifact == null) {
-      this.#error = invalid();
-      return;
-    }
-    const r = verifyArtifactIndex(artifact, trust);
     if (!r.ok) {
       this.#error = r.diagnostic;
       return;
@@ -184,6 +179,19 @@ function suggestionValue(e, keys, owners) {
     if (owners.get(keys[j]).length === 1) return values[j];
   }
   return values.length > 0 ? values[0] : e.id;
+}
+
+export class Resolver extends VerifiedResolver {
+  // new Resolver(artifact, trust, {now}) verifies artifact against trust
+  // ({contentHash, siteId}, see siteTrust) synchronously, here, even when
+  // it came from verifyArtifact: an object changed after it was verified
+  // must not answer, and the Resolver keeps a private copy so later
+  // changes cannot reach it either. artifact may be the artifact object,
+  // or its bytes or text (then it is decoded, normalized and hashed once);
+  // null means there is none.
+  constructor(artifact, trust, options = {}) {
+    super(artifact == null ? fail(invalid()) : verifyArtifactIndex(artifact, trust), options);
+  }
 }
 
 // createResolver is new Resolver(artifact, trust, options).

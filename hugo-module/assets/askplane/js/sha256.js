@@ -1,8 +1,11 @@
-// SHA-256 in plain JavaScript (FIPS 180-4). The artifact hash must be
-// checkable where Web Crypto is missing (http: pages, old or locked-down
-// browsers) and synchronously, so the check runs before anything from the
-// artifact is shown. crypto.subtle is never used: one code path,
-// identical everywhere.
+// SHA-256 in plain JavaScript (FIPS 180-4). The protocol core's
+// synchronous API (verifyArtifact, new Resolver, computeContentHash) hashes
+// with it everywhere. The widget hashes with Web Crypto
+// (crypto.subtle.digest), and imports this module, bundled on its own as
+// assets/askplane/dist/sha256.js and checked against its integrity, only
+// where Web Crypto is missing (http: pages other than localhost, old or
+// locked-down browsers): either way the hash is checked before anything
+// from the artifact is shown.
 //
 // A string is hashed as its UTF-8 bytes, encoded on the fly into the
 // 64-byte block (no copy of the whole text); a lone surrogate is hashed as
@@ -17,13 +20,20 @@
 // than 0.00001 of that unit even with a few ulps of error, so every engine
 // truncates to the standard's exact values. sha256.test.mjs compares them
 // with the standard's table (hence the exports).
-const PRIMES = [];
-for (let n = 2; PRIMES.length < 64; n++) if (PRIMES.every((p) => n % p !== 0)) PRIMES.push(n);
+//
+// Every top-level value is built by a call marked pure, so a bundle that
+// imports this module but never hashes with it (the widget's core, which
+// hashes with Web Crypto) leaves it out.
+const PRIMES = /* @__PURE__ */ (() => {
+  const p = [];
+  for (let n = 2; p.length < 64; n++) if (p.every((q) => n % q !== 0)) p.push(n);
+  return p;
+})();
 const fraction32 = (x) => ((x % 1) * 2 ** 32) | 0;
-export const K = new Int32Array(PRIMES.map((p) => fraction32(Math.cbrt(p))));
-export const INIT = PRIMES.slice(0, 8).map((p) => fraction32(Math.sqrt(p)));
+export const K = /* @__PURE__ */ (() => new Int32Array(PRIMES.map((p) => fraction32(Math.cbrt(p)))))();
+export const INIT = /* @__PURE__ */ (() => PRIMES.slice(0, 8).map((p) => fraction32(Math.sqrt(p))))();
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX = /* @__PURE__ */ (() => Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0')))();
 
 // compress folds the 64-byte block at b[off] into the state h.
 function compress(h, w, b, off) {

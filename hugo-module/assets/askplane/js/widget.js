@@ -12,9 +12,12 @@
 import { fillMarkdown } from './markdown.js';
 import { decodeSiteConfig, siteTrust } from './site.js';
 import { isSafeHref } from './href.js';
-import { ACTION_ESCALATE, Resolver, decide } from './resolver.js';
+import { ACTION_ESCALATE, VerifiedResolver, decide } from './resolver.js';
+import { verifyArtifactIndexWith } from './knowledge.js';
+import { invalid } from './json.js';
 import { Reservations, SUBMIT_GRANTED, choiceFrame } from './reservations.js';
 import { buildAskRequest, readAskEvents } from './ask.js';
+import { isSafeIdentifier } from './text.js';
 import { OUTCOME_ANSWER, OUTCOME_CHOICES } from './answer.js';
 import { evidenceHref, feedbackRequest } from './feedback.js';
 
@@ -26,15 +29,38 @@ const KEEP_TURNS = 24;
 const KEEP_UNITS = 32768;
 const SAFE_KEPT_HREF = /^(https?:\/\/|\/(?!\/)|#)/;
 const LOAD_ATTEMPTS = 2;
+// A durable answer (a run, named by the sidecar's X-Askplane-Run header
+// or its first event) whose stream drops before its end is read again
+// from the run's log, at most this many times, after these pauses (ms).
+const RESUME_WAITS = [300, 1000, 3000];
 
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
 
+const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
 // randomId returns 32 hex digits: the per-page chat session id.
-function randomId() {
-  const b = new Uint8Array(16);
-  crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+const randomId = () => hex(crypto.getRandomValues(new Uint8Array(16)));
+
+// broken is the Resolver of an artifact that did not arrive or verify: it
+// escalates every question as corrupt.
+const broken = () => new VerifiedResolver({ ok: false, diagnostic: invalid() });
+
+// sibling is the route path beside the Ask endpoint (a run's events or
+// cancel, a session's forget), with the endpoint's query (its corpus),
+// and after when given.
+function sibling(endpoint, path, after) {
+  const url = new URL(path, endpoint);
+  url.search = endpoint.search;
+  if (after != null) url.searchParams.set('after', after);
+  return url;
 }
+
+// pause resolves after ms, or rejects when signal aborts.
+const pause = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
 
 // fetchBytes GETs url with a bounded timeout and one retry.
 async function fetchBytes(url) {
@@ -93,6 +119,7 @@ export class Widget {
   #turns = []; // the transcript as kept: {q} or {a, s: [[title, href]], b?: backend, e?: evidence}
   #lists = new WeakMap(); // choices entry → {messageId, env}
   #inflight = null; // AbortController of the running Ask request
+  #remote = false; // the session was sent to the sidecar
   #messages = new Map();
   #el;
 
@@ -164,15 +191,17 @@ export class Widget {
         const retry = () => (site || bytes === null) && queueMicrotask(() => (this.#resolver = null));
         if (!site) {
           retry();
-          return new Resolver(null, trust);
+          return broken();
         }
-        return fetchBytes(new URL(site.artifact.href, document.baseURI)).then(
-          (b) => new Resolver(b, trust),
-          () => {
-            retry();
-            return new Resolver(null, trust);
-          },
-        );
+        return fetchBytes(new URL(site.artifact.href, document.baseURI))
+          .then((b) => verifyArtifactIndexWith(b, trust, this.#sha256))
+          .then(
+            (r) => new VerifiedResolver(r),
+            () => {
+              retry();
+              return broken();
+            },
+          );
       })();
     }
     return this.#resolver;
@@ -201,6 +230,18 @@ export class Widget {
     this.#keep({ q: question });
     this.#respond(env, question, messageId);
   }
+
+  // #sha256 returns the lowercase hex SHA-256 of text's UTF-8 bytes, with
+  // Web Crypto where the page has it; elsewhere (an http: page not on
+  // localhost) with the core's own SHA-256, a module of its own that the
+  // panel's markup names with its integrity, imported only then.
+  #sha256 = async (text) => {
+    const bytes = new TextEncoder().encode(text);
+    if (crypto.subtle) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+    const el = hook(this.#root, 'sha256');
+    const m = await this.#root.askplane.import(new URL(el.getAttribute('data-askplane-sha256'), document.baseURI).href, el.getAttribute('data-askplane-sha256-integrity'));
+    return m.sha256Hex(bytes);
+  };
 
   // #code gives a code block its copy button.
   #code = (pre) => {
@@ -256,7 +297,8 @@ export class Widget {
   }
 
   // #card shows an answer turn, as kept: a local answer, or a backend one
-  // (b) whole, as its stream ended, with its review link (e).
+  // (b) whole, as its stream ended (stopped by the reader when x), with
+  // its review link (e).
   #card(turn) {
     const frag = this.#clone(turn.b ? 'stream' : 'answer');
     const entry = frag.firstElementChild;
@@ -267,7 +309,7 @@ export class Widget {
     hook(frag, 'sources-block').hidden = turn.s.length === 0;
     if (turn.b) {
       entry.setAttribute('aria-busy', 'false');
-      entry.setAttribute('data-askplane-state', 'done');
+      entry.setAttribute('data-askplane-state', turn.x === 1 ? 'stopped' : 'done');
       hook(frag, 'progress').hidden = hook(frag, 'stop').hidden = true;
       if (turn.e) this.#reviewLink(entry, turn.e);
     }
@@ -278,9 +320,29 @@ export class Widget {
   // transcript kept for the site's other pages, bounded (KEEP_TURNS,
   // KEEP_UNITS), with the session it belongs to.
   #keep(turn) {
-    this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: turn.q ?? turn.a });
+    // A run's turn still answering (r) joins the history once it ends.
+    if (!turn.r) this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: turn.q ?? turn.a });
     this.#turns.push(turn);
     this.#el.fresh.hidden = false;
+    this.#save();
+  }
+
+  // #settle keeps a run's turn as its answer ended.
+  #settle(turn, fields) {
+    Object.assign(turn, fields);
+    this.#history.push({ role: 'assistant', content: turn.a });
+    this.#save();
+  }
+
+  // #drop forgets a run's turn that ended without an answer.
+  #drop(turn) {
+    const i = this.#turns.indexOf(turn);
+    if (i < 0) return;
+    this.#turns.splice(i, 1);
+    this.#save();
+  }
+
+  #save() {
     let json;
     while ((json = JSON.stringify({ session: this.#session, turns: this.#turns })).length > KEEP_UNITS || this.#turns.length > KEEP_TURNS) this.#turns.shift();
     try {
@@ -305,9 +367,19 @@ export class Widget {
     }
     if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return;
     this.#session = kept.session;
-    for (const t of kept.turns) {
-      if (typeof t?.q === 'string') this.#echo(t.q);
-      else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
+    this.#remote = kept.turns.some((t) => t?.b);
+    let question = '';
+    for (const [i, t] of kept.turns.entries()) {
+      if (typeof t?.q === 'string') this.#echo((question = t.q));
+      else if (typeof t?.r === 'string') {
+        // A run still answering when the reader left: the last turn is
+        // read again from the run's log; an earlier one is gone.
+        if (i !== kept.turns.length - 1 || !isSafeIdentifier(t.r)) continue;
+        const turn = { a: '', s: [], b: 1, r: t.r, ...(typeof t.e === 'string' && /^https?:/.test(t.e) && { e: t.e }) };
+        this.#turns.push(turn);
+        this.#stream(question, undefined, null, turn);
+        continue;
+      } else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
         t.s = t.s.filter((x) => Array.isArray(x) && typeof x[0] === 'string').map(([title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
         if (typeof t.e === 'string' && !/^https?:/.test(t.e)) delete t.e;
         this.#card(t);
@@ -318,7 +390,8 @@ export class Widget {
   }
 
   // clear starts a new conversation: the log, the kept transcript and the
-  // session (the next question starts a new one at the sidecar) go.
+  // session (the next question starts a new one at the sidecar, which is
+  // told to forget the old one) go.
   clear() {
     this.#inflight?.abort();
     const { log, empty, fresh, input } = this.#el;
@@ -327,6 +400,12 @@ export class Widget {
     fresh.hidden = true;
     this.#history = [];
     this.#turns = [];
+    // The sidecar forgets the old session now rather than at its TTL;
+    // best effort, never waited for.
+    if (this.#remote && this.endpoint !== '') {
+      fetch(sibling(new URL(this.endpoint, document.baseURI), `sessions/${this.#session}/forget`), { method: 'POST', keepalive: true }).catch(() => {});
+    }
+    this.#remote = false;
     this.#session = randomId();
     try {
       sessionStorage.removeItem(this.#storeKey());
@@ -398,17 +477,24 @@ export class Widget {
     return true;
   }
 
-  // #stream asks the backend and shows its answer as it arrives; retry
-  // (a failed question tried again) does not repeat the escalation notice.
-  async #stream(question, env, retry = false) {
+  // #stream asks the backend and shows its answer as it arrives. key is
+  // the question's Idempotency-Key: a retry of a question whose answer
+  // never began (no response, or a stream lost for good) sends the same
+  // one, so the sidecar joins the run it may have started instead of
+  // paying for another, and does not repeat the escalation notice. kept,
+  // when given, is a transcript turn of a run still answering when the
+  // reader left the previous page: its answer is read again from the
+  // run's log, from its first event, instead of asked.
+  async #stream(question, env, key = null, kept = null) {
     this.#inflight?.abort();
-    if (!retry) {
+    if (!key && !kept) {
       const notice = this.#clone('escalation');
       notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
       const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
       if (why) why.hidden = false;
       this.#append(notice);
     }
+    key ||= randomId();
     const frag = this.#clone('stream');
     const entry = hook(frag, 'stream');
     entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
@@ -432,58 +518,121 @@ export class Widget {
     this.#el.stop.hidden = false;
     this.#append(frag);
     this.#announce('escalating');
+    const endpoint = new URL(this.endpoint, document.baseURI);
     let failure = null;
     let ended = 'done';
-    let review = '';
+    let review = kept?.e || '';
+    let run = kept?.r || ''; // the run answering, once known
+    let seen = 0; // events read of the run's log
+    let turn = kept; // the transcript's turn of the run, kept while it answers
+    let lost = false; // the stream ended before its last event
+    let doubt = 0; // where a run's retryable error was read, to read again
     const cited = [];
+    const seenSources = new Set();
+    const NDJSON = 'application/x-ndjson';
+    // events reads the run's log after the events already read.
+    const events = () => fetch(sibling(endpoint, `runs/${run}/events`, seen), { headers: { accept: NDJSON }, signal: ctrl.signal });
+    const known = (id) => {
+      if (run || !isSafeIdentifier(id)) return;
+      run = id;
+      // Kept while it answers, so the next page reads it from the log.
+      turn = { a: '', s: [], b: 1, r: run, ...(review && { e: review }) };
+      this.#keep(turn);
+    };
     try {
-      const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
-      const res = await fetch(new URL(this.endpoint, document.baseURI), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-        body,
-        signal: ctrl.signal,
-      });
-      if (!res.ok) {
-        // A status that says no Ask service is there (404, 405, 501-504,
-        // what a static host or a proxy answers) is kept; otherwise the
-        // code of the Ask error body, when it is one, says more. Neither
-        // is shown to the reader.
-        const st = res.status;
-        const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
-        failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
+      let res;
+      if (kept) {
+        res = await events();
       } else {
-        review = this.#evidence(entry, res);
-        this.#announce('streaming');
-        const seen = new Set();
-        for await (const ev of readAskEvents(res.body)) {
-          if (ev.type === 'text') {
-            text += ev.delta;
-            frame ||= requestAnimationFrame(render);
-          } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
-            for (const s of ev.args.sources) {
-              if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seen.has(s.id)) continue;
-              seen.add(s.id);
-              let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
-              if (!isSafeHref(href)) href = null;
-              cited.push([s.title, href]);
-              sources.append(this.#source(s.title, href));
-              hook(entry, 'sources-block').hidden = false;
+        const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
+        this.#remote = true;
+        res = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: NDJSON, 'idempotency-key': key },
+          body,
+          signal: ctrl.signal,
+        });
+      }
+      for (let tries = 0, first = true; ; first = false) {
+        if (!res.ok) {
+          // A status that says no Ask service is there (404, 405, 501-504,
+          // what a static host or a proxy answers) is kept; otherwise the
+          // code of the Ask error body, when it is one, says more. Neither
+          // is shown to the reader.
+          const st = res.status;
+          const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
+          failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
+          break;
+        }
+        if (first) {
+          if (!kept) review = this.#evidence(entry, res);
+          else if (review) this.#reviewLink(entry, review);
+          known(res.headers.get('x-askplane-run'));
+          this.#announce('streaming');
+        }
+        lost = true;
+        try {
+          for await (const ev of readAskEvents(res.body)) {
+            seen++;
+            if (ev.type === 'text') {
+              text += ev.delta;
+              frame ||= requestAnimationFrame(render);
+            } else if (ev.type === 'tool' && ev.name === 'run') {
+              known(ev.args.run);
+            } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
+              for (const s of ev.args.sources) {
+                if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seenSources.has(s.id)) continue;
+                seenSources.add(s.id);
+                let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
+                if (!isSafeHref(href)) href = null;
+                cited.push([s.title, href]);
+                sources.append(this.#source(s.title, href));
+                hook(entry, 'sources-block').hidden = false;
+              }
+              this.#scroll();
+            } else if (ev.type === 'error') {
+              // A run's retryable error may be the notice of an instance
+              // going away, which is not in the run's log: the log is read
+              // again from before it, and only an error read twice at the
+              // same place ends the answer.
+              if (run && ev.retryable && doubt !== seen) {
+                doubt = seen--;
+                break;
+              }
+              failure = ev.code || 'ASK_INTERNAL';
+              lost = false;
+              break;
+            } else if (ev.type === 'done') {
+              lost = false;
+              break;
             }
-            this.#scroll();
-          } else if (ev.type === 'error') {
-            failure = ev.code || 'ASK_INTERNAL';
-            break;
-          } else if (ev.type === 'done') {
-            break;
           }
+          // A live answer (no run) ends with its stream.
+          if (!run) lost = false;
+        } catch (e) {
+          if (ctrl.signal.aborted || !run) throw e;
+        }
+        if (!lost) break;
+        // The connection dropped mid-run: the rest is in the run's log,
+        // after the events already read. A request that fails is tried
+        // again as a dropped stream is, a bounded number of times.
+        for (res = null; res === null; ) {
+          if (tries >= RESUME_WAITS.length) throw new TypeError('askplane: the run could not be read again');
+          await pause(RESUME_WAITS[tries++], ctrl.signal);
+          res = await events().catch((e) => {
+            if (ctrl.signal.aborted) throw e;
+            return null;
+          });
         }
       }
     } catch (e) {
-      if (ctrl.signal.aborted) ended = 'stopped';
-      else failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
+      if (!ctrl.signal.aborted) failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
     }
-    if (ctrl.signal.aborted) ended = 'stopped';
+    if (ctrl.signal.aborted) {
+      ended = 'stopped';
+      // Stop ends the run too, so it spends nothing more (best effort).
+      if (run) fetch(sibling(endpoint, `runs/${run}/cancel`), { method: 'POST' }).catch(() => {});
+    }
     render();
     if (this.#inflight === ctrl) {
       this.#inflight = null;
@@ -493,18 +642,29 @@ export class Widget {
     entry.setAttribute('data-askplane-state', failure ? 'error' : ended);
     hook(entry, 'progress').hidden = true;
     entryStop.hidden = true;
+    // The run's turn is done answering: kept as it ended, or dropped.
+    const keep = turn && failure === null && text !== '' && entry.isConnected;
+    if (turn) {
+      delete turn.r;
+      if (keep) this.#settle(turn, { a: text, s: cited, ...(ended === 'stopped' && { x: 1 }) });
+      else this.#drop(turn);
+    }
     if (failure !== null && !ctrl.signal.aborted) {
       // A failed answer is not "answered by the docs backend": an entry
       // with no text goes, one with some keeps it without that line.
       if (text === '') entry.remove();
       else hook(entry, 'provenance').hidden = true;
-      const key = failureKey(failure);
-      this.#fail(key, key === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, true), failure);
+      const fk = failureKey(failure);
+      // The same key again only when the request may have been admitted
+      // unseen (no response, or a run whose log could not be read again):
+      // a run that ended, or a refusal, would only say the same.
+      const again = failure === 'NETWORK' ? key : randomId();
+      this.#fail(fk, fk === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, again), failure);
       return;
     }
     // Gone from the log: the reader started a new conversation meanwhile.
     if (!entry.isConnected) return;
-    if (text !== '') this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }) });
+    if (text !== '' && !turn) this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }), ...(ended === 'stopped' && { x: 1 }) });
     this.#announce(ended);
     if (ended === 'done' && text !== '') this.#feedback(entry, review);
   }

@@ -1,0 +1,56 @@
+package ask
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/session"
+)
+
+// ServeForget answers POST /v1/sessions/{id}/forget: "New conversation".
+// The subject's session id on this site is deleted from the store now,
+// rather than at its TTL. It keeps the rules of /v1/ask that apply to a
+// request without a body (the client address's budget, authentication,
+// the hints), and it reads no body. The key is the authenticated
+// subject's, so a session can only be forgotten by its subject; the
+// answer is 204 whether a session was there or not, so ids cannot be
+// probed. A store that cannot delete (none configured) answers 204 too:
+// there is nothing to forget.
+func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
+	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID(), rc: http.NewResponseController(w)}
+	w.Header().Set("X-Request-Id", x.id)
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		x.fail(errMethod)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)
+	defer cancel()
+	for _, s := range runAccess {
+		if err := s(x, ctx); err != nil {
+			if err != errAnswered {
+				x.fail(err)
+			}
+			return
+		}
+	}
+	id := r.PathValue("id")
+	if !protocol.ValidIdentifier(id) {
+		x.fail(errSessionID)
+		return
+	}
+	if d, ok := h.cfg.Sessions.(session.Deleter); ok {
+		if _, err := d.Delete(ctx, session.Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: id}); err != nil {
+			h.log.Error("ask: forgetting a session failed", "requestId", x.id, "err", err)
+			x.fail(errInternal)
+			return
+		}
+	}
+	closeUnread(w, r)
+	x.metric(MetricRequestTotal, ms(h.cfg.Now().Sub(x.start)), UnitMs, OutcomeOK)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+var errSessionID = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: "The session id must be a SafeIdentifier."}
