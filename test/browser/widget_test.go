@@ -693,6 +693,11 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if got := tb.eval(`document.querySelector('[data-askplane-form] [data-askplane-stop]').hidden`); got != "true" {
 			t.Errorf("the form's stop button is still shown")
 		}
+		// The card itself says so, where a complete answer says where it
+		// came from.
+		if got := tb.text("[data-askplane-stream] [data-askplane-provenance]"); got != "Stopped." {
+			t.Errorf("the stopped answer's card says %q; want Stopped.", got)
+		}
 		tb.shot("09-stopped")
 		// The next page shows the stopped answer as stopped, not complete.
 		tb.do(chromedp.Navigate(s.URL+"/widget/"), chromedp.WaitReady(`[data-askplane-root][data-askplane-ready]`))
@@ -700,6 +705,9 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream]')`)
 		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-state')`); got != "stopped" {
 			t.Errorf("the stopped answer on the next page is %q; want stopped", got)
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-provenance]"); got != "Stopped." {
+			t.Errorf("the stopped answer's card on the next page says %q; want Stopped.", got)
 		}
 		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != stopped {
 			t.Errorf("the stopped answer on the next page %q; want %q", got, stopped)

@@ -310,6 +310,7 @@ export class Widget {
     if (turn.b) {
       entry.setAttribute('aria-busy', 'false');
       entry.setAttribute('data-askplane-state', turn.x === 1 ? 'stopped' : 'done');
+      if (turn.x === 1) this.#stopped(entry);
       hook(frag, 'progress').hidden = hook(frag, 'stop').hidden = true;
       if (turn.e) this.#reviewLink(entry, turn.e);
     }
@@ -640,6 +641,7 @@ export class Widget {
     }
     entry.setAttribute('aria-busy', 'false');
     entry.setAttribute('data-askplane-state', failure ? 'error' : ended);
+    if (ended === 'stopped') this.#stopped(entry);
     hook(entry, 'progress').hidden = true;
     entryStop.hidden = true;
     // The run's turn is done answering: kept as it ended, or dropped.
@@ -667,6 +669,12 @@ export class Widget {
     if (text !== '' && !turn) this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }), ...(ended === 'stopped' && { x: 1 }) });
     this.#announce(ended);
     if (ended === 'done' && text !== '') this.#feedback(entry, review);
+  }
+
+  // #stopped says, where a complete answer says where it came from, that
+  // the reader stopped this one.
+  #stopped(entry) {
+    hook(entry, 'provenance').textContent = this.#text('stopped');
   }
 
   // #feedback shows the helpful / not helpful control under a complete
