@@ -54,6 +54,7 @@ func TestWidget(t *testing.T) {
 
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, browser, public) })
 	t.Run("Theming", func(t *testing.T) { theming(t, browser) })
+	t.Run("MobileWidth", func(t *testing.T) { mobileWidth(t, browser, public) })
 
 	t.Run("OpenClose", func(t *testing.T) {
 		tb := openTab(t, browser, newSite(t, public, nil), "/")
