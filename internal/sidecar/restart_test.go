@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -273,5 +274,51 @@ func TestKilledMidTextEndsCutOffAfterRestart(t *testing.T) {
 	}
 	if n := calls.Load(); n != 1 {
 		t.Fatalf("%d model calls; want 1", n)
+	}
+}
+
+// The tool loop across a SIGKILL: a real process runs round 1 (a search),
+// commits it, and dies with round 2 in flight; started again on the same
+// SQLite file, it takes the run over and sends round 2 once more,
+// continuing round 1's output byte for byte, never round 1 itself; the
+// reader reads the rest of the same answer, with the search's event once
+// and citations from the search.
+func TestKilledMidToolLoopResumesWithoutResendingARound(t *testing.T) {
+	bin := askplaneBinary(t)
+	db := filepath.Join(t.TempDir(), "sessions.db")
+	r1 := searchCall("openai", "call_1", "upgrade migrations binary")
+	model := newScripted(t, "openai", r1, finalAnswer("openai", idUpgrade))
+	model.holdRequest(1) // round 2 of the first process never returns
+	gen := `,"generator":{"provider":"openai","model":"fake-model","baseUrl":"` + model.srv.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"20s"},"runs":{"maxRounds":3}`
+	cfg := `{"sessions":"sqlite:` + db + `","runLease":"300ms","sites":[` + siteJSON(writeToolCorpus(t), "docs", "docs-public", gen) + `]}`
+	a := startProcess(t, bin, cfg, "")
+	c := reader(t)
+	first := openStream(t, c, askRequest(t, a.url, "how do I upgrade askplane?", "q-loop"))
+	runID := first.header.Get(ask.RunHeader)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(model.requests()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	for first.seen() < 2 && time.Now().Before(deadline) { // the run event and round 1's search
+		time.Sleep(5 * time.Millisecond)
+	}
+	a.cmd.Process.Signal(syscall.SIGKILL)
+	<-a.exited
+	saw := first.wait(t, 5*time.Second)
+	b := startProcess(t, bin, cfg, "")
+	got := rest(t, c, b.url, runID, len(saw), 30*time.Second)
+	body := strings.Join(append(saw, got...), "\n") + "\n"
+	if terminal(body) != "done" || len(toolEvents(body, "search")) != 1 || !strings.Contains(body, `"path":"/docs/upgrade/#upgrade"`) {
+		t.Fatalf("the answer across the restart:\n%s", body)
+	}
+	reqs := model.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model calls; want 3 (round 1, round 2 lost with the process, round 2 again)", len(reqs))
+	}
+	one := replayed(t, "openai", r1)
+	for i, req := range reqs[1:] {
+		if !bytes.Contains(req, one) {
+			t.Fatalf("call %d does not continue round 1 (was round 1 sent again?)", i+2)
+		}
 	}
 }
