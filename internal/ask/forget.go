@@ -18,11 +18,8 @@ import (
 // probed. A store that cannot delete (none configured) answers 204 too:
 // there is nothing to forget.
 func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID(), rc: http.NewResponseController(w)}
-	w.Header().Set("X-Request-Id", x.id)
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		x.fail(errMethod)
+	x, ok := h.sideRoute(w, r, http.MethodPost)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)

@@ -17,6 +17,20 @@ import (
 // cannot be probed).
 var runAccess = [...]step{checkAddress, authenticate, checkHints}
 
+// sideRoute starts a request of a route beside /v1/ask that reads no
+// body (the run routes, forget): its exchange and request id, and the
+// protocol's 405 for another method than method.
+func (h *Handler) sideRoute(w http.ResponseWriter, r *http.Request, method string) (*exchange, bool) {
+	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID(), rc: http.NewResponseController(w)}
+	w.Header().Set("X-Request-Id", x.id)
+	if r.Method != method {
+		w.Header().Set("Allow", method)
+		x.fail(errMethod)
+		return nil, false
+	}
+	return x, true
+}
+
 func (x *exchange) loadRun(ctx context.Context) (run.Run, error) {
 	for _, s := range runAccess {
 		if err := s(x, ctx); err != nil {
@@ -44,11 +58,8 @@ func (x *exchange) loadRun(ctx context.Context) (run.Run, error) {
 // ServeEvents answers GET /v1/runs/{id}/events?after=N: the run's events
 // after the N the reader saw, then the live run's until it ends.
 func (h *Handler) ServeEvents(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID(), rc: http.NewResponseController(w)}
-	w.Header().Set("X-Request-Id", x.id)
-	if r.Method != http.MethodGet {
-		w.Header().Set("Allow", http.MethodGet)
-		x.fail(errMethod)
+	x, ok := h.sideRoute(w, r, http.MethodGet)
+	if !ok {
 		return
 	}
 	ctx, stop := context.WithCancelCause(r.Context())
@@ -86,11 +97,8 @@ var badAfter = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInval
 // after it; the run ends cancelled (at once when no worker holds it, else
 // by its worker within a lease renewal, at once on this instance).
 func (h *Handler) ServeCancel(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID(), rc: http.NewResponseController(w)}
-	w.Header().Set("X-Request-Id", x.id)
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		x.fail(errMethod)
+	x, ok := h.sideRoute(w, r, http.MethodPost)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)
