@@ -37,12 +37,10 @@ const MaxEvidenceLinkBytes = 2 << 10
 // package: the review page, with the package's recipe as the fragment,
 // so the evidence can be rebuilt and checked later without the server
 // keeping it. The query names the site's corpus, so on a sidecar of
-// several sites the page asks the right one to rebuild it. The corpus id
-// is a SafeIdentifier and the fragment base64url, so neither needs
-// escaping here. ok is false, and the header must be omitted, when the
+// several sites the page asks the right one to rebuild it. ok is false, and the header must be omitted, when the
 // link is longer than MaxEvidenceLinkBytes.
 func evidenceLink(corpusID string, p *evidence.Package) (link string, ok bool) {
-	link = "</review/?corpus=" + corpusID + "#" + p.Recipe().Fragment() + `>; rel="evidence"`
+	link = "<" + evidence.ReviewPath(corpusID, p.Recipe().Fragment()) + `>; rel="evidence"`
 	return link, len(link) <= MaxEvidenceLinkBytes
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/provider"
 )
@@ -63,7 +64,7 @@ func (h *Handler) runCalls(ctx context.Context, er EvidenceRetriever, st *askSta
 			out = o
 			if s != nil {
 				rd.Searches = append(rd.Searches, *s)
-				link := "/review/?corpus=" + h.cfg.Site.Corpus.ID + "#" + s.Fragment
+				link := evidence.ReviewPath(h.cfg.Site.Corpus.ID, s.Fragment)
 				evs = append(evs, toolEvent("search-"+id, "search", map[string]string{"query": s.Query, "context_id": s.ContextID, "evidence": link}))
 			}
 		case toolRead:
@@ -140,15 +141,8 @@ func (h *Handler) searchCall(ctx context.Context, er EvidenceRetriever, st *askS
 // show makes src citable (once), unless the run already keeps
 // maxShownRecords; it reports whether src may be shown.
 func (st *askState) show(src Source) bool {
-	for _, r := range st.Input.Records {
-		if r.ID == src.ID {
-			return true
-		}
-	}
-	for _, r := range st.Shown {
-		if r.ID == src.ID {
-			return true
-		}
+	if _, _, ok := st.findShown(src.ID); ok {
+		return true
 	}
 	if len(st.Shown) >= maxShownRecords {
 		return false
@@ -166,19 +160,26 @@ func (st *askState) readCall(c provider.ToolCall) (provider.ToolOutcome, string)
 	if !strictArgs(c.Arguments, &a) || a.ID == nil {
 		return provider.ToolOutcome{Error: msgToolArgs}, ""
 	}
-	result := func(id, title, text string) (provider.ToolOutcome, string) {
-		b, _ := json.Marshal(map[string]string{"id": id, "title": title, "text": text})
-		return provider.ToolOutcome{Result: b}, id
+	title, text, ok := st.findShown(*a.ID)
+	if !ok {
+		return provider.ToolOutcome{Error: msgToolRecord}, ""
 	}
+	b, _ := json.Marshal(map[string]string{"id": *a.ID, "title": title, "text": text})
+	return provider.ToolOutcome{Result: b}, *a.ID
+}
+
+// findShown finds a record the model was shown, in the initial
+// evidence or by a search, by id.
+func (st *askState) findShown(id string) (title, text string, ok bool) {
 	for _, r := range st.Input.Records {
-		if r.ID == *a.ID {
-			return result(r.ID, r.Title, r.Text)
+		if r.ID == id {
+			return r.Title, r.Text, true
 		}
 	}
 	for _, r := range st.Shown {
-		if r.ID == *a.ID {
-			return result(r.ID, r.Title, r.Text)
+		if r.ID == id {
+			return r.Title, r.Text, true
 		}
 	}
-	return provider.ToolOutcome{Error: msgToolRecord}, ""
+	return "", "", false
 }

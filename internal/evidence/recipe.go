@@ -54,6 +54,14 @@ func (p *Package) Recipe() Recipe {
 	}
 }
 
+// ReviewPath is the path of the review page that rebuilds the package
+// whose recipe is fragment (Recipe.Fragment), on the sidecar answering
+// for corpusID. The corpus id is a SafeIdentifier and the fragment
+// base64url, so neither needs escaping.
+func ReviewPath(corpusID, fragment string) string {
+	return "/review/?corpus=" + corpusID + "#" + fragment
+}
+
 // Fragment returns the recipe as a URL fragment: unpadded base64url of
 // its JSON, the form DecodeFragment reads.
 func (r Recipe) Fragment() string {

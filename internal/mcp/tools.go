@@ -63,7 +63,7 @@ func ask(site Site, in AskInput) AskOutput {
 		ContextID:     p.ContextID,
 		Digest:        p.Digest,
 		Records:       sections(p.Records),
-		Review:        "/review/?corpus=" + site.CorpusID + "#" + p.Recipe().Fragment(),
+		Review:        evidence.ReviewPath(site.CorpusID, p.Recipe().Fragment()),
 	}
 }
 
