@@ -54,6 +54,15 @@ const (
 	ToolChoiceNone ToolChoice = "none"
 )
 
+// CheckStreamable is a Stream's refusal of a tool request, before any
+// I/O: tool calls are made unary, never streamed.
+func CheckStreamable(r Request) error {
+	if len(r.Tools) > 0 || len(r.Transcript.Turns) > 0 {
+		return NewError(CodeToolsUnsupported, "tool calls are made unary, never streamed")
+	}
+	return nil
+}
+
 // checkTools is Prepare's check of the tool half of a request: the tools'
 // bounds, a binding that can offer them, the transcript verified in the
 // binding's replay format, and every call in it naming an offered tool.

@@ -76,8 +76,8 @@ func (c *Client) Complete(ctx context.Context, r provider.Request) (provider.Res
 
 // Stream makes one streaming call; see provider.Client.
 func (c *Client) Stream(ctx context.Context, r provider.Request, onDelta func(string) error) (provider.Response, error) {
-	if len(r.Tools) > 0 || len(r.Transcript.Turns) > 0 {
-		return provider.Response{}, provider.NewError(provider.CodeToolsUnsupported, "tool calls are made unary, never streamed")
+	if err := provider.CheckStreamable(r); err != nil {
+		return provider.Response{}, err
 	}
 	body, err := c.body(r, true)
 	if err != nil {
