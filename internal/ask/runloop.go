@@ -75,8 +75,7 @@ func endFailed(ctx context.Context, x *run.Exec, n int, err error) error {
 // ungrounded answer is recorded (it was paid for) and fails the run.
 func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []Source, sent int) error {
 	d := h.cfg.Durable
-	u := run.Usage{InputTokens: int64(ans.Usage.InputTokens), OutputTokens: int64(ans.Usage.OutputTokens)}
-	u.CostMicros = d.Pricing.Cost(u.InputTokens, u.OutputTokens)
+	u := d.spent(ans.Usage)
 	outcome, _ := json.Marshal(ans)
 	end := &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u, Outcome: outcome}
 	evs, err := h.concludeRun(ctx, st, ans, extra, sent)
@@ -92,4 +91,11 @@ func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n
 		return err
 	}
 	return x.Finish(ctx, run.Write{End: end, Checkpoint: &run.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data}, Events: evs, Final: run.StateCompleted})
+}
+
+// spent is a call's usage as a run records it: its tokens, and their cost
+// at the site's prices.
+func (d *Durable) spent(u generate.Usage) run.Usage {
+	in, out := int64(u.InputTokens), int64(u.OutputTokens)
+	return run.Usage{InputTokens: in, OutputTokens: out, CostMicros: d.Pricing.Cost(in, out)}
 }

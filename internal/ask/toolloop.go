@@ -89,8 +89,7 @@ func (h *Handler) toolRounds(ctx context.Context, x *run.Exec, st *askState) err
 		if err != nil {
 			return err
 		}
-		u := run.Usage{InputTokens: int64(res.Usage.InputTokens), OutputTokens: int64(res.Usage.OutputTokens)}
-		u.CostMicros = d.Pricing.Cost(u.InputTokens, u.OutputTokens)
+		u := d.spent(res.Usage)
 		if err := x.Commit(ctx, run.Write{
 			End:        &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u},
 			Checkpoint: &run.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data},

@@ -58,10 +58,8 @@ func (m *Model) Complete(ctx context.Context, in agent.AskInput) (Answer, error)
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Text: out.Answer, Sources: ids, Model: usageModel(resp.Model, req.Model), Usage: Usage{
-		Model: usageModel(resp.Model, req.Model), InputTokens: resp.Usage.InputTokens,
-		OutputTokens: resp.Usage.OutputTokens, TotalTokens: resp.Usage.TotalTokens,
-	}}, nil
+	u := callUsage(resp, req)
+	return Answer{Text: out.Answer, Sources: ids, Model: u.Model, Usage: u}, nil
 }
 
 // CompleteStreaming is Complete for a durable run whose reader should see
@@ -86,11 +84,8 @@ func (m *Model) CompleteStreaming(ctx context.Context, in agent.AskInput, onText
 	if err != nil {
 		return Answer{}, err
 	}
-	model := usageModel(res.resp.Model, req.Model)
-	return Answer{Text: res.out.Answer, Sources: res.ids, Model: model, Usage: Usage{
-		Model: model, InputTokens: res.resp.Usage.InputTokens,
-		OutputTokens: res.resp.Usage.OutputTokens, TotalTokens: res.resp.Usage.TotalTokens,
-	}}, nil
+	u := callUsage(res.resp, req)
+	return Answer{Text: res.out.Answer, Sources: res.ids, Model: u.Model, Usage: u}, nil
 }
 
 // MaxOutputTokens is the output token cap of one call: what an attempt

@@ -296,12 +296,19 @@ func (m *Model) emitUsage(ctx context.Context, resp provider.Response, req provi
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return emit(Event{Usage: &Usage{
+	u := callUsage(resp, req)
+	return emit(Event{Usage: &u})
+}
+
+// callUsage is a call's accounting: the model the provider reports (or
+// the one asked for) and its token counts.
+func callUsage(resp provider.Response, req provider.Request) Usage {
+	return Usage{
 		Model:        usageModel(resp.Model, req.Model),
 		InputTokens:  resp.Usage.InputTokens,
 		OutputTokens: resp.Usage.OutputTokens,
 		TotalTokens:  resp.Usage.TotalTokens,
-	}})
+	}
 }
 
 // askInput is the contract input for a package: the question and the

@@ -59,8 +59,7 @@ func (m *Model) Round(ctx context.Context, in RoundInput) (Round, error) {
 	if err != nil {
 		return Round{}, err
 	}
-	model := usageModel(resp.Model, req.Model)
-	u := Usage{Model: model, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, TotalTokens: resp.Usage.TotalTokens}
+	u := callUsage(resp, req)
 	if len(resp.Calls) > 0 {
 		if resp.Replay == nil {
 			return Round{}, provider.Malformed("tool calls without their replay")
@@ -72,7 +71,7 @@ func (m *Model) Round(ctx context.Context, in RoundInput) (Round, error) {
 	if err != nil {
 		return Round{Usage: u}, err
 	}
-	return Round{Answer: &Answer{Text: out.Answer, Sources: ids, Model: model, Usage: u}, Usage: u}, nil
+	return Round{Answer: &Answer{Text: out.Answer, Sources: ids, Model: u.Model, Usage: u}, Usage: u}, nil
 }
 
 // Tools reports whether the model's binding offers tools.
