@@ -48,7 +48,7 @@ func (h *Handler) answerRounds(ctx context.Context, x *run.Exec, st *askState) e
 			if err := endFailed(ctx, x, n, err); err != nil {
 				return err
 			}
-			if text.began {
+			if text.sent > 0 {
 				return errCutOff
 			}
 			if retry, _ := generate.Retryable(err); retry {

@@ -44,7 +44,6 @@ type textLog struct {
 	timer *time.Timer
 	err   error // a failed commit (the next add returns it)
 	done  bool
-	began bool // the checkpoint says text began (st.Streamed committed)
 }
 
 func newTextLog(ctx context.Context, x *run.Exec, st *askState) *textLog {
@@ -105,9 +104,10 @@ func (t *textLog) flush() error {
 		return nil
 	}
 	w := run.Write{Events: [][]byte{protocol.AskTextEvent{Delta: string(t.buf[:n])}.AppendJSON(nil)}}
-	if !t.began {
-		t.st.Streamed = true
-		data, err := marshalState(t.st)
+	if t.sent == 0 {
+		st := *t.st
+		st.Streamed = true
+		data, err := marshalState(&st)
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (t *textLog) flush() error {
 	if err := t.x.Commit(t.ctx, w); err != nil {
 		return err
 	}
-	t.began = true
+	t.st.Streamed = true // as the checkpoint now says
 	t.sent += n
 	t.buf = append(t.buf[:0], t.buf[n:]...)
 	t.last = time.Now()
