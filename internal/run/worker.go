@@ -289,12 +289,17 @@ const releaseTimeout = 10 * time.Second
 func (w *Worker) release(ctx context.Context, x *Exec) error {
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
+	// Fenced or terminal: the run is another worker's now, or over.
+	gone := func(err error) bool { c := CodeOf(err); return c == CodeFenced || c == CodeTerminal }
 	if x.open != 0 {
 		if err := x.Commit(fctx, Write{End: &AttemptEnd{N: x.open, State: AttemptUnknown}}); err != nil {
-			return nil // fenced or terminal: it is another worker's now
+			if gone(err) {
+				return nil
+			}
+			return err // the lease runs out instead; the sweep still finds the run
 		}
 	}
-	if _, _, err := w.Store.Renew(fctx, x.currentLease(), MinLease); err != nil && CodeOf(err) != CodeFenced && CodeOf(err) != CodeTerminal {
+	if _, _, err := w.Store.Renew(fctx, x.currentLease(), MinLease); err != nil && !gone(err) {
 		return err
 	}
 	w.observe(x.run.Site, "run.released")
