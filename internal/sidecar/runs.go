@@ -196,7 +196,7 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 				return
 			}
 			outcome := ask.OutcomeOK
-			if state, ok := strings.CutPrefix(name, "run."); ok && state != "started" && state != "resumed" && state != "released" {
+			if state, ok := strings.CutPrefix(name, "run."); ok && run.State(state).Terminal() {
 				name, outcome = ask.MetricRunEnded, state
 			}
 			metrics.Observe(ask.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
