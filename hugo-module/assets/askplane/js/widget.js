@@ -7,7 +7,10 @@
 // textContent or setAttribute, links only through the safe-link rule; no
 // innerHTML anywhere.
 //
-// It imports the protocol core's modules directly: they are one bundle.
+// Every reader who asks downloads this file, gzipped, with the core
+// (TestWidgetSize weighs it): it is written to stay small, with one
+// path for each thing it shows (a backend answer kept from an earlier
+// page is drawn by the code that finishes a live one).
 
 import { fillMarkdown } from './markdown.js';
 import { decodeSiteConfig, siteTrust } from './site.js';
@@ -22,23 +25,30 @@ import { OUTCOME_ANSWER, OUTCOME_CHOICES } from './answer.js';
 import { evidenceHref, feedbackRequest } from './feedback.js';
 
 const LOAD_TIMEOUT_MS = 8000;
+const LOAD_ATTEMPTS = 2;
 // The transcript kept in sessionStorage across the site's pages: at most
 // this many turns (a question or an answer is one), and this many UTF-16
 // units of JSON; the oldest turns go first.
 const KEEP_TURNS = 24;
 const KEEP_UNITS = 32768;
 const SAFE_KEPT_HREF = /^(https?:\/\/|\/(?!\/)|#)/;
-const LOAD_ATTEMPTS = 2;
+const HTTP_URL = /^https?:/;
 // A durable answer (a run, named by the sidecar's X-Askplane-Run header
 // or its first event) whose stream drops before its end is read again
 // from the run's log, at most this many times, after these pauses (ms).
 const RESUME_WAITS = [300, 1000, 3000];
+const NDJSON = 'application/x-ndjson';
+// Statuses that say no Ask service is there (what a static host or a
+// proxy answers): the reader is told the backend could not be reached.
+const UNREACHABLE = /^(40[45]|50[1-4])$/;
 
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
 
+const make = (tag, props) => Object.assign(document.createElement(tag), props);
+
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-// randomId returns 32 hex digits: the per-page chat session id.
+// randomId returns 32 hex digits: a chat session id, an Idempotency-Key.
 const randomId = () => hex(crypto.getRandomValues(new Uint8Array(16)));
 
 // broken is the Resolver of an artifact that did not arrive or verify: it
@@ -55,6 +65,9 @@ function sibling(endpoint, path, after) {
   return url;
 }
 
+// post sends a best-effort POST that nothing waits for.
+const post = (url, init) => fetch(url, { method: 'POST', ...init }).catch(() => {});
+
 // pause resolves after ms, or rejects when signal aborts.
 const pause = (ms, signal) =>
   new Promise((resolve, reject) => {
@@ -64,24 +77,20 @@ const pause = (ms, signal) =>
 
 // fetchBytes GETs url with a bounded timeout and one retry.
 async function fetchBytes(url) {
-  let err;
-  for (let i = 0; i < LOAD_ATTEMPTS; i++) {
+  for (let i = 1; ; i++) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(LOAD_TIMEOUT_MS), credentials: 'same-origin' });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return new Uint8Array(await res.arrayBuffer());
     } catch (e) {
-      err = e;
+      if (i >= LOAD_ATTEMPTS) throw e;
     }
   }
-  throw err;
 }
 
 // failureKey returns the message that tells the reader why the backend
 // gave no answer: a failure is the backend's error code, an HTTP status
 // ("HTTP 503") or NETWORK (the request never got a response).
-const UNREACHABLE = /^(40[45]|50[1-4])$/;
-
 function failureKey(failure) {
   if (failure === 'ASK_NO_GROUNDED_SOURCES') return 'nosources';
   if (failure === 'ASK_RATE_LIMITED') return 'busy';
@@ -89,18 +98,21 @@ function failureKey(failure) {
   return 'failed';
 }
 
-// copyText puts text on the clipboard: the Clipboard API where the page
-// may use it, else a selected, off-screen textarea and the copy command.
+// copyText puts text on the clipboard and says whether it did: the
+// Clipboard API where the page may use it, else a selected, off-screen
+// textarea and the copy command.
 async function copyText(text) {
   try {
-    return await navigator.clipboard.writeText(text);
+    await navigator.clipboard.writeText(text);
+    return true;
   } catch {
-    const area = Object.assign(document.createElement('textarea'), { value: text, readOnly: true, className: 'askplane__visually-hidden' });
-    document.body.append(area);
+    const area = document.body.appendChild(make('textarea', { value: text, readOnly: true, className: 'askplane__visually-hidden' }));
     area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    if (!ok) throw new Error('askplane: the copy was refused');
+    try {
+      return document.execCommand('copy');
+    } finally {
+      area.remove();
+    }
   }
 }
 
@@ -110,125 +122,100 @@ const cleanTitle = (t) => t.replace(/^[\s#¶§🔗\uFE0F]+|[\s#¶§🔗\uFE0F]+$
 
 export class Widget {
   #root;
+  #endpoint = null; // the Ask endpoint's URL, or null when the page names none
   #site = null; // the decoded site config, or null when the anchor is bad
   #resolver = null; // a Promise<Resolver> once loading started
-  #reservations; // the choices offered, and their claims
+  #reservations = new Reservations(); // the choices offered, and their claims
   #session = randomId();
   #seq = 0;
   #history = [];
-  #turns = []; // the transcript as kept: {q} or {a, s: [[title, href]], b?: backend, e?: evidence}
+  #turns = []; // the transcript as kept: {q} or {a, s: [[title, href]], b?: backend, e?: evidence, x?: stopped, r?: run}
   #lists = new WeakMap(); // choices entry → {messageId, env}
   #inflight = null; // AbortController of the running Ask request
   #remote = false; // the session was sent to the sidecar
-  #messages = new Map();
-  #el;
+  #input;
+  #stop;
+  #status;
+  #log;
+  #empty;
+  #fresh;
 
   constructor(root) {
     this.#root = root;
-    this.#reservations = new Reservations();
-    const q = (name) => hook(root, name);
-    this.#el = {
-      input: q('input'),
-      stop: hook(q('form'), 'stop'),
-      status: q('status'),
-      log: q('log'),
-      empty: q('empty'),
-      fresh: q('new'),
-    };
-    for (const m of this.#template('messages').querySelectorAll('[data-askplane-message]')) {
-      this.#messages.set(m.getAttribute('data-askplane-message'), m.textContent);
+    // The form's Stop comes before the log, whose entries have their own.
+    [this.#input, this.#stop, this.#status, this.#log, this.#empty, this.#fresh] = ['input', 'stop', 'status', 'log', 'empty', 'new'].map((n) => hook(root, n));
+    try {
+      const href = this.#attr('endpoint');
+      if (href) this.#endpoint = new URL(href, document.baseURI);
+    } catch {
+      // An endpoint that is not a URL is none: questions stay local.
     }
-    this.#el.fresh.addEventListener('click', () => this.clear());
-    this.#el.stop.addEventListener('click', () => this.#inflight?.abort());
+    this.#fresh.onclick = () => this.clear();
+    this.#stop.onclick = () => this.#inflight?.abort();
     this.#suggest();
     this.#restore();
     this.load(); // never rejects: a failure is a Resolver that escalates
+  }
+
+  #attr(name) {
+    return this.#root.getAttribute(`data-askplane-${name}`) || '';
   }
 
   // #suggest lists the site's suggested questions (at most 6) in the
   // empty panel; choosing one asks it.
   #suggest() {
     const ul = hook(this.#root, 'suggestion-list');
-    let list = [];
+    let list;
     try {
-      list = JSON.parse(ul.getAttribute('data-askplane-suggestions') || '[]');
+      list = JSON.parse(ul.getAttribute('data-askplane-suggestions'));
     } catch {}
-    if (!Array.isArray(list)) return;
-    for (const q of list.filter((q) => typeof q === 'string' && q.trim() !== '').slice(0, 6)) {
-      const b = Object.assign(ul.appendChild(document.createElement('li')).appendChild(document.createElement('button')), {
-        type: 'button',
-        className: 'askplane__button',
-        textContent: q,
-      });
-      b.addEventListener('click', () => {
-        this.#el.input.focus();
-        this.ask(q.trim());
-      });
+    if (Array.isArray(list)) {
+      for (const q of list.filter((q) => typeof q === 'string' && q.trim()).slice(0, 6)) {
+        ul.appendChild(make('li')).appendChild(make('button', { type: 'button', className: 'askplane__button', textContent: q })).onclick = () => {
+          this.#input.focus();
+          this.ask(q.trim());
+        };
+      }
     }
     ul.hidden = !ul.firstChild;
-  }
-
-  get endpoint() {
-    return this.#root.getAttribute('data-askplane-endpoint') || '';
   }
 
   // load fetches the site config (the root's data-askplane-site, the
   // trust anchor), then fetches and verifies the artifact the config
   // pins, once. A failed load, a bad config or a bad artifact is a
-  // Resolver that escalates every question as corrupt. A failed fetch is
-  // tried again on the next question.
+  // Resolver that escalates every question as corrupt. A config or an
+  // artifact that did not arrive is fetched again on the next question.
   load() {
-    if (this.#resolver === null) {
-      const href = this.#root.getAttribute('data-askplane-site');
-      const config = href ? fetchBytes(new URL(href, document.baseURI)).catch(() => null) : Promise.resolve(undefined);
-      this.#resolver = (async () => {
-        const bytes = await config;
-        const d = bytes ? decodeSiteConfig(bytes) : null;
-        const site = (this.#site = d && d.ok ? d.value : null);
-        const trust = site ? siteTrust(site) : { contentHash: '', siteId: '' };
-        // A config that did not arrive (null) is fetched again next time;
-        // one that arrived and is bad, or none at all, stays bad.
-        const retry = () => (site || bytes === null) && queueMicrotask(() => (this.#resolver = null));
-        if (!site) {
-          retry();
-          return broken();
-        }
-        return fetchBytes(new URL(site.artifact.href, document.baseURI))
-          .then((b) => verifyArtifactIndexWith(b, trust, this.#sha256))
-          .then(
-            (r) => new VerifiedResolver(r),
-            () => {
-              retry();
-              return broken();
-            },
-          );
-      })();
-    }
-    return this.#resolver;
+    return (this.#resolver ??= (async () => {
+      const href = this.#attr('site');
+      let bytes, site;
+      try {
+        bytes = href ? await fetchBytes(new URL(href, document.baseURI)).catch(() => null) : undefined;
+        const d = bytes && decodeSiteConfig(bytes);
+        site = this.#site = d?.ok ? d.value : null;
+        if (site) return new VerifiedResolver(await verifyArtifactIndexWith(await fetchBytes(new URL(site.artifact.href, document.baseURI)), siteTrust(site), this.#sha256));
+      } catch {}
+      // A config that did not arrive (null) is fetched again next time;
+      // one that arrived and is bad, or none at all, stays bad.
+      if (site || bytes === null) queueMicrotask(() => (this.#resolver = null));
+      return broken();
+    })());
   }
 
   // ask answers question: locally when the artifact can, else from the
   // backend when the site allows it, else with the offline notice.
   async ask(question, echo = true) {
-    this.#el.empty.hidden = true;
+    this.#empty.hidden = true;
     // Only the latest failure may be tried again: the history has moved on.
-    for (const b of this.#el.log.querySelectorAll('[data-askplane-retry]')) b.hidden = true;
+    for (const b of this.#log.querySelectorAll('[data-askplane-retry]')) b.hidden = true;
     if (echo) this.#echo(question);
     let ready = false;
     const pending = this.load().then((r) => ((ready = true), r));
-    await Promise.resolve();
+    await 0;
     if (!ready) this.#announce('loading');
-    let resolver;
-    try {
-      resolver = await pending;
-    } catch {
-      this.#fail('network', () => this.ask(question, false));
-      return;
-    }
-    const env = resolver.resolve(question);
-    const messageId = `m${++this.#seq}`;
+    const env = (await pending).resolve(question);
     this.#keep({ q: question });
-    this.#respond(env, question, messageId);
+    this.#respond(env, question, `m${++this.#seq}`);
   }
 
   // #sha256 returns the lowercase hex SHA-256 of text's UTF-8 bytes, with
@@ -239,30 +226,23 @@ export class Widget {
     const bytes = new TextEncoder().encode(text);
     if (crypto.subtle) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
     const el = hook(this.#root, 'sha256');
-    const m = await this.#root.askplane.import(new URL(el.getAttribute('data-askplane-sha256'), document.baseURI).href, el.getAttribute('data-askplane-sha256-integrity'));
-    return m.sha256Hex(bytes);
+    const at = (n) => el.getAttribute(`data-askplane-${n}`);
+    return (await this.#root.askplane.import(new URL(at('sha256'), document.baseURI).href, at('sha256-integrity'))).sha256Hex(bytes);
   };
 
   // #code gives a code block its copy button.
   #code = (pre) => {
-    const box = Object.assign(document.createElement('div'), { className: 'askplane__code' });
-    const b = Object.assign(box.appendChild(document.createElement('button')), {
-      type: 'button',
-      className: 'askplane__button askplane__button--small',
-      textContent: this.#text('copy'),
-    });
+    const box = make('div', { className: 'askplane__code' });
+    const b = box.appendChild(make('button', { type: 'button', className: 'askplane__button askplane__button--small', textContent: this.#text('copy') }));
     b.setAttribute('data-askplane-copy', '');
-    b.addEventListener('click', () =>
-      copyText(pre.textContent).then(
-        () => {
-          b.focus();
-          b.textContent = this.#text('copied');
-          this.#announce('copied');
-          setTimeout(() => (b.textContent = this.#text('copy')), 2000);
-        },
-        () => b.focus(),
-      ),
-    );
+    b.onclick = () =>
+      copyText(pre.textContent).then((ok) => {
+        b.focus();
+        if (!ok) return;
+        b.textContent = this.#text('copied');
+        this.#announce('copied');
+        setTimeout(() => (b.textContent = this.#text('copy')), 2000);
+      });
     box.append(pre);
     return box;
   };
@@ -278,22 +258,18 @@ export class Widget {
     // is no local answer, and, as AgentsKit hosts do with their bare
     // fallback adapter, the question goes to the Ask endpoint when the
     // page names one.
-    const mode = this.#site ? this.#site.fallback.mode : this.endpoint !== '' ? 'backend' : 'disabled';
-    const { action, envelope } = decide(env, mode, this.endpoint !== '');
+    const ep = !!this.#endpoint;
+    const { action, envelope } = decide(env, this.#site ? this.#site.fallback.mode : ep ? 'backend' : 'disabled', ep);
     if (action === ACTION_ESCALATE) return this.#stream(question, envelope);
-    if (envelope.outcome === OUTCOME_ANSWER) return this.#answer(envelope);
+    if (envelope.outcome === OUTCOME_ANSWER) {
+      const turn = { a: envelope.answer.markdown, s: envelope.answer.citations.map((c) => [c.title, isSafeHref(c.href) ? c.href : null]) };
+      this.#card(turn);
+      this.#keep(turn);
+      return this.#announce('answered');
+    }
     if (envelope.outcome === OUTCOME_CHOICES) return this.#choices(envelope, messageId);
-    const entry = this.#clone('offline');
-    entry.firstElementChild.setAttribute('data-askplane-reason', envelope.reason);
-    this.#append(entry);
+    this.#append(this.#clone('offline', envelope.reason));
     this.#announce('offline');
-  }
-
-  #answer(env) {
-    const turn = { a: env.answer.markdown, s: env.answer.citations.map((c) => [c.title, isSafeHref(c.href) ? c.href : null]) };
-    this.#card(turn);
-    this.#keep(turn);
-    this.#announce('answered');
   }
 
   // #card shows an answer turn, as kept: a local answer, or a backend one
@@ -302,44 +278,35 @@ export class Widget {
   #card(turn) {
     const frag = this.#clone(turn.b ? 'stream' : 'answer');
     const entry = frag.firstElementChild;
-    entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
-    fillMarkdown(hook(frag, 'markdown'), turn.a, this.#code);
-    const list = hook(frag, 'sources');
-    for (const [title, href] of turn.s) list.append(this.#source(title, href));
-    hook(frag, 'sources-block').hidden = turn.s.length === 0;
+    entry.lang = this.#attr('lang');
+    fillMarkdown(hook(entry, 'markdown'), turn.a, this.#code);
+    hook(entry, 'sources-block').hidden = !turn.s.length;
+    for (const [title, href] of turn.s) this.#source(entry, title, href);
     if (turn.b) {
-      entry.setAttribute('aria-busy', 'false');
-      entry.setAttribute('data-askplane-state', turn.x === 1 ? 'stopped' : 'done');
-      if (turn.x === 1) this.#stopped(entry);
-      hook(frag, 'progress').hidden = hook(frag, 'stop').hidden = true;
+      this.#ended(entry, turn.x === 1 ? 'stopped' : 'done');
       if (turn.e) this.#reviewLink(entry, turn.e);
     }
     this.#append(frag);
   }
 
+  // #ended marks a backend answer's entry as its stream ended: done,
+  // stopped (which it says where a complete answer says where it came
+  // from) or error.
+  #ended(entry, state) {
+    entry.setAttribute('aria-busy', 'false');
+    entry.setAttribute('data-askplane-state', state);
+    if (state === 'stopped') hook(entry, 'provenance').textContent = this.#text('stopped');
+    hook(entry, 'progress').hidden = hook(entry, 'stop').hidden = true;
+  }
+
   // #keep adds a turn to the history the Ask request carries and to the
   // transcript kept for the site's other pages, bounded (KEEP_TURNS,
-  // KEEP_UNITS), with the session it belongs to.
+  // KEEP_UNITS), with the session it belongs to. A run's turn still
+  // answering (r) joins the history once it ends.
   #keep(turn) {
-    // A run's turn still answering (r) joins the history once it ends.
     if (!turn.r) this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: turn.q ?? turn.a });
     this.#turns.push(turn);
-    this.#el.fresh.hidden = false;
-    this.#save();
-  }
-
-  // #settle keeps a run's turn as its answer ended.
-  #settle(turn, fields) {
-    Object.assign(turn, fields);
-    this.#history.push({ role: 'assistant', content: turn.a });
-    this.#save();
-  }
-
-  // #drop forgets a run's turn that ended without an answer.
-  #drop(turn) {
-    const i = this.#turns.indexOf(turn);
-    if (i < 0) return;
-    this.#turns.splice(i, 1);
+    this.#fresh.hidden = false;
     this.#save();
   }
 
@@ -354,13 +321,15 @@ export class Widget {
   }
 
   #storeKey() {
-    return `askplane:${this.#root.getAttribute('data-askplane-site') || ''}`;
+    return `askplane:${this.#attr('site')}`;
   }
 
   // #restore shows the transcript kept by the site's previous page and
   // resumes its session, so the sidecar continues the same conversation.
+  // What it reads is checked as if a stranger wrote it: strings where
+  // strings belong, links only of the kinds the widget keeps.
   #restore() {
-    let kept = null;
+    let kept;
     try {
       kept = JSON.parse(sessionStorage.getItem(this.#storeKey()));
     } catch {
@@ -371,23 +340,20 @@ export class Widget {
     this.#remote = kept.turns.some((t) => t?.b);
     let question = '';
     for (const [i, t] of kept.turns.entries()) {
+      if (t && !(typeof t.e === 'string' && HTTP_URL.test(t.e))) delete t.e;
       if (typeof t?.q === 'string') this.#echo((question = t.q));
       else if (typeof t?.r === 'string') {
         // A run still answering when the reader left: the last turn is
         // read again from the run's log; an earlier one is gone.
-        if (i !== kept.turns.length - 1 || !isSafeIdentifier(t.r)) continue;
-        const turn = { a: '', s: [], b: 1, r: t.r, ...(typeof t.e === 'string' && /^https?:/.test(t.e) && { e: t.e }) };
-        this.#turns.push(turn);
-        this.#stream(question, undefined, null, turn);
+        if (i === kept.turns.length - 1 && isSafeIdentifier(t.r)) this.#stream(question, undefined, null, { a: '', s: [], b: 1, r: t.r, ...(typeof t.e === 'string' && { e: t.e }) });
         continue;
       } else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
         t.s = t.s.filter((x) => Array.isArray(x) && typeof x[0] === 'string').map(([title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
-        if (typeof t.e === 'string' && !/^https?:/.test(t.e)) delete t.e;
         this.#card(t);
       } else continue;
       this.#keep(t);
     }
-    this.#el.empty.hidden = this.#turns.length > 0;
+    this.#empty.hidden = this.#turns.length > 0;
   }
 
   // clear starts a new conversation: the log, the kept transcript and the
@@ -395,48 +361,46 @@ export class Widget {
   // told to forget the old one) go.
   clear() {
     this.#inflight?.abort();
-    const { log, empty, fresh, input } = this.#el;
-    log.replaceChildren(empty);
-    empty.hidden = false;
-    fresh.hidden = true;
+    this.#log.replaceChildren(this.#empty);
+    this.#empty.hidden = false;
+    this.#fresh.hidden = true;
     this.#history = [];
     this.#turns = [];
-    // The sidecar forgets the old session now rather than at its TTL;
-    // best effort, never waited for.
-    if (this.#remote && this.endpoint !== '') {
-      fetch(sibling(new URL(this.endpoint, document.baseURI), `sessions/${this.#session}/forget`), { method: 'POST', keepalive: true }).catch(() => {});
-    }
+    // The sidecar forgets the old session now rather than at its TTL.
+    if (this.#remote && this.#endpoint) post(sibling(this.#endpoint, `sessions/${this.#session}/forget`), { keepalive: true });
     this.#remote = false;
     this.#session = randomId();
     try {
       sessionStorage.removeItem(this.#storeKey());
     } catch {}
-    input.focus();
+    this.#input.focus();
     this.#announce('cleared');
   }
 
-  #source(title, href) {
+  // #source lists one cited source under entry's answer.
+  #source(entry, title, href) {
     const item = this.#clone('source');
     const a = hook(item, 'source-link');
     a.textContent = cleanTitle(title);
     if (href) a.setAttribute('href', href);
-    return item;
+    hook(entry, 'sources').append(item);
+    hook(entry, 'sources-block').hidden = false;
   }
 
   #choices(env, messageId) {
     this.#reservations.rememberChoices(this.#session, messageId, env);
-    const entry = this.#clone('choices');
-    const box = hook(entry, 'choices');
+    const frag = this.#clone('choices');
+    const box = hook(frag, 'choices');
     this.#lists.set(box, { messageId, env });
-    const list = hook(entry, 'choice-list');
+    const list = hook(frag, 'choice-list');
     for (const s of env.suggestions) {
       const item = this.#clone('choice');
       const button = hook(item, 'choice');
       button.textContent = s.label;
-      button.addEventListener('click', () => this.choose(box, s.id));
+      button.onclick = () => this.choose(box, s.id);
       list.append(item);
     }
-    this.#append(entry);
+    this.#append(frag);
     this.#announce('choices');
   }
 
@@ -445,14 +409,17 @@ export class Widget {
   // already used, is refused.
   choose(box, choiceId) {
     const state = this.#lists.get(box);
-    const frame = state ? choiceFrame(state.env, state.messageId) : null;
-    const { result, claim } = frame
-      ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId)
-      : { result: 'unavailable', claim: null };
+    const frame = state && choiceFrame(state.env, state.messageId);
+    const { result, claim } = frame ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId) : {};
     if (result !== SUBMIT_GRANTED) {
       this.#fail('refused');
       return false;
     }
+    // A claim that does not commit is released, so the choice stays open.
+    const release = (e) => {
+      claim.release();
+      throw e;
+    };
     try {
       const label = state.env.suggestions.find((s) => s.id === choiceId)?.label ?? claim.value;
       this.#echo(label);
@@ -461,19 +428,15 @@ export class Widget {
         b.disabled = true;
         if (b.textContent === label) b.setAttribute('aria-pressed', 'true');
       }
-      this.#el.input.focus();
-      this.load().then((r) => {
-        try {
+      this.#input.focus();
+      this.load()
+        .then((r) => {
           this.#respond(r.resolveChoice(choiceId, state.env.query), claim.value, `m${++this.#seq}`);
           claim.commit();
-        } catch (e) {
-          claim.release();
-          throw e;
-        }
-      });
+        })
+        .catch(release);
     } catch (e) {
-      claim.release();
-      throw e;
+      release(e);
     }
     return true;
   }
@@ -489,17 +452,16 @@ export class Widget {
   async #stream(question, env, key = null, kept = null) {
     this.#inflight?.abort();
     if (!key && !kept) {
-      const notice = this.#clone('escalation');
-      notice.firstElementChild.setAttribute('data-askplane-reason', env.reason);
+      const notice = this.#clone('escalation', env.reason);
       const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
       if (why) why.hidden = false;
       this.#append(notice);
     }
     key ||= randomId();
     const frag = this.#clone('stream');
-    const entry = hook(frag, 'stream');
-    entry.setAttribute('lang', this.#root.getAttribute('data-askplane-lang') || '');
-    const md = hook(frag, 'markdown');
+    const entry = frag.firstElementChild;
+    entry.lang = this.#attr('lang');
+    const md = hook(entry, 'markdown');
     // The text so far, shown as markdown as it grows: rendered at most
     // once a frame (fillMarkdown sets text only, so a half-written fence
     // is a code block until it closes), and once more at the end.
@@ -511,17 +473,16 @@ export class Widget {
       fillMarkdown(md, text, this.#code);
       this.#scroll();
     };
-    const sources = hook(frag, 'sources');
-    const entryStop = hook(frag, 'stop');
     const ctrl = new AbortController();
+    const { signal } = ctrl;
     this.#inflight = ctrl;
-    entryStop.addEventListener('click', () => ctrl.abort());
-    this.#el.stop.hidden = false;
+    hook(entry, 'stop').onclick = () => ctrl.abort();
+    this.#stop.hidden = false;
+    if (kept) this.#turns.push(kept);
     this.#append(frag);
     this.#announce('escalating');
-    const endpoint = new URL(this.endpoint, document.baseURI);
+    const endpoint = this.#endpoint;
     let failure = null;
-    let ended = 'done';
     let review = kept?.e || '';
     let run = kept?.r || ''; // the run answering, once known
     let seen = 0; // events read of the run's log
@@ -529,45 +490,39 @@ export class Widget {
     let lost = false; // the stream ended before its last event
     let doubt = 0; // where a run's retryable error was read, to read again
     const cited = [];
-    const seenSources = new Set();
-    const NDJSON = 'application/x-ndjson';
+    const ids = new Set();
     // events reads the run's log after the events already read.
-    const events = () => fetch(sibling(endpoint, `runs/${run}/events`, seen), { headers: { accept: NDJSON }, signal: ctrl.signal });
+    const events = () => fetch(sibling(endpoint, `runs/${run}/events`, seen), { headers: { accept: NDJSON }, signal });
     const known = (id) => {
       if (run || !isSafeIdentifier(id)) return;
       run = id;
       // Kept while it answers, so the next page reads it from the log.
-      turn = { a: '', s: [], b: 1, r: run, ...(review && { e: review }) };
-      this.#keep(turn);
+      this.#keep((turn = { a: '', s: [], b: 1, r: run, ...(review && { e: review }) }));
     };
     try {
       let res;
-      if (kept) {
-        res = await events();
-      } else {
+      if (kept) res = await events();
+      else {
         const body = buildAskRequest({ question, history: this.#history.slice(0, -1), sessionId: this.#session, escalation: env });
         this.#remote = true;
-        res = await fetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: NDJSON, 'idempotency-key': key },
-          body,
-          signal: ctrl.signal,
-        });
+        res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: NDJSON, 'idempotency-key': key }, body, signal });
       }
       for (let tries = 0, first = true; ; first = false) {
         if (!res.ok) {
-          // A status that says no Ask service is there (404, 405, 501-504,
-          // what a static host or a proxy answers) is kept; otherwise the
-          // code of the Ask error body, when it is one, says more. Neither
-          // is shown to the reader.
+          // A status that says no Ask service is there is kept; otherwise
+          // the code of the Ask error body, when it is one, says more.
+          // Neither is shown to the reader.
           const st = res.status;
-          const body = /json/.test(res.headers.get('content-type')) ? await res.json().catch(() => null) : null;
+          const body = /json/.test(res.headers.get('content-type')) && (await res.json().catch(() => null));
           failure = st === 429 ? 'ASK_RATE_LIMITED' : (!UNREACHABLE.test(st) && body?.error?.code) || `HTTP ${st}`;
           break;
         }
         if (first) {
-          if (!kept) review = this.#evidence(entry, res);
-          else if (review) this.#reviewLink(entry, review);
+          // The answer's review link: the Link header's rel="evidence"
+          // target. Its fragment is the evidence recipe; it never reaches
+          // a server until the reader asks the review page to rebuild it.
+          if (!kept) review = evidenceHref(res.headers.get('link'), res.url || endpoint);
+          if (review) this.#reviewLink(entry, review);
           known(res.headers.get('x-askplane-run'));
           this.#announce('streaming');
         }
@@ -575,23 +530,23 @@ export class Widget {
         try {
           for await (const ev of readAskEvents(res.body)) {
             seen++;
-            if (ev.type === 'text') {
+            const { type, args } = ev;
+            if (type === 'text') {
               text += ev.delta;
               frame ||= requestAnimationFrame(render);
-            } else if (ev.type === 'tool' && ev.name === 'run') {
-              known(ev.args.run);
-            } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
-              for (const s of ev.args.sources) {
-                if (s == null || typeof s.title !== 'string' || typeof s.path !== 'string' || seenSources.has(s.id)) continue;
-                seenSources.add(s.id);
+            } else if (type === 'tool' && ev.name === 'run') {
+              known(args.run);
+            } else if (type === 'tool' && ev.name === 'cite' && Array.isArray(args.sources)) {
+              for (const s of args.sources) {
+                if (typeof s?.title !== 'string' || typeof s.path !== 'string' || ids.has(s.id)) continue;
+                ids.add(s.id);
                 let href = typeof s.anchor === 'string' && s.anchor !== '' ? `${s.path}#${s.anchor}` : s.path;
                 if (!isSafeHref(href)) href = null;
                 cited.push([s.title, href]);
-                sources.append(this.#source(s.title, href));
-                hook(entry, 'sources-block').hidden = false;
+                this.#source(entry, s.title, href);
               }
               this.#scroll();
-            } else if (ev.type === 'error') {
+            } else if (type === 'error') {
               // A run's retryable error may be the notice of an instance
               // going away, which is not in the run's log: the log is read
               // again from before it, and only an error read twice at the
@@ -603,7 +558,7 @@ export class Widget {
               failure = ev.code || 'ASK_INTERNAL';
               lost = false;
               break;
-            } else if (ev.type === 'done') {
+            } else if (type === 'done') {
               lost = false;
               break;
             }
@@ -611,47 +566,45 @@ export class Widget {
           // A live answer (no run) ends with its stream.
           if (!run) lost = false;
         } catch (e) {
-          if (ctrl.signal.aborted || !run) throw e;
+          if (signal.aborted || !run) throw e;
         }
         if (!lost) break;
         // The connection dropped mid-run: the rest is in the run's log,
         // after the events already read. A request that fails is tried
         // again as a dropped stream is, a bounded number of times.
-        for (res = null; res === null; ) {
+        for (res = null; !res; ) {
           if (tries >= RESUME_WAITS.length) throw new TypeError('askplane: the run could not be read again');
-          await pause(RESUME_WAITS[tries++], ctrl.signal);
+          await pause(RESUME_WAITS[tries++], signal);
           res = await events().catch((e) => {
-            if (ctrl.signal.aborted) throw e;
-            return null;
+            if (signal.aborted) throw e;
           });
         }
       }
     } catch (e) {
-      if (!ctrl.signal.aborted) failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
+      if (!signal.aborted) failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
     }
-    if (ctrl.signal.aborted) {
-      ended = 'stopped';
-      // Stop ends the run too, so it spends nothing more (best effort).
-      if (run) fetch(sibling(endpoint, `runs/${run}/cancel`), { method: 'POST' }).catch(() => {});
-    }
+    const ended = signal.aborted ? 'stopped' : 'done';
+    // Stop ends the run too, so it spends nothing more (best effort).
+    if (signal.aborted && run) post(sibling(endpoint, `runs/${run}/cancel`));
     render();
     if (this.#inflight === ctrl) {
       this.#inflight = null;
-      this.#el.stop.hidden = true;
+      this.#stop.hidden = true;
     }
-    entry.setAttribute('aria-busy', 'false');
-    entry.setAttribute('data-askplane-state', failure ? 'error' : ended);
-    if (ended === 'stopped') this.#stopped(entry);
-    hook(entry, 'progress').hidden = true;
-    entryStop.hidden = true;
-    // The run's turn is done answering: kept as it ended, or dropped.
-    const keep = turn && failure === null && text !== '' && entry.isConnected;
+    this.#ended(entry, failure ? 'error' : ended);
+    // The answer is kept as it ended; a run's turn, kept while it
+    // answered, is settled in its place or dropped.
+    const done = failure === null && text !== '' && entry.isConnected && { a: text, s: cited, ...(ended === 'stopped' && { x: 1 }) };
     if (turn) {
       delete turn.r;
-      if (keep) this.#settle(turn, { a: text, s: cited, ...(ended === 'stopped' && { x: 1 }) });
-      else this.#drop(turn);
-    }
-    if (failure !== null && !ctrl.signal.aborted) {
+      const i = this.#turns.indexOf(turn);
+      if (done) {
+        this.#history.push({ role: 'assistant', content: text });
+        Object.assign(turn, done);
+      } else if (i >= 0) this.#turns.splice(i, 1);
+      this.#save();
+    } else if (done) this.#keep({ ...done, b: 1, ...(review && { e: review }) });
+    if (failure !== null && !signal.aborted) {
       // A failed answer is not "answered by the docs backend": an entry
       // with no text goes, one with some keeps it without that line.
       if (text === '') entry.remove();
@@ -662,19 +615,11 @@ export class Widget {
       // a run that ended, or a refusal, would only say the same.
       const again = failure === 'NETWORK' ? key : randomId();
       this.#fail(fk, fk === 'nosources' || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, again), failure);
-      return;
+    } else if (entry.isConnected) {
+      // (Gone from the log: the reader started a new conversation.)
+      this.#announce(ended);
+      if (done && !done.x) this.#feedback(entry, review);
     }
-    // Gone from the log: the reader started a new conversation meanwhile.
-    if (!entry.isConnected) return;
-    if (text !== '' && !turn) this.#keep({ a: text, s: cited, b: 1, ...(review && { e: review }), ...(ended === 'stopped' && { x: 1 }) });
-    this.#announce(ended);
-    if (ended === 'done' && text !== '') this.#feedback(entry, review);
-  }
-
-  // #stopped says, where a complete answer says where it came from, that
-  // the reader stopped this one.
-  #stopped(entry) {
-    hook(entry, 'provenance').textContent = this.#text('stopped');
   }
 
   // #feedback shows the helpful / not helpful control under a complete
@@ -684,41 +629,23 @@ export class Widget {
   // {context_id, verdict}, nothing the reader typed, once, to the
   // endpoint's sibling feedback?corpus=<the review link's corpus>.
   #feedback(entry, review) {
-    const req = this.#root.hasAttribute('data-askplane-feedback') && review && feedbackRequest(review, new URL(this.endpoint, document.baseURI));
+    const req = this.#root.hasAttribute('data-askplane-feedback') && review && feedbackRequest(review, this.#endpoint);
     if (!req) return;
     const box = hook(entry, 'feedback');
     box.hidden = false;
-    box.addEventListener('click', (e) => {
+    box.onclick = (e) => {
       const verdict = e.target.closest('[data-askplane-verdict]')?.getAttribute('data-askplane-verdict');
       if (!verdict) return;
-      fetch(req.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ context_id: req.context_id, verdict }),
-      }).catch(() => {});
+      post(req.url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context_id: req.context_id, verdict }) });
       box.replaceChildren(this.#text('thanks'));
       box.tabIndex = -1;
       box.focus();
       this.#announce('thanks');
-    });
-  }
-
-  // #evidence shows the answer's review link: the Link header's
-  // rel="evidence" target, resolved against the endpoint, when it is an
-  // http(s) URL. The fragment is the evidence recipe; it never reaches a
-  // server until the reader asks the review page to rebuild it.
-  // It returns the link's URL, or ''.
-  #evidence(entry, res) {
-    const href = evidenceHref(res.headers.get('link'), res.url || new URL(this.endpoint, document.baseURI));
-    if (href) this.#reviewLink(entry, href);
-    return href;
+    };
   }
 
   #reviewLink(entry, href) {
-    const a = hook(entry, 'evidence-link');
-    a.href = href;
-    a.target = '_blank';
-    a.rel = 'noopener';
+    Object.assign(hook(entry, 'evidence-link'), { href, target: '_blank', rel: 'noopener' });
     hook(entry, 'evidence').hidden = false;
   }
 
@@ -729,16 +656,16 @@ export class Widget {
   #fail(key, retry = null, code = '') {
     const frag = this.#clone('error');
     const entry = frag.firstElementChild;
-    hook(frag, 'error-text').textContent = this.#text(key);
+    hook(entry, 'error-text').textContent = this.#text(key);
     entry.setAttribute('data-askplane-code', code || key);
     if (retry) {
-      const b = hook(frag, 'retry');
+      const b = hook(entry, 'retry');
       b.hidden = false;
-      b.addEventListener('click', () => {
+      b.onclick = () => {
         entry.remove();
-        this.#el.input.focus();
+        this.#input.focus();
         retry();
-      });
+      };
     }
     this.#append(frag);
     this.#announce(key);
@@ -748,28 +675,31 @@ export class Widget {
     return this.#root.querySelector(`template[data-askplane-template="${name}"]`).content;
   }
 
-  #clone(name) {
-    return this.#template(name).cloneNode(true);
+  // #clone copies the markup's template name; reason, when given, goes
+  // on its entry as data-askplane-reason.
+  #clone(name, reason) {
+    const frag = this.#template(name).cloneNode(true);
+    if (reason) frag.firstElementChild.setAttribute('data-askplane-reason', reason);
+    return frag;
   }
 
   #append(node) {
-    this.#el.log.append(node);
+    this.#log.append(node);
     this.#scroll();
   }
 
   #scroll() {
-    const log = this.#el.log;
-    log.scrollTop = log.scrollHeight;
+    this.#log.scrollTop = this.#log.scrollHeight;
   }
 
   // #text returns the message for key in the page's language: every string
   // the script shows comes from the markup's "messages" template, so the
   // translations live in the module's i18n files only.
   #text(key) {
-    return this.#messages.get(key) || '';
+    return hook(this.#template('messages'), `message="${key}"`)?.textContent || '';
   }
 
   #announce(key) {
-    this.#el.status.textContent = this.#text(key);
+    this.#status.textContent = this.#text(key);
   }
 }
