@@ -58,9 +58,9 @@
 //	data-askplane-log        where cloned entries go, in order
 //	data-askplane-empty      the introduction shown before the first question; hide it then
 //	data-askplane-suggestion-list  the list of suggested questions in it (labelled), hidden; the
-//	                         JS fills it from its data-askplane-suggestions (a JSON list of the
-//	                         suggested questions, params.askplane.suggestions per language, that
-//	                         the Hugo partial adds; absent when there are none) and shows it
+//	                         Hugo partial fills it with a button per question (at most six of
+//	                         params.askplane.suggestions per language) and shows it; the JS makes
+//	                         a button ask its text
 //
 // Templates, cloned with template.content.cloneNode(true) and filled with
 // text (textContent, never innerHTML); they hold no ids:

@@ -83,9 +83,9 @@ func TestThemeParamsRefused(t *testing.T) {
 }
 
 // TestSuggestionsPerLanguage: params.askplane.suggestions, set per
-// language under [languages.<lang>.params.askplane], reach each
-// language's widget root as JSON, beside the site-wide askplane params;
-// a language without any carries none.
+// language under [languages.<lang>.params.askplane], are each
+// language's panel buttons, escaped; blank ones and any past the sixth
+// are left out; a language without any has an empty, hidden list.
 func TestSuggestionsPerLanguage(t *testing.T) {
 	b := sitetest.Build(t, sitetest.Layouts+`
 -- hugo.toml --
@@ -100,7 +100,7 @@ endpoint = "/v1/ask"
 [languages.en]
 weight = 1
 [languages.en.params.askplane]
-suggestions = ["How do I install it?", "What is a \"fact\" <kind>?"]
+suggestions = ["How do I install it?", "What is a \"fact\" <kind>?", " ", "3", "4", "5", "6", "7"]
 [languages.fr]
 weight = 2
 [languages.fr.params.askplane]
@@ -124,8 +124,9 @@ title: Start
 	for _, page := range []string{"index.html", "fr/index.html", "de/index.html"} {
 		b.AssertFileContent(page, `data-askplane-endpoint="/v1/ask"`, `! data-askplane-suggestions="`)
 	}
-	b.AssertFileContent(panelFile(t, b, "index.html"),
-		`data-askplane-suggestions="[&#34;How do I install it?&#34;,&#34;What is a \&#34;fact\&#34; \u003ckind\u003e?&#34;]" data-askplane-suggestion-list`)
-	b.AssertFileContent(panelFile(t, b, "fr/index.html"), `data-askplane-suggestions="[&#34;Comment l&#39;installer ?&#34;]" data-askplane-suggestion-list`)
-	b.AssertFileContent(panelFile(t, b, "de/index.html"), `! data-askplane-suggestions="`, `data-askplane-suggestion-list`)
+	button := func(q string) string { return `<li><button type="button" class="askplane__button">` + q + `</button></li>` }
+	b.AssertFileContent(panelFile(t, b, "index.html"), `data-askplane-suggestion-list>`+
+		button("How do I install it?")+button("What is a &#34;fact&#34; &lt;kind&gt;?")+button("3")+button("4")+button("5")+button("6")+`</ul>`)
+	b.AssertFileContent(panelFile(t, b, "fr/index.html"), `data-askplane-suggestion-list>`+button("Comment l&#39;installer ?")+`</ul>`)
+	b.AssertFileContent(panelFile(t, b, "de/index.html"), `data-askplane-suggestion-list hidden></ul>`)
 }

@@ -161,23 +161,15 @@ export class Widget {
     return this.#root.getAttribute(`data-askplane-${name}`) || '';
   }
 
-  // #suggest lists the site's suggested questions (at most 6) in the
-  // empty panel; choosing one asks it.
+  // #suggest makes the site's suggested questions (the panel's markup
+  // lists them, see widget-shell.html) ask when chosen.
   #suggest() {
-    const ul = hook(this.#root, 'suggestion-list');
-    let list;
-    try {
-      list = JSON.parse(ul.getAttribute('data-askplane-suggestions'));
-    } catch {}
-    if (Array.isArray(list)) {
-      for (const q of list.filter((q) => typeof q === 'string' && q.trim()).slice(0, 6)) {
-        ul.appendChild(make('li')).appendChild(make('button', { type: 'button', className: 'askplane__button', textContent: q })).onclick = () => {
-          this.#input.focus();
-          this.ask(q.trim());
-        };
-      }
-    }
-    ul.hidden = !ul.firstChild;
+    hook(this.#root, 'suggestion-list').onclick = (e) => {
+      const b = e.target.closest('button');
+      if (!b) return;
+      this.#input.focus();
+      this.ask(b.textContent.trim());
+    };
   }
 
   // load fetches the site config (the root's data-askplane-site, the
