@@ -124,7 +124,9 @@ title: Start
 	for _, page := range []string{"index.html", "fr/index.html", "de/index.html"} {
 		b.AssertFileContent(page, `data-askplane-endpoint="/v1/ask"`, `! data-askplane-suggestions="`)
 	}
-	button := func(q string) string { return `<li><button type="button" class="askplane__button">` + q + `</button></li>` }
+	button := func(q string) string {
+		return `<li><button type="button" class="askplane__button">` + q + `</button></li>`
+	}
 	b.AssertFileContent(panelFile(t, b, "index.html"), `data-askplane-suggestion-list>`+
 		button("How do I install it?")+button("What is a &#34;fact&#34; &lt;kind&gt;?")+button("3")+button("4")+button("5")+button("6")+`</ul>`)
 	b.AssertFileContent(panelFile(t, b, "fr/index.html"), `data-askplane-suggestion-list>`+button("Comment l&#39;installer ?")+`</ul>`)
