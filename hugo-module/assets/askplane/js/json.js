@@ -15,7 +15,7 @@
 //     unless such an escape is present (see goSurrogates).
 
 import { MAX_JSON_DEPTH, VERSION } from './limits.js';
-import { toWellFormed } from './text.js';
+import { isWellFormed, toWellFormed } from './text.js';
 import { decodeUTF8, utf8LengthExceeds } from './utf8.js';
 
 // Diagnostic codes of the deterministic plane.
@@ -43,34 +43,18 @@ export const hashMismatch = () => diagnostic(CODE_HASH_MISMATCH, MSG_HASH_MISMAT
 export const ok = (value) => ({ ok: true, value });
 export const fail = (diag) => ({ ok: false, diagnostic: diag });
 
-// isBytes reports whether input is binary data: a Uint8Array (or any
-// ArrayBuffer view) or an ArrayBuffer, as fetch's arrayBuffer() gives.
-export function isBytes(input) {
-  return input instanceof ArrayBuffer || ArrayBuffer.isView(input);
-}
-
-function asUint8(input) {
-  if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-}
-
 // readText turns a payload (bytes or string) into the text Go would parse,
-// or returns null when it is over limit bytes. Bytes are decoded as Go
+// or returns null when it is over limit bytes. Bytes (an ArrayBuffer, as
+// fetch's arrayBuffer() gives, or any view of one) are decoded as Go
 // decodes them; a string is made well-formed, which is what encoding it
 // as UTF-8 (TextEncoder) and handing it to Go would do. Anything else is
 // not a payload and reads as undefined.
 export function readText(input, limit) {
-  if (typeof input === 'string') {
-    if (utf8LengthExceeds(input, limit)) return null;
-    return toWellFormed(input);
-  }
-  if (isBytes(input)) {
-    const bytes = asUint8(input);
-    if (bytes.length > limit) return null;
-    return decodeUTF8(bytes);
-  }
-  return undefined;
+  if (typeof input === 'string') return utf8LengthExceeds(input, limit) ? null : toWellFormed(input);
+  const view = ArrayBuffer.isView(input);
+  if (!view && !(input instanceof ArrayBuffer)) return undefined;
+  const bytes = view ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+  return bytes.length > limit ? null : decodeUTF8(bytes);
 }
 
 // A lone surrogate escape, or an escaped backslash (matched first, so the
@@ -143,24 +127,42 @@ export function has(o, key) {
 // header classifies a payload's protocol and version before its schema
 // runs: a matching protocol with a numeric version other than 1 is
 // UNSUPPORTED_VERSION; anything else off is INVALID_PAYLOAD. It returns a
-// diagnostic or null.
+// failed result, or null.
 export function header(root, protocol) {
-  if (!isObject(root)) return invalid();
-  const p = member(root, 'protocol');
+  if (!isObject(root)) return fail(invalid());
   const v = member(root, 'version');
-  if (p !== protocol || typeof v !== 'number') return invalid();
-  if (v !== VERSION) return unsupportedVersion();
-  return null;
+  if (member(root, 'protocol') !== protocol || typeof v !== 'number') return fail(invalid());
+  return v === VERSION ? null : fail(unsupportedVersion());
 }
 
-// Schema checks throw Invalid; a decoder catches it at its top and returns
-// the payload-free diagnostic, so decode functions read as a straight list
-// of fields, as the Go decoder does.
-export class Invalid extends Error {}
-const INVALID = new Invalid('invalid');
+// parseDocument reads readText's result as a document of protocol: over
+// its limit, not a payload, not JSON or a wrong header each fail with
+// their diagnostic; otherwise it returns {ok: true, value}, the parsed
+// root, for the schema to check.
+export function parseDocument(text, protocol) {
+  if (text === null) return fail(limitExceeded());
+  if (text === undefined) return fail(invalid());
+  const parsed = parseJSON(text);
+  if (!parsed.ok) return fail(invalidJSON());
+  return header(parsed.value, protocol) ?? parsed;
+}
 
+// Schema checks throw; schema() catches at a decoder's top and returns
+// the payload-free INVALID_PAYLOAD, so decode functions read as a straight
+// list of fields, as the Go decoder does. Whatever else throws counts the
+// same: an object given by a caller may throw from a getter or a proxy,
+// and nothing internal may leak into a diagnostic.
 export function need(ok) {
-  if (!ok) throw INVALID;
+  if (!ok) throw need;
+}
+
+// schema returns check(), or the INVALID_PAYLOAD failure when it throws.
+export function schema(check) {
+  try {
+    return check();
+  } catch {
+    return fail(invalid());
+  }
 }
 
 // object returns v when it is an object.
@@ -169,37 +171,45 @@ export function object(v) {
   return v;
 }
 
-// str returns v when it is a string.
-export function str(v) {
-  need(typeof v === 'string');
-  return v;
-}
-
-// field returns o's required member key.
-export function field(o, key) {
+// field returns o's required member key, read once, when valid (if given)
+// accepts it.
+export function field(o, key, valid) {
   need(hasOwn.call(o, key));
-  return o[key];
-}
-
-// text is a trimmed string field: trimmed first, then length-checked, as
-// zod's .trim().min().max() rewrites the value before checking it.
-export function text(v, min, max) {
-  const s = str(v).trim();
-  need(s.length >= min && s.length <= max);
-  return s;
+  const v = o[key];
+  need(!valid || valid(v));
+  return v;
 }
 
 // raw is an untrimmed, length-checked string field.
 export function raw(v, min, max) {
-  const s = str(v);
-  need(s.length >= min && s.length <= max);
+  need(typeof v === 'string' && v.length >= min && v.length <= max);
+  return v;
+}
+
+// text is a trimmed string field: trimmed first, then length-checked, as
+// zod's .trim().min().max() rewrites the value before checking it. It
+// must also be well-formed: a decoded payload always is (see the file
+// comment), but an object built in JavaScript may hold a lone surrogate,
+// which no Go peer could hash or match; Go refuses the invalid UTF-8 that
+// is its counterpart.
+export function text(v, min, max) {
+  need(typeof v === 'string');
+  const s = v.trim();
+  need(s.length >= min && s.length <= max && isWellFormed(s));
   return s;
 }
 
-// array returns v when it is an array of min..max elements.
-export function array(v, min, max) {
-  need(Array.isArray(v) && v.length >= min && v.length <= max);
-  return v;
+// array returns v when it is an array of min..max elements, or, given
+// each, a fresh array of each(element, index). The elements are read by
+// index, holes as undefined: an array built in JavaScript may be sparse,
+// and map would skip its holes unchecked.
+export function array(v, min, max, each) {
+  const n = Array.isArray(v) ? v.length : -1;
+  need(n >= min && n <= max);
+  if (!each) return v;
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(each(v[i], i));
+  return out;
 }
 
 // oneOf returns v when it is one of the allowed strings.
@@ -213,8 +223,5 @@ export function oneOf(v, ...allowed) {
 // unrecognized keys (so it never reaches the prototype setter) and leaves
 // it out of its output; JSON.parse made it an ordinary own property.
 export function strictKeys(o, allowed) {
-  for (const k of Object.keys(o)) {
-    if (k !== '__proto__' && !allowed.includes(k)) return false;
-  }
-  return true;
+  return Object.keys(o).every((k) => k === '__proto__' || allowed.includes(k));
 }
