@@ -98,9 +98,8 @@ export function decodeAskRequest(input) {
   if (text === null) return askFail(MSG_ASK_TOO_LARGE);
   if (text === undefined) return askFail(MSG_ASK_INVALID);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const parsed = parseJSON(text);
-  if (!parsed.ok) return askFail(MSG_ASK_INVALID_JSON);
-  const root = parsed.value;
+  const root = parseJSON(text);
+  if (root === undefined) return askFail(MSG_ASK_INVALID_JSON);
   if (!isObject(root) || !strictKeys(root, ['protocol', 'version', 'sessionId', 'messages', 'deterministic'])) {
     return askFail(MSG_ASK_INVALID);
   }
@@ -187,9 +186,8 @@ const EVENTS = new Map([
 
 // decodeAskEvent decodes one event from its JSON text, or returns null.
 export function decodeAskEvent(text) {
-  const parsed = parseJSON(text);
-  if (!parsed.ok || !isObject(parsed.value)) return null;
-  const o = parsed.value;
+  const o = parseJSON(text);
+  if (!isObject(o)) return null;
   const type = member(o, 'type');
   const members = EVENTS.get(type);
   if (members === undefined || !strictKeys(o, ['type', ...members.map((m) => m[0])])) return null;
@@ -293,7 +291,7 @@ export function encodeAskEvent(ev) {
 // end() decodes a final line that has no newline, as the reference client
 // does by decoding rest + "\n" at the end of the stream.
 export class AskEventDecoder {
-  #parts = []; // the pending partial line, in pieces
+  #partial = ''; // the pending partial line
   #bytes = 0; // its UTF-8 size
   #discard = false; // dropping input up to the next newline
 
@@ -301,51 +299,39 @@ export class AskEventDecoder {
   // lines it completes.
   push(chunk) {
     const events = [];
-    let pos = 0;
-    while (pos < chunk.length) {
-      const i = chunk.indexOf('\n', pos);
-      if (this.#discard) {
-        if (i < 0) return events;
-        pos = i + 1;
-        this.#discard = false;
-        continue;
-      }
-      const seg = chunk.slice(pos, i < 0 ? chunk.length : i);
-      const total = this.#bytes + utf8Length(seg);
-      if (i < 0) {
-        if (total > MAX_ASK_EVENT_BYTES) {
-          this.#reset();
-          this.#discard = true;
-        } else {
-          this.#parts.push(seg);
-          this.#bytes = total;
-        }
-        return events;
-      }
-      pos = i + 1;
-      if (total <= MAX_ASK_EVENT_BYTES) {
-        this.#parts.push(seg);
-        const ev = decodeAskLine(this.#parts.join(''));
+    const segments = chunk.split('\n');
+    const tail = segments.pop(); // after the last newline: a partial line
+    for (const seg of segments) {
+      if (!this.#discard && this.#bytes + utf8Length(seg) <= MAX_ASK_EVENT_BYTES) {
+        const ev = decodeAskLine(this.#partial + seg);
         if (ev !== null) events.push(ev);
       }
-      this.#reset();
+      this.#reset(false);
+    }
+    if (!this.#discard) {
+      const total = this.#bytes + utf8Length(tail);
+      if (total > MAX_ASK_EVENT_BYTES) {
+        this.#reset(true);
+      } else {
+        this.#partial += tail;
+        this.#bytes = total;
+      }
     }
     return events;
   }
 
   // end returns the event of a final line without a newline, if any.
   end() {
-    const line = this.#parts.join('');
-    this.#reset();
-    this.#discard = false;
-    if (line === '') return [];
-    const ev = decodeAskLine(line);
+    const line = this.#partial;
+    this.#reset(false);
+    const ev = line === '' ? null : decodeAskLine(line);
     return ev === null ? [] : [ev];
   }
 
-  #reset() {
-    this.#parts = [];
+  #reset(discard) {
+    this.#partial = '';
     this.#bytes = 0;
+    this.#discard = discard;
   }
 }
 

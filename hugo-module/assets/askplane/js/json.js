@@ -73,17 +73,16 @@ function goSurrogates(text) {
   return text.replace(ESCAPES, (m) => (m.length === 2 || m.length === 12 ? m : '\\ufffd'));
 }
 
-// parseJSON parses text as Go's ecmajson.Parse does. It returns
-// {ok: true, value} or {ok: false}.
+// parseJSON parses text as Go's ecmajson.Parse does. It returns the value,
+// or undefined (which no JSON text parses to) when Go would refuse it.
 export function parseJSON(text) {
   if (SURROGATE_ESCAPE.test(text)) text = goSurrogates(text);
-  let value;
   try {
-    value = JSON.parse(text);
+    const value = JSON.parse(text);
+    return withinDepth(value) ? value : undefined;
   } catch {
-    return { ok: false };
+    return undefined;
   }
-  return withinDepth(value) ? { ok: true, value } : { ok: false };
 }
 
 // withinDepth checks the nesting bound, iteratively so a hostile depth
@@ -142,9 +141,9 @@ export function header(root, protocol) {
 export function parseDocument(text, protocol) {
   if (text === null) return fail(limitExceeded());
   if (text === undefined) return fail(invalid());
-  const parsed = parseJSON(text);
-  if (!parsed.ok) return fail(invalidJSON());
-  return header(parsed.value, protocol) ?? parsed;
+  const value = parseJSON(text);
+  if (value === undefined) return fail(invalidJSON());
+  return header(value, protocol) ?? ok(value);
 }
 
 // Schema checks throw; schema() catches at a decoder's top and returns

@@ -202,10 +202,10 @@ export const ACTION_ESCALATE = 'escalate';
 // modified; a missing env is a corrupt escalation.
 export function decide(env, mode, backendAvailable) {
   if (env == null) env = escalate('', REASON_CORRUPT);
-  if (env.outcome !== OUTCOME_ESCALATION) return { action: ACTION_LOCAL, envelope: env };
-  if (mode === 'backend' && backendAvailable) return { action: ACTION_ESCALATE, envelope: env };
-  if (env.reason === REASON_MISS) {
-    return { action: ACTION_LOCAL, envelope: escalationEnvelope(env.query, env.normalizedQuery, REASON_OFFLINE, MESSAGE_OFFLINE) };
+  let action = ACTION_LOCAL;
+  if (env.outcome === OUTCOME_ESCALATION) {
+    if (mode === 'backend' && backendAvailable) action = ACTION_ESCALATE;
+    else if (env.reason === REASON_MISS) env = escalationEnvelope(env.query, env.normalizedQuery, REASON_OFFLINE, MESSAGE_OFFLINE);
   }
-  return { action: ACTION_LOCAL, envelope: env };
+  return { action, envelope: env };
 }

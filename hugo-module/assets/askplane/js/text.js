@@ -54,15 +54,15 @@ export function isContentHash(s) {
 }
 
 // With the u flag a well-formed surrogate pair is one code point, outside
-// U+D800..U+DFFF, so this class matches lone surrogates only.
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
+// U+D800..U+DFFF, so this class matches lone surrogates only. One global
+// regexp serves both fallbacks: search ignores lastIndex.
 const LONE_SURROGATES = /[\ud800-\udfff]/gu;
 
 // isWellFormed reports whether s holds no lone surrogate. Go strings are
 // UTF-8 and cannot carry one, so a value that does is one Go could not
 // have produced (see toWellFormed).
 export const isWellFormed =
-  typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE_SURROGATE.test(s);
+  typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => s.search(LONE_SURROGATES) < 0;
 
 // toWellFormed replaces every lone surrogate with U+FFFD. Go's JSON reader
 // does exactly this with a lone "\ud83d" escape (a Go string cannot hold
