@@ -346,7 +346,7 @@ export async function* readAskEvents(body) {
   // first line, since U+FEFF is ECMAScript whitespace.
   const text = new TextDecoder('utf-8', { ignoreBOM: true });
   const decoder = new AskEventDecoder();
-  if (body != null && typeof body.getReader === 'function') {
+  if (typeof body?.getReader === 'function') {
     const reader = body.getReader();
     let finished = false;
     try {

@@ -24,21 +24,15 @@ export const CODE_UNSUPPORTED_VERSION = 'DETERMINISTIC_UNSUPPORTED_VERSION';
 export const CODE_LIMIT_EXCEEDED = 'DETERMINISTIC_LIMIT_EXCEEDED';
 export const CODE_HASH_MISMATCH = 'DETERMINISTIC_HASH_MISMATCH';
 
-// Messages: they name the rule that failed, never the input.
-const MSG_INVALID_PAYLOAD = 'Deterministic payload is invalid.';
-const MSG_INVALID_JSON = 'Deterministic payload is not valid JSON.';
-const MSG_UNSUPPORTED_VERSION = 'Deterministic payload version is not supported.';
-const MSG_LIMIT_EXCEEDED = 'Deterministic payload exceeds its size limit.';
-const MSG_HASH_MISMATCH = 'Deterministic artifact content hash does not match.';
-
 // Each call returns a fresh object, so a caller that edits a diagnostic
-// cannot change the next one.
+// cannot change the next one. The messages name the rule that failed,
+// never the input.
 export const diagnostic = (code, message) => ({ code, message, retryable: false });
-export const invalid = () => diagnostic(CODE_INVALID_PAYLOAD, MSG_INVALID_PAYLOAD);
-export const invalidJSON = () => diagnostic(CODE_INVALID_PAYLOAD, MSG_INVALID_JSON);
-export const unsupportedVersion = () => diagnostic(CODE_UNSUPPORTED_VERSION, MSG_UNSUPPORTED_VERSION);
-export const limitExceeded = () => diagnostic(CODE_LIMIT_EXCEEDED, MSG_LIMIT_EXCEEDED);
-export const hashMismatch = () => diagnostic(CODE_HASH_MISMATCH, MSG_HASH_MISMATCH);
+export const invalid = () => diagnostic(CODE_INVALID_PAYLOAD, 'Deterministic payload is invalid.');
+export const invalidJSON = () => diagnostic(CODE_INVALID_PAYLOAD, 'Deterministic payload is not valid JSON.');
+export const unsupportedVersion = () => diagnostic(CODE_UNSUPPORTED_VERSION, 'Deterministic payload version is not supported.');
+export const limitExceeded = () => diagnostic(CODE_LIMIT_EXCEEDED, 'Deterministic payload exceeds its size limit.');
+export const hashMismatch = () => diagnostic(CODE_HASH_MISMATCH, 'Deterministic artifact content hash does not match.');
 
 export const ok = (value) => ({ ok: true, value });
 export const fail = (diag) => ({ ok: false, diagnostic: diag });

@@ -35,7 +35,6 @@ import {
 // and the one that describes its artifact (the widget only asks).
 export class VerifiedResolver {
   #index = null; // {artifact, keys, owners, expiresMs} once verified
-  #suggest = null; // per entry: the value a choices suggestion submits
   #now;
 
   // new VerifiedResolver(r, {now}) answers from r.value when r.ok, else
@@ -44,10 +43,7 @@ export class VerifiedResolver {
   // in epoch milliseconds, for the expiry check (default Date.now).
   constructor(r, options = {}) {
     this.#now = typeof options.now === 'function' ? options.now : Date.now;
-    if (!r.ok) return;
-    this.#index = r.value;
-    const { artifact: a, keys, owners } = r.value;
-    this.#suggest = a.entries.map((e, i) => suggestionValue(e, keys[i], owners));
+    if (r.ok) this.#index = r.value;
   }
 
   // #ask makes query a well-formed string and returns it with its key and
@@ -101,22 +97,22 @@ export class VerifiedResolver {
     const e = this.#index.artifact.entries[i];
     return {
       ...envelopeHead(OUTCOME_ANSWER, query, key),
-      answer: {
-        markdown: e.answer.markdown,
-        citations: e.answer.citations.map((c) => ({ id: c.id, title: c.title, href: c.href })),
-      },
+      // The verifier built each citation as {id, title, href}: a copy is
+      // one in wire order.
+      answer: { markdown: e.answer.markdown, citations: e.answer.citations.map((c) => ({ ...c })) },
       provenance: this.#provenance([i]),
       confidence: { level: 'high', basis: 'exact' },
     };
   }
 
   #choices(owners, query, key) {
-    const entries = this.#index.artifact.entries;
+    const { artifact, keys } = this.#index;
+    const entries = artifact.entries;
     const picked = owners.slice(0, MAX_SUGGESTIONS);
     return {
       ...envelopeHead(OUTCOME_CHOICES, query, key),
       message: MESSAGE_CHOICES,
-      suggestions: picked.map((i) => ({ id: entries[i].id, label: entries[i].label, value: this.#suggest[i] })),
+      suggestions: picked.map((i) => ({ id: entries[i].id, label: entries[i].label, value: suggestionValue(entries[i], keys[i], this.#index.owners) })),
       provenance: this.#provenance(picked),
       confidence: { level: 'medium', basis: 'ambiguous' },
     };

@@ -28,13 +28,8 @@ export function lengthBetween(s, min, max) {
 // Go string cannot hold. Both implementations then agree on every query.
 export function truncateUTF16(s, max) {
   if (s.length <= max) return s;
-  let end = max;
-  const c = s.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff && end < s.length) {
-    const d = s.charCodeAt(end);
-    if (d >= 0xdc00 && d <= 0xdfff) end--;
-  }
-  return s.slice(0, end);
+  const c = s.charCodeAt(max - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(max) & 0xfc00) === 0xdc00 ? max - 1 : max);
 }
 
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
