@@ -88,7 +88,7 @@ function withinDepth(root) {
     const depth = stack.pop();
     const v = stack.pop();
     if (depth > MAX_JSON_DEPTH) return false;
-    const children = Array.isArray(v) ? v : Object.values(v);
+    const children = Object.values(v); // an array's too
     for (let i = 0; i < children.length; i++) {
       const c = children[i];
       if (typeof c === 'object' && c !== null) stack.push(c, depth + 1);

@@ -21,6 +21,7 @@
 
 import { MAX_IDENTIFIER_LEN } from './limits.js';
 import { OUTCOME_CHOICES } from './answer.js';
+import { isSafeIdentifier } from './text.js';
 
 export const MAX_CHOICE_SESSIONS = 256;
 export const MAX_SESSION_CHOICES = 256;
@@ -39,7 +40,8 @@ export const SUBMIT_GRANTED = 'granted';
 // digit (the AgentsKit adapter does the same).
 export function sanitizeIdentifier(s, fallback) {
   const out = String(s).replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, MAX_IDENTIFIER_LEN);
-  return /^[A-Za-z0-9]/.test(out) ? out : fallback;
+  // Only its first unit can still break the rule.
+  return isSafeIdentifier(out) ? out : fallback;
 }
 
 // choiceFrame returns the instance id and the exact props JSON of the

@@ -24,7 +24,7 @@ import {
   REASON_MISS,
   REASON_OFFLINE,
   REASON_STALE,
-  envelopeHead,
+  envelope,
   escalate,
   escalationEnvelope,
 } from './answer.js';
@@ -95,27 +95,26 @@ export class VerifiedResolver {
   // edits one cannot change what the Resolver answers next.
   #answer(i, query, key) {
     const e = this.#index.artifact.entries[i];
-    return {
-      ...envelopeHead(OUTCOME_ANSWER, query, key),
-      // The verifier built each citation as {id, title, href}: a copy is
-      // one in wire order.
-      answer: { markdown: e.answer.markdown, citations: e.answer.citations.map((c) => ({ ...c })) },
+    return envelope(OUTCOME_ANSWER, query, key, {
+      answer: {
+        markdown: e.answer.markdown,
+        citations: e.answer.citations.map((c) => ({ id: c.id, title: c.title, href: c.href })),
+      },
       provenance: this.#provenance([i]),
       confidence: { level: 'high', basis: 'exact' },
-    };
+    });
   }
 
   #choices(owners, query, key) {
     const { artifact, keys } = this.#index;
     const entries = artifact.entries;
     const picked = owners.slice(0, MAX_SUGGESTIONS);
-    return {
-      ...envelopeHead(OUTCOME_CHOICES, query, key),
+    return envelope(OUTCOME_CHOICES, query, key, {
       message: MESSAGE_CHOICES,
       suggestions: picked.map((i) => ({ id: entries[i].id, label: entries[i].label, value: suggestionValue(entries[i], keys[i], this.#index.owners) })),
       provenance: this.#provenance(picked),
       confidence: { level: 'medium', basis: 'ambiguous' },
-    };
+    });
   }
 
   // #provenance is the local provenance of the entries at indices.
