@@ -144,7 +144,9 @@ export function parseDocument(text, protocol) {
 // the payload-free INVALID_PAYLOAD, so decode functions read as a straight
 // list of fields, as the Go decoder does. Whatever else throws counts the
 // same: an object given by a caller may throw from a getter or a proxy,
-// and nothing internal may leak into a diagnostic.
+// and nothing internal may leak into a diagnostic. need throws itself: no
+// one reads what is thrown, so any value will do, and no Error (with its
+// stack) is built per failed rule.
 export function need(ok) {
   if (!ok) throw need;
 }
