@@ -15,7 +15,6 @@ import {
   MAX_ASK_BODY_BYTES,
   MAX_ASK_CONTENT_LEN,
   MAX_ASK_DELTA_LEN,
-  MAX_ASK_ERROR_CODE_LEN,
   MAX_ASK_ERROR_LEN,
   MAX_ASK_EVENT_BYTES,
   MAX_ASK_EVENT_LINES,
@@ -28,7 +27,7 @@ import {
 import { isSafeIdentifier, toWellFormed } from './text.js';
 import { utf8LengthExceeds, utf8Length } from './utf8.js';
 import { OUTCOME_ESCALATION, decodeEnvelopeValue, envelopeDocument, escalationDocument } from './answer.js';
-import { diagnostic, has, isObject, parseJSON, readText, strictKeys } from './json.js';
+import { diagnostic, has, isObject, member, parseJSON, readText, strictKeys } from './json.js';
 
 // ---- Request -------------------------------------------------------------
 
@@ -99,9 +98,8 @@ export function decodeAskRequest(input) {
   if (text === null) return askFail(MSG_ASK_TOO_LARGE);
   if (text === undefined) return askFail(MSG_ASK_INVALID);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const parsed = parseJSON(text);
-  if (!parsed.ok) return askFail(MSG_ASK_INVALID_JSON);
-  const root = parsed.value;
+  const root = parseJSON(text);
+  if (root === undefined) return askFail(MSG_ASK_INVALID_JSON);
   if (!isObject(root) || !strictKeys(root, ['protocol', 'version', 'sessionId', 'messages', 'deterministic'])) {
     return askFail(MSG_ASK_INVALID);
   }
@@ -144,8 +142,6 @@ export function decodeAskRequest(input) {
 //   {type: 'done', model?}
 //   {type: 'error', message, code?, retryable?}
 
-const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,127}$/;
-
 // toolArgs returns the value zod's z.record returns for an args object:
 // its members in own-key order, except a top-level "__proto__", which
 // z.record skips; nested values pass through as JSON.parse built them. It
@@ -160,50 +156,52 @@ function toolArgs(v) {
   return out;
 }
 
+// A check returns a member's value, or null when it breaks its rule.
+const bounded = (max, min = 0) => (v) => (typeof v === 'string' && v.length >= min && v.length <= max ? v : null);
+
+// EVENTS lists each event type's members after type, in schema order, as
+// [name, required, check]; a type has no other member.
+const EVENTS = new Map([
+  ['text', [['delta', true, bounded(MAX_ASK_DELTA_LEN)]]],
+  [
+    'tool',
+    [
+      ['id', true, bounded(MAX_ASK_TOOL_ID_LEN)],
+      ['name', true, bounded(MAX_ASK_TOOL_NAME_LEN)],
+      ['args', true, (v) => (isObject(v) ? toolArgs(v) : null)],
+    ],
+  ],
+  // An empty model is present, not absent.
+  ['done', [['model', false, bounded(MAX_ASK_MODEL_LEN)]]],
+  [
+    'error',
+    [
+      ['message', true, bounded(MAX_ASK_ERROR_LEN, 1)],
+      // At most 128 characters, MAX_ASK_ERROR_CODE_LEN.
+      ['code', false, (v) => (typeof v === 'string' && /^[A-Z][A-Z0-9_]{0,127}$/.test(v) ? v : null)],
+      ['retryable', false, (v) => (typeof v === 'boolean' ? v : null)],
+    ],
+  ],
+]);
+
 // decodeAskEvent decodes one event from its JSON text, or returns null.
 export function decodeAskEvent(text) {
-  const parsed = parseJSON(text);
-  if (!parsed.ok || !isObject(parsed.value)) return null;
-  const o = parsed.value;
-  const type = has(o, 'type') ? o.type : undefined;
-  const str = (k, max) => (has(o, k) && typeof o[k] === 'string' && o[k].length <= max ? o[k] : null);
-  switch (type) {
-    case 'text': {
-      const delta = str('delta', MAX_ASK_DELTA_LEN);
-      if (!strictKeys(o, ['type', 'delta']) || delta === null) return null;
-      return { type, delta };
+  const o = parseJSON(text);
+  if (!isObject(o)) return null;
+  const type = member(o, 'type');
+  const members = EVENTS.get(type);
+  if (members === undefined || !strictKeys(o, ['type', ...members.map((m) => m[0])])) return null;
+  const ev = { type };
+  for (const [name, required, check] of members) {
+    if (!has(o, name)) {
+      if (required) return null;
+      continue;
     }
-    case 'tool': {
-      const id = str('id', MAX_ASK_TOOL_ID_LEN);
-      const name = str('name', MAX_ASK_TOOL_NAME_LEN);
-      if (!strictKeys(o, ['type', 'id', 'name', 'args']) || id === null || name === null) return null;
-      const args = has(o, 'args') && isObject(o.args) ? toolArgs(o.args) : null;
-      if (args === null) return null;
-      return { type, id, name, args };
-    }
-    case 'done': {
-      if (!strictKeys(o, ['type', 'model'])) return null;
-      if (!has(o, 'model')) return { type };
-      // An empty model is present, not absent.
-      const model = str('model', MAX_ASK_MODEL_LEN);
-      return model === null ? null : { type, model };
-    }
-    case 'error': {
-      const message = str('message', MAX_ASK_ERROR_LEN);
-      if (!strictKeys(o, ['type', 'message', 'code', 'retryable']) || message === null || message === '') return null;
-      const ev = { type, message };
-      if (has(o, 'code')) {
-        if (typeof o.code !== 'string' || o.code.length > MAX_ASK_ERROR_CODE_LEN || !ERROR_CODE.test(o.code)) return null;
-        ev.code = o.code;
-      }
-      if (has(o, 'retryable')) {
-        if (typeof o.retryable !== 'boolean') return null;
-        ev.retryable = o.retryable;
-      }
-      return ev;
-    }
+    const v = check(o[name]);
+    if (v === null) return null;
+    ev[name] = v;
   }
-  return null;
+  return ev;
 }
 
 // decodeAskLine decodes one NDJSON line: trimmed of ECMAScript whitespace
@@ -293,7 +291,7 @@ export function encodeAskEvent(ev) {
 // end() decodes a final line that has no newline, as the reference client
 // does by decoding rest + "\n" at the end of the stream.
 export class AskEventDecoder {
-  #parts = []; // the pending partial line, in pieces
+  #partial = ''; // the pending partial line
   #bytes = 0; // its UTF-8 size
   #discard = false; // dropping input up to the next newline
 
@@ -301,51 +299,39 @@ export class AskEventDecoder {
   // lines it completes.
   push(chunk) {
     const events = [];
-    let pos = 0;
-    while (pos < chunk.length) {
-      const i = chunk.indexOf('\n', pos);
-      if (this.#discard) {
-        if (i < 0) return events;
-        pos = i + 1;
-        this.#discard = false;
-        continue;
-      }
-      const seg = chunk.slice(pos, i < 0 ? chunk.length : i);
-      const total = this.#bytes + utf8Length(seg);
-      if (i < 0) {
-        if (total > MAX_ASK_EVENT_BYTES) {
-          this.#reset();
-          this.#discard = true;
-        } else {
-          this.#parts.push(seg);
-          this.#bytes = total;
-        }
-        return events;
-      }
-      pos = i + 1;
-      if (total <= MAX_ASK_EVENT_BYTES) {
-        this.#parts.push(seg);
-        const ev = decodeAskLine(this.#parts.join(''));
+    const segments = chunk.split('\n');
+    const tail = segments.pop(); // after the last newline: a partial line
+    for (const seg of segments) {
+      if (!this.#discard && this.#bytes + utf8Length(seg) <= MAX_ASK_EVENT_BYTES) {
+        const ev = decodeAskLine(this.#partial + seg);
         if (ev !== null) events.push(ev);
       }
-      this.#reset();
+      this.#reset(false);
+    }
+    if (!this.#discard) {
+      const total = this.#bytes + utf8Length(tail);
+      if (total > MAX_ASK_EVENT_BYTES) {
+        this.#reset(true);
+      } else {
+        this.#partial += tail;
+        this.#bytes = total;
+      }
     }
     return events;
   }
 
   // end returns the event of a final line without a newline, if any.
   end() {
-    const line = this.#parts.join('');
-    this.#reset();
-    this.#discard = false;
-    if (line === '') return [];
-    const ev = decodeAskLine(line);
+    const line = this.#partial;
+    this.#reset(false);
+    const ev = line === '' ? null : decodeAskLine(line);
     return ev === null ? [] : [ev];
   }
 
-  #reset() {
-    this.#parts = [];
+  #reset(discard) {
+    this.#partial = '';
     this.#bytes = 0;
+    this.#discard = discard;
   }
 }
 
@@ -360,7 +346,7 @@ export async function* readAskEvents(body) {
   // first line, since U+FEFF is ECMAScript whitespace.
   const text = new TextDecoder('utf-8', { ignoreBOM: true });
   const decoder = new AskEventDecoder();
-  if (body != null && typeof body.getReader === 'function') {
+  if (typeof body?.getReader === 'function') {
     const reader = body.getReader();
     let finished = false;
     try {

@@ -13,50 +13,40 @@
 // too, then the specified form "YYYY-MM-DDTHH:MM:SS.sssZ" is handed to
 // Date.parse. Every engine then returns the same value as Go.
 
-const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:Z|([+-])(\d{2}):(\d{2}))$/;
-
-function daysIn(y, m) {
-  if (m === 2) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;
-  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-}
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-](\d{2}):(\d{2}))$/;
 
 // v8Milliseconds converts fraction digits to milliseconds as V8 does:
 // truncation for up to 9 digits (".9999" → 999); for longer fractions V8
 // keeps 9 significant digits after leading zeros but scales by the full
 // length capped at 9, so ".0123456789" gives 123. Go reproduces the quirk;
-// so does this.
+// so does this. (The division is exact enough: n is an integer under
+// 10^9, and floor only errs when a quotient lies within rounding of an
+// integer, never the case for a divisor of at most 10^6.)
 function v8Milliseconds(f) {
-  let i = 0;
-  while (i < f.length && f.charCodeAt(i) === 0x30) i++;
-  let n = 0;
-  for (let k = 0; i < f.length && k < 9; i++, k++) n = n * 10 + (f.charCodeAt(i) - 0x30);
-  let length = Math.min(f.length, 9);
-  if (length === 1) return n * 100;
-  if (length === 2) return n * 10;
-  for (; length > 3; length--) n = Math.floor(n / 10);
-  return n;
+  const n = +f.replace(/^0+/, '').slice(0, 9);
+  const length = Math.min(f.length, 9);
+  return length < 3 ? n * 10 ** (3 - length) : Math.floor(n / 10 ** (length - 3));
 }
 
 // parseDateTime returns the epoch milliseconds of s, or null when s is not
 // a v1 DateTime.
 export function parseDateTime(s) {
-  if (typeof s !== 'string') return null;
-  const m = DATETIME.exec(s);
+  const m = typeof s === 'string' ? DATETIME.exec(s) : null;
   if (m === null) return null;
-  const year = +m[1];
-  const month = +m[2];
-  const day = +m[3];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
-  if (+m[4] > 23 || +m[5] > 59 || (m[6] !== undefined && +m[6] > 59)) return null;
-  if (m[8] !== undefined && (+m[9] > 23 || +m[10] > 59)) return null;
-  const ms = m[7] === undefined ? 0 : v8Milliseconds(m[7]);
-  const zone = m[8] === undefined ? 'Z' : m[8] + m[9] + ':' + m[10];
-  const canonical =
-    m[1] + '-' + m[2] + '-' + m[3] + 'T' + m[4] + ':' + m[5] + ':' + (m[6] ?? '00') + '.' + String(ms).padStart(3, '0') + zone;
-  const value = Date.parse(canonical);
+  // The fields compare as numbers; a missing one (seconds, an offset) is
+  // undefined, and a comparison with it is false.
+  const [, year, month, day, hour, minute, second, fraction, zone, zoneHour, zoneMinute] = m;
+  // Day 0 of the next month is the last of this one; the calendar repeats
+  // every 400 years, and 2000..2399 stays clear of Date.UTC's two-digit
+  // years.
+  const days = new Date(Date.UTC(2000 + (year % 400), month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > days || hour > 23 || minute > 59 || second > 59 || zoneHour > 23 || zoneMinute > 59) {
+    return null;
+  }
+  const ms = fraction === undefined ? 0 : v8Milliseconds(fraction);
+  const value = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second ?? '00'}.${String(ms).padStart(3, '0')}${zone}`);
   return Number.isFinite(value) ? value : null;
 }
-
 // isDateTime reports whether s is a v1 DateTime.
 export function isDateTime(s) {
   return parseDateTime(s) !== null;

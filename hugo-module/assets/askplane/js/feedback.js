@@ -4,7 +4,7 @@
 // rel="evidence") names both: the corpus in its query, the context_id in
 // the recipe of its fragment.
 
-const CONTEXT_ID = /^sha256:[0-9a-f]{64}$/;
+import { isContentHash } from './text.js';
 
 // evidenceHref returns the rel="evidence" target of a Link header value,
 // resolved against base, when it is an http(s) URL; else ''.
@@ -26,7 +26,9 @@ export function feedbackRequest(review, endpoint) {
   try {
     const url = new URL(review);
     const id = JSON.parse(atob(url.hash.slice(1).replace(/-/g, '+').replace(/_/g, '/'))).context_id;
-    if (!CONTEXT_ID.test(id)) return null;
+    // A context_id is spelled as a content hash. String(), as a regexp
+    // test reads any value.
+    if (!isContentHash(String(id))) return null;
     const post = new URL('feedback', endpoint);
     post.search = new URLSearchParams({ corpus: url.searchParams.get('corpus') || '' });
     return { url: post.href, context_id: id };

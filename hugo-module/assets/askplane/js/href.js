@@ -26,7 +26,7 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 export function isSafeHref(value) {
   if (typeof value !== 'string' || value.length < 1 || value.length > MAX_HREF_LEN) return false;
   if (FORBIDDEN.test(value) || !isWellFormed(value)) return false;
-  if (value.charCodeAt(0) === 0x2f /* / */) return value.length === 1 || value.charCodeAt(1) !== 0x2f;
+  if (value[0] === '/') return value[1] !== '/';
   if (!SCHEME.test(value)) return false;
   let url;
   try {

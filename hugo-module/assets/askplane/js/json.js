@@ -15,7 +15,7 @@
 //     unless such an escape is present (see goSurrogates).
 
 import { MAX_JSON_DEPTH, VERSION } from './limits.js';
-import { toWellFormed } from './text.js';
+import { isWellFormed, toWellFormed } from './text.js';
 import { decodeUTF8, utf8LengthExceeds } from './utf8.js';
 
 // Diagnostic codes of the deterministic plane.
@@ -24,53 +24,31 @@ export const CODE_UNSUPPORTED_VERSION = 'DETERMINISTIC_UNSUPPORTED_VERSION';
 export const CODE_LIMIT_EXCEEDED = 'DETERMINISTIC_LIMIT_EXCEEDED';
 export const CODE_HASH_MISMATCH = 'DETERMINISTIC_HASH_MISMATCH';
 
-// Messages: they name the rule that failed, never the input.
-const MSG_INVALID_PAYLOAD = 'Deterministic payload is invalid.';
-const MSG_INVALID_JSON = 'Deterministic payload is not valid JSON.';
-const MSG_UNSUPPORTED_VERSION = 'Deterministic payload version is not supported.';
-const MSG_LIMIT_EXCEEDED = 'Deterministic payload exceeds its size limit.';
-const MSG_HASH_MISMATCH = 'Deterministic artifact content hash does not match.';
-
 // Each call returns a fresh object, so a caller that edits a diagnostic
-// cannot change the next one.
+// cannot change the next one. The messages name the rule that failed,
+// never the input.
 export const diagnostic = (code, message) => ({ code, message, retryable: false });
-export const invalid = () => diagnostic(CODE_INVALID_PAYLOAD, MSG_INVALID_PAYLOAD);
-export const invalidJSON = () => diagnostic(CODE_INVALID_PAYLOAD, MSG_INVALID_JSON);
-export const unsupportedVersion = () => diagnostic(CODE_UNSUPPORTED_VERSION, MSG_UNSUPPORTED_VERSION);
-export const limitExceeded = () => diagnostic(CODE_LIMIT_EXCEEDED, MSG_LIMIT_EXCEEDED);
-export const hashMismatch = () => diagnostic(CODE_HASH_MISMATCH, MSG_HASH_MISMATCH);
+export const invalid = () => diagnostic(CODE_INVALID_PAYLOAD, 'Deterministic payload is invalid.');
+export const invalidJSON = () => diagnostic(CODE_INVALID_PAYLOAD, 'Deterministic payload is not valid JSON.');
+export const unsupportedVersion = () => diagnostic(CODE_UNSUPPORTED_VERSION, 'Deterministic payload version is not supported.');
+export const limitExceeded = () => diagnostic(CODE_LIMIT_EXCEEDED, 'Deterministic payload exceeds its size limit.');
+export const hashMismatch = () => diagnostic(CODE_HASH_MISMATCH, 'Deterministic artifact content hash does not match.');
 
 export const ok = (value) => ({ ok: true, value });
 export const fail = (diag) => ({ ok: false, diagnostic: diag });
 
-// isBytes reports whether input is binary data: a Uint8Array (or any
-// ArrayBuffer view) or an ArrayBuffer, as fetch's arrayBuffer() gives.
-export function isBytes(input) {
-  return input instanceof ArrayBuffer || ArrayBuffer.isView(input);
-}
-
-function asUint8(input) {
-  if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-}
-
 // readText turns a payload (bytes or string) into the text Go would parse,
-// or returns null when it is over limit bytes. Bytes are decoded as Go
+// or returns null when it is over limit bytes. Bytes (an ArrayBuffer, as
+// fetch's arrayBuffer() gives, or any view of one) are decoded as Go
 // decodes them; a string is made well-formed, which is what encoding it
 // as UTF-8 (TextEncoder) and handing it to Go would do. Anything else is
 // not a payload and reads as undefined.
 export function readText(input, limit) {
-  if (typeof input === 'string') {
-    if (utf8LengthExceeds(input, limit)) return null;
-    return toWellFormed(input);
-  }
-  if (isBytes(input)) {
-    const bytes = asUint8(input);
-    if (bytes.length > limit) return null;
-    return decodeUTF8(bytes);
-  }
-  return undefined;
+  if (typeof input === 'string') return utf8LengthExceeds(input, limit) ? null : toWellFormed(input);
+  const view = ArrayBuffer.isView(input);
+  if (!view && !(input instanceof ArrayBuffer)) return undefined;
+  const bytes = view ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+  return bytes.length > limit ? null : decodeUTF8(bytes);
 }
 
 // A lone surrogate escape, or an escaped backslash (matched first, so the
@@ -89,17 +67,16 @@ function goSurrogates(text) {
   return text.replace(ESCAPES, (m) => (m.length === 2 || m.length === 12 ? m : '\\ufffd'));
 }
 
-// parseJSON parses text as Go's ecmajson.Parse does. It returns
-// {ok: true, value} or {ok: false}.
+// parseJSON parses text as Go's ecmajson.Parse does. It returns the value,
+// or undefined (which no JSON text parses to) when Go would refuse it.
 export function parseJSON(text) {
   if (SURROGATE_ESCAPE.test(text)) text = goSurrogates(text);
-  let value;
   try {
-    value = JSON.parse(text);
+    const value = JSON.parse(text);
+    return withinDepth(value) ? value : undefined;
   } catch {
-    return { ok: false };
+    return undefined;
   }
-  return withinDepth(value) ? { ok: true, value } : { ok: false };
 }
 
 // withinDepth checks the nesting bound, iteratively so a hostile depth
@@ -111,7 +88,7 @@ function withinDepth(root) {
     const depth = stack.pop();
     const v = stack.pop();
     if (depth > MAX_JSON_DEPTH) return false;
-    const children = Array.isArray(v) ? v : Object.values(v);
+    const children = Object.values(v); // an array's too
     for (let i = 0; i < children.length; i++) {
       const c = children[i];
       if (typeof c === 'object' && c !== null) stack.push(c, depth + 1);
@@ -143,24 +120,44 @@ export function has(o, key) {
 // header classifies a payload's protocol and version before its schema
 // runs: a matching protocol with a numeric version other than 1 is
 // UNSUPPORTED_VERSION; anything else off is INVALID_PAYLOAD. It returns a
-// diagnostic or null.
+// failed result, or null.
 export function header(root, protocol) {
-  if (!isObject(root)) return invalid();
-  const p = member(root, 'protocol');
+  if (!isObject(root)) return fail(invalid());
   const v = member(root, 'version');
-  if (p !== protocol || typeof v !== 'number') return invalid();
-  if (v !== VERSION) return unsupportedVersion();
-  return null;
+  if (member(root, 'protocol') !== protocol || typeof v !== 'number') return fail(invalid());
+  return v === VERSION ? null : fail(unsupportedVersion());
 }
 
-// Schema checks throw Invalid; a decoder catches it at its top and returns
-// the payload-free diagnostic, so decode functions read as a straight list
-// of fields, as the Go decoder does.
-export class Invalid extends Error {}
-const INVALID = new Invalid('invalid');
+// parseDocument reads readText's result as a document of protocol: over
+// its limit, not a payload, not JSON or a wrong header each fail with
+// their diagnostic; otherwise it returns {ok: true, value}, the parsed
+// root, for the schema to check.
+export function parseDocument(text, protocol) {
+  if (text === null) return fail(limitExceeded());
+  if (text === undefined) return fail(invalid());
+  const value = parseJSON(text);
+  if (value === undefined) return fail(invalidJSON());
+  return header(value, protocol) ?? ok(value);
+}
 
+// Schema checks throw; schema() catches at a decoder's top and returns
+// the payload-free INVALID_PAYLOAD, so decode functions read as a straight
+// list of fields, as the Go decoder does. Whatever else throws counts the
+// same: an object given by a caller may throw from a getter or a proxy,
+// and nothing internal may leak into a diagnostic. need throws itself: no
+// one reads what is thrown, so any value will do, and no Error (with its
+// stack) is built per failed rule.
 export function need(ok) {
-  if (!ok) throw INVALID;
+  if (!ok) throw need;
+}
+
+// schema returns check(), or the INVALID_PAYLOAD failure when it throws.
+export function schema(check) {
+  try {
+    return check();
+  } catch {
+    return fail(invalid());
+  }
 }
 
 // object returns v when it is an object.
@@ -169,37 +166,45 @@ export function object(v) {
   return v;
 }
 
-// str returns v when it is a string.
-export function str(v) {
-  need(typeof v === 'string');
-  return v;
-}
-
-// field returns o's required member key.
-export function field(o, key) {
+// field returns o's required member key, read once, when valid (if given)
+// accepts it.
+export function field(o, key, valid) {
   need(hasOwn.call(o, key));
-  return o[key];
-}
-
-// text is a trimmed string field: trimmed first, then length-checked, as
-// zod's .trim().min().max() rewrites the value before checking it.
-export function text(v, min, max) {
-  const s = str(v).trim();
-  need(s.length >= min && s.length <= max);
-  return s;
+  const v = o[key];
+  need(!valid || valid(v));
+  return v;
 }
 
 // raw is an untrimmed, length-checked string field.
 export function raw(v, min, max) {
-  const s = str(v);
-  need(s.length >= min && s.length <= max);
+  need(typeof v === 'string' && v.length >= min && v.length <= max);
+  return v;
+}
+
+// text is a trimmed string field: trimmed first, then length-checked, as
+// zod's .trim().min().max() rewrites the value before checking it. It
+// must also be well-formed: a decoded payload always is (see the file
+// comment), but an object built in JavaScript may hold a lone surrogate,
+// which no Go peer could hash or match; Go refuses the invalid UTF-8 that
+// is its counterpart.
+export function text(v, min, max) {
+  need(typeof v === 'string');
+  const s = v.trim();
+  need(s.length >= min && s.length <= max && isWellFormed(s));
   return s;
 }
 
-// array returns v when it is an array of min..max elements.
-export function array(v, min, max) {
-  need(Array.isArray(v) && v.length >= min && v.length <= max);
-  return v;
+// array returns v when it is an array of min..max elements, or, given
+// each, a fresh array of each(element, index). The elements are read by
+// index, holes as undefined: an array built in JavaScript may be sparse,
+// and map would skip its holes unchecked.
+export function array(v, min, max, each) {
+  const n = Array.isArray(v) ? v.length : -1;
+  need(n >= min && n <= max);
+  if (!each) return v;
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(each(v[i], i));
+  return out;
 }
 
 // oneOf returns v when it is one of the allowed strings.
@@ -213,8 +218,5 @@ export function oneOf(v, ...allowed) {
 // unrecognized keys (so it never reaches the prototype setter) and leaves
 // it out of its output; JSON.parse made it an ordinary own property.
 export function strictKeys(o, allowed) {
-  for (const k of Object.keys(o)) {
-    if (k !== '__proto__' && !allowed.includes(k)) return false;
-  }
-  return true;
+  return Object.keys(o).every((k) => k === '__proto__' || allowed.includes(k));
 }

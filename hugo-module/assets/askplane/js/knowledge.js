@@ -26,11 +26,11 @@ import {
   MAX_TITLE_LEN,
   VERSION,
 } from './limits.js';
-import { isContentHash, isSafeIdentifier, isWellFormed } from './text.js';
+import { isContentHash, isSafeIdentifier } from './text.js';
 import { isSafeHref } from './href.js';
 import { parseDateTime } from './datetime.js';
 import { normalizeKnowledgeKey } from './normalize.js';
-import { PLACEHOLDER_HASH, artifactDocument, canonicalDigest, canonicalText } from './canonical.js';
+import { PLACEHOLDER_HASH, artifactDocument, canonicalDigest } from './canonical.js';
 import {
   array,
   fail,
@@ -39,46 +39,30 @@ import {
   hashMismatch,
   header,
   invalid,
-  invalidJSON,
   isObject,
   limitExceeded,
   need,
   object,
   ok,
-  parseJSON,
+  parseDocument,
   readText,
-  str,
+  schema,
+  text,
 } from './json.js';
 
 // Entry kinds, in protocol order. Informational: the resolver never
 // reads them.
 export const KINDS = Object.freeze(['command', 'package', 'navigation', 'contribution', 'ecosystem', 'restricted-faq', 'document']);
 
-// The length of `"contentHash":"sha256:…",`: what the whole document adds
-// to the canonical text. A value (not text) is measured by its serialized
-// size, as JSON.stringify would measure it.
-const HASH_MEMBER_LEN = '"contentHash":"",'.length + PLACEHOLDER_HASH.length;
-
-// freeText is a trimmed field of free text. It must also be well-formed:
-// a decoded payload always is (see json.js), but an object built in
-// JavaScript may hold a lone surrogate, which no Go peer could hash or
-// match; Go refuses the invalid UTF-8 that is its counterpart.
-function freeText(v, min, max) {
-  const s = str(v).trim();
-  need(s.length >= min && s.length <= max && isWellFormed(s));
-  return s;
-}
-
 // checkArtifact maps a parsed document (or an object) onto a fresh
 // artifact, checking every rule, and builds the key index the unique-alias
 // rule needs and the resolver reuses: keys[i] holds entry i's normalized
 // values, owners maps a key to the entries that own it, in artifact order.
-// It throws Invalid.
+// It throws (see need). Free text must be well-formed (see text).
 function checkArtifact(root) {
-  const artifactId = field(root, 'artifactId');
-  const siteId = field(root, 'siteId');
-  const contentHash = field(root, 'contentHash');
-  need(isSafeIdentifier(artifactId) && isSafeIdentifier(siteId) && isContentHash(contentHash));
+  const artifactId = field(root, 'artifactId', isSafeIdentifier);
+  const siteId = field(root, 'siteId', isSafeIdentifier);
+  const contentHash = field(root, 'contentHash', isContentHash);
   const generatedAt = field(root, 'generatedAt');
   const gen = parseDateTime(generatedAt);
   need(gen !== null);
@@ -91,66 +75,45 @@ function checkArtifact(root) {
     // sub-millisecond later counts as equal.
     need(expiresMs !== null && expiresMs > gen);
   }
-  const list = array(field(root, 'entries'), 0, MAX_ENTRIES);
-  const entries = new Array(list.length);
-  const keys = new Array(list.length);
   const ids = new Set();
   const owners = new Map();
-  for (let i = 0; i < list.length; i++) {
-    const ev = object(list[i]);
-    const id = field(ev, 'id');
-    need(isSafeIdentifier(id) && !ids.has(id));
+  const keys = [];
+  const entries = array(field(root, 'entries'), 0, MAX_ENTRIES, (ev, i) => {
+    object(ev);
+    const id = field(ev, 'id', isSafeIdentifier);
+    need(!ids.has(id));
     ids.add(id);
     const kind = field(ev, 'kind');
     need(KINDS.includes(kind));
-    const label = freeText(field(ev, 'label'), 1, MAX_LABEL_LEN);
+    const label = text(field(ev, 'label'), 1, MAX_LABEL_LEN);
     const m = object(field(ev, 'match'));
     need(field(m, 'type') === 'exact');
-    const vals = array(field(m, 'values'), 1, MAX_ALIASES);
-    const values = new Array(vals.length);
-    const ks = new Array(vals.length);
-    for (let j = 0; j < vals.length; j++) {
-      const v = freeText(vals[j], 1, MAX_ALIAS_LEN);
+    const ks = [];
+    const values = array(field(m, 'values'), 1, MAX_ALIASES, (a) => {
+      const v = text(a, 1, MAX_ALIAS_LEN);
       // Normalization can expand ("\uFDFA" is 18 units), so the key has
       // its own bound; and within an entry keys are unique.
       const k = normalizeKnowledgeKey(v);
-      need(k.length <= MAX_ALIAS_LEN);
-      for (let p = 0; p < j; p++) need(ks[p] !== k);
-      values[j] = v;
-      ks[j] = k;
+      need(k.length <= MAX_ALIAS_LEN && !ks.includes(k));
+      ks.push(k);
       const o = owners.get(k);
       if (o === undefined) owners.set(k, [i]);
       else o.push(i);
-    }
+      return v;
+    });
+    keys.push(ks);
     const ans = object(field(ev, 'answer'));
-    const markdown = freeText(field(ans, 'markdown'), 1, MAX_MARKDOWN_LEN);
-    const cl = array(field(ans, 'citations'), 0, MAX_CITATIONS);
-    const citations = new Array(cl.length);
-    for (let j = 0; j < cl.length; j++) {
-      const c = object(cl[j]);
-      const cid = field(c, 'id');
-      need(isSafeIdentifier(cid));
-      const title = freeText(field(c, 'title'), 1, MAX_TITLE_LEN);
-      const href = field(c, 'href');
-      need(isSafeHref(href));
-      citations[j] = { id: cid, title, href };
-    }
-    entries[i] = { id, kind, label, match: { type: 'exact', values }, answer: { markdown, citations } };
-    keys[i] = ks;
-  }
+    const markdown = text(field(ans, 'markdown'), 1, MAX_MARKDOWN_LEN);
+    const citations = array(field(ans, 'citations'), 0, MAX_CITATIONS, (c) => {
+      object(c);
+      return { id: field(c, 'id', isSafeIdentifier), title: text(field(c, 'title'), 1, MAX_TITLE_LEN), href: field(c, 'href', isSafeHref) };
+    });
+    return { id, kind, label, match: { type: 'exact', values }, answer: { markdown, citations } };
+  });
   // Unique-alias rule: every entry keeps at least one key it alone owns,
   // so each stays reachable even when its other aliases are shared.
-  for (let i = 0; i < keys.length; i++) {
-    need(keys[i].some((k) => owners.get(k).length === 1));
-  }
-  const artifact = {
-    protocol: KNOWLEDGE_PROTOCOL,
-    version: VERSION,
-    artifactId,
-    siteId,
-    contentHash,
-    generatedAt,
-  };
+  need(keys.every((ks) => ks.some((k) => owners.get(k).length === 1)));
+  const artifact = { protocol: KNOWLEDGE_PROTOCOL, version: VERSION, artifactId, siteId, contentHash, generatedAt };
   if (expiresAt !== undefined) artifact.expiresAt = expiresAt;
   artifact.entries = entries;
   return { artifact, keys, owners, expiresMs };
@@ -162,43 +125,31 @@ function digestOf(artifact) {
   return canonicalDigest(artifact, false);
 }
 
-// guard runs a schema check. Any exception is INVALID_PAYLOAD, as in the
-// reference: an object given by a caller may throw from a getter or a
-// proxy, and nothing internal may leak into a diagnostic.
-function guard(fn) {
-  try {
-    return fn();
-  } catch {
-    return fail(invalid());
-  }
+// check runs checkArtifact on a root whose header is checked.
+// withPlaceholder substitutes the placeholder hash first, for computing
+// the hash of a document that has none.
+function check(root, withPlaceholder) {
+  return checkArtifact(withPlaceholder ? { ...root, contentHash: PLACEHOLDER_HASH } : root);
 }
 
-// decodeText decodes a text payload (string or bytes) into an index:
-// limit, JSON, header, schema. withPlaceholder substitutes the placeholder
-// hash first, for computing the hash of a document that has none.
+// decodeText decodes readText's result into an index: limit, JSON,
+// header, schema.
 function decodeText(text, withPlaceholder) {
-  if (text === null) return fail(limitExceeded());
-  const parsed = parseJSON(text);
-  if (!parsed.ok) return fail(invalidJSON());
-  let root = parsed.value;
-  const diag = header(root, KNOWLEDGE_PROTOCOL);
-  if (diag !== null) return fail(diag);
-  if (withPlaceholder) root = { ...root, contentHash: PLACEHOLDER_HASH };
-  return guard(() => ok(checkArtifact(root)));
+  const r = parseDocument(text, KNOWLEDGE_PROTOCOL);
+  return r.ok ? schema(() => ok(check(r.value, withPlaceholder))) : r;
 }
 
 // decodeValue checks an artifact given as an object. A value has no bytes
 // to limit before parsing, so its serialized size is checked after the
-// schema, as JSON.stringify would measure it.
+// schema, as JSON.stringify would measure it: the canonical text plus
+// `"contentHash":"sha256:…",`, what the whole document adds to it.
 function decodeValue(value, withPlaceholder) {
-  return guard(() => {
-    if (!isObject(value)) return fail(invalid());
+  return schema(() => {
     const diag = header(value, KNOWLEDGE_PROTOCOL);
-    if (diag !== null) return fail(diag);
-    const root = withPlaceholder ? { ...value, contentHash: PLACEHOLDER_HASH } : value;
-    const index = checkArtifact(root);
+    if (diag !== null) return diag;
+    const index = check(value, withPlaceholder);
     const digest = digestOf(index.artifact);
-    if (digest.bytes + HASH_MEMBER_LEN > MAX_ARTIFACT_BYTES) return fail(limitExceeded());
+    if (digest.bytes + '"contentHash":"",'.length + PLACEHOLDER_HASH.length > MAX_ARTIFACT_BYTES) return fail(limitExceeded());
     index.digest = digest;
     return ok(index);
   });
@@ -206,22 +157,18 @@ function decodeValue(value, withPlaceholder) {
 
 function decodeAny(input, withPlaceholder) {
   const text = readText(input, MAX_ARTIFACT_BYTES);
-  if (text === undefined) return decodeValue(input, withPlaceholder);
-  return decodeText(text, withPlaceholder);
+  return text === undefined ? decodeValue(input, withPlaceholder) : decodeText(text, withPlaceholder);
 }
 
 function validTrust(trust) {
   return isObject(trust) && isContentHash(trust.contentHash) && isSafeIdentifier(trust.siteId);
 }
 
-// checkTrust applies steps 3 to 5 to a decoded index.
-function checkTrust(index, trust) {
-  const a = index.artifact;
+// checkTrust applies steps 3 and 4 to a decoded artifact, and returns a
+// failure or null.
+function checkTrust(a, trust) {
   if (a.contentHash !== trust.contentHash) return fail(hashMismatch());
-  if (a.siteId !== trust.siteId) return fail(invalid());
-  const digest = index.digest ?? digestOf(a);
-  if (digest.hash !== a.contentHash) return fail(hashMismatch());
-  return ok(index);
+  return a.siteId === trust.siteId ? null : fail(invalid());
 }
 
 // verifyArtifactIndex verifies input (string, bytes or object) against
@@ -232,7 +179,8 @@ export function verifyArtifactIndex(input, trust) {
   if (!validTrust(trust)) return fail(invalid());
   const r = decodeAny(input, false);
   if (!r.ok) return r;
-  return checkTrust(r.value, trust);
+  const a = r.value.artifact;
+  return checkTrust(a, trust) ?? ((r.value.digest ?? digestOf(a)).hash === a.contentHash ? r : fail(hashMismatch()));
 }
 
 // verifyArtifactIndexWith is verifyArtifactIndex for bytes or text, with
@@ -241,15 +189,14 @@ export function verifyArtifactIndex(input, trust) {
 // resolves to the same result verifyArtifactIndex returns.
 export async function verifyArtifactIndexWith(input, trust, hex) {
   if (!validTrust(trust)) return fail(invalid());
-  const text = readText(input, MAX_ARTIFACT_BYTES);
-  if (text === undefined) return fail(invalid());
-  const r = decodeText(text, false);
+  const r = decodeText(readText(input, MAX_ARTIFACT_BYTES), false);
   if (!r.ok) return r;
   const a = r.value.artifact;
-  if (a.contentHash !== trust.contentHash) return fail(hashMismatch());
-  if (a.siteId !== trust.siteId) return fail(invalid());
-  if ('sha256:' + (await hex(canonicalText(a))) !== a.contentHash) return fail(hashMismatch());
-  return r;
+  // The canonical text (canonicalText), written straight from the fresh
+  // canonical object checkArtifact built: JSON.stringify leaves out a
+  // member whose value is undefined.
+  const text = () => JSON.stringify({ ...a, contentHash: undefined });
+  return checkTrust(a, trust) ?? ('sha256:' + (await hex(text())) === a.contentHash ? r : fail(hashMismatch()));
 }
 
 // decodeArtifact decodes an artifact (string, bytes or object) and checks

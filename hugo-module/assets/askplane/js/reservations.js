@@ -21,6 +21,7 @@
 
 import { MAX_IDENTIFIER_LEN } from './limits.js';
 import { OUTCOME_CHOICES } from './answer.js';
+import { isSafeIdentifier } from './text.js';
 
 export const MAX_CHOICE_SESSIONS = 256;
 export const MAX_SESSION_CHOICES = 256;
@@ -39,7 +40,8 @@ export const SUBMIT_GRANTED = 'granted';
 // digit (the AgentsKit adapter does the same).
 export function sanitizeIdentifier(s, fallback) {
   const out = String(s).replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, MAX_IDENTIFIER_LEN);
-  return /^[A-Za-z0-9]/.test(out) ? out : fallback;
+  // Only its first unit can still break the rule.
+  return isSafeIdentifier(out) ? out : fallback;
 }
 
 // choiceFrame returns the instance id and the exact props JSON of the
@@ -56,10 +58,26 @@ export function choiceFrame(env, messageId) {
   return { instanceId: sanitizeIdentifier(CHOICES_INSTANCE_PREFIX + messageId, 'deterministic-choices'), props };
 }
 
+// evict drops the first (least recently touched, or oldest) member of map
+// that busy does not hold on to, and reports false when busy holds every
+// one.
+function evict(map, busy) {
+  for (const [k, v] of map) {
+    if (!busy(v)) return map.delete(k);
+  }
+  return false;
+}
+
+// A session has a claim in flight when one of its authorizations is
+// claimed: a claimed authorization is never replaced or evicted, and is
+// unclaimed before a commit removes it.
+const claimed = (a) => a.claimed;
+const inFlight = (s) => [...s.auths.values()].some(claimed);
+
 export class Reservations {
   // Maps keep insertion order: a Map is the LRU list (first = least
   // recently touched), and moving to the back is delete + set.
-  #sessions = new Map(); // sessionId → session
+  #sessions = new Map(); // sessionId → {id, auths: instanceId → authorization}
 
   // remember records that the choice list instanceId, with props (its
   // exact JSON), offered suggestions in sessionId. Only deterministic
@@ -69,23 +87,17 @@ export class Reservations {
     if (!String(instanceId).startsWith(CHOICES_INSTANCE_PREFIX)) return;
     const values = new Map();
     for (const s of suggestions) values.set(s.id, s.value);
-    let s = this.#sessions.get(sessionId);
-    if (s !== undefined) {
-      this.#sessions.delete(sessionId);
-      this.#sessions.set(sessionId, s);
-    } else {
-      if (this.#sessions.size >= MAX_CHOICE_SESSIONS && !this.#evictSession()) return;
-      s = { id: sessionId, auths: new Map(), claimed: 0 };
+    let s = this.#touch(sessionId);
+    if (s === undefined) {
+      if (this.#sessions.size >= MAX_CHOICE_SESSIONS && !evict(this.#sessions, inFlight)) return;
+      s = { id: sessionId, auths: new Map() };
       this.#sessions.set(sessionId, s);
     }
     const prev = s.auths.get(instanceId);
-    if (prev !== undefined) {
-      if (prev.claimed) return;
-      // Replacing keeps the authorization's place in eviction order.
-      s.auths.set(instanceId, { instanceId, props: String(props), values, claimed: false });
-      return;
-    }
-    if (s.auths.size >= MAX_SESSION_CHOICES && !evictUnclaimed(s)) return;
+    if (prev?.claimed) return;
+    // Replacing keeps the authorization's place in eviction order; a new
+    // one may need room.
+    if (prev === undefined && s.auths.size >= MAX_SESSION_CHOICES && !evict(s.auths, claimed)) return;
     s.auths.set(instanceId, { instanceId, props: String(props), values, claimed: false });
   }
 
@@ -96,16 +108,15 @@ export class Reservations {
     if (frame !== null) this.remember(sessionId, frame.instanceId, frame.props, env.suggestions);
   }
 
-  // evictSession drops the least recently touched session with no claim
-  // in flight, and reports false when every session has one.
-  #evictSession() {
-    for (const [id, s] of this.#sessions) {
-      if (s.claimed === 0) {
-        this.#sessions.delete(id);
-        return true;
-      }
+  // #touch moves a remembered session to the back of the LRU list and
+  // returns it, or undefined.
+  #touch(sessionId) {
+    const s = this.#sessions.get(sessionId);
+    if (s !== undefined) {
+      this.#sessions.delete(sessionId);
+      this.#sessions.set(sessionId, s);
     }
-    return false;
+    return s;
   }
 
   // submit reserves choiceId of the list instanceId (with props, the exact
@@ -117,17 +128,10 @@ export class Reservations {
   // the session is touched.
   submit(sessionId, instanceId, props, choiceId) {
     if (!String(instanceId).startsWith(CHOICES_INSTANCE_PREFIX)) return { result: SUBMIT_NOT_DETERMINISTIC, claim: null };
-    const s = this.#sessions.get(sessionId);
-    if (s === undefined) return { result: SUBMIT_UNAVAILABLE, claim: null };
-    const a = s.auths.get(instanceId);
-    if (a === undefined || a.claimed || a.props !== props || !a.values.has(choiceId)) {
-      return { result: SUBMIT_UNAVAILABLE, claim: null };
-    }
-    this.#sessions.delete(sessionId);
-    this.#sessions.set(sessionId, s);
+    const a = this.#sessions.get(sessionId)?.auths.get(instanceId);
+    if (a === undefined || a.claimed || a.props !== props || !a.values.has(choiceId)) return { result: SUBMIT_UNAVAILABLE, claim: null };
     a.claimed = true;
-    s.claimed++;
-    return { result: SUBMIT_GRANTED, claim: new Claim(a.values.get(choiceId), this.#sessions, s, a) };
+    return { result: SUBMIT_GRANTED, claim: new Claim(a.values.get(choiceId), this.#sessions, this.#touch(sessionId), a) };
   }
 
   // releaseSession forgets a session and all its authorizations, claimed
@@ -141,18 +145,6 @@ export class Reservations {
   get size() {
     return this.#sessions.size;
   }
-}
-
-// evictUnclaimed drops a session's oldest authorization that is not
-// claimed, and reports false when all are.
-function evictUnclaimed(s) {
-  for (const [id, a] of s.auths) {
-    if (!a.claimed) {
-      s.auths.delete(id);
-      return true;
-    }
-  }
-  return false;
 }
 
 // Claim is a granted submission: send value, then commit() or release().
@@ -175,11 +167,9 @@ export class Claim {
   // created again meanwhile: a late commit must not delete a newer one.
   commit() {
     if (this.#settled) return;
-    this.#settled = true;
+    this.release();
     const s = this.#s;
     const a = this.#a;
-    a.claimed = false;
-    s.claimed--;
     if (s.auths.get(a.instanceId) === a) s.auths.delete(a.instanceId);
     if (s.auths.size === 0 && this.#sessions.get(s.id) === s) this.#sessions.delete(s.id);
   }
@@ -189,6 +179,5 @@ export class Claim {
     if (this.#settled) return;
     this.#settled = true;
     this.#a.claimed = false;
-    this.#s.claimed--;
   }
 }

@@ -7,7 +7,7 @@
 // returns a corrupt escalation, so a bad or tampered artifact degrades to
 // the backend (or to an honest "corrupt" notice) instead of answering.
 
-import { MAX_QUERY_LEN, MAX_SUGGESTIONS, ANSWER_PROTOCOL, VERSION } from './limits.js';
+import { MAX_QUERY_LEN, MAX_SUGGESTIONS } from './limits.js';
 import { toWellFormed, truncateUTF16 } from './text.js';
 import { normalizeKnowledgeKey } from './normalize.js';
 import { verifyArtifactIndex } from './knowledge.js';
@@ -24,85 +24,58 @@ import {
   REASON_MISS,
   REASON_OFFLINE,
   REASON_STALE,
+  envelope,
   escalate,
   escalationEnvelope,
 } from './answer.js';
 
 // VerifiedResolver answers from the result of a verification already
 // made: verifyArtifactIndex's, or the widget's verifyArtifactIndexWith
-// (Web Crypto, asynchronous). Resolver is the one that verifies itself.
+// (Web Crypto, asynchronous). Resolver is the one that verifies itself,
+// and the one that describes its artifact (the widget only asks).
 export class VerifiedResolver {
   #index = null; // {artifact, keys, owners, expiresMs} once verified
-  #suggest = null; // per entry: the value a choices suggestion submits
   #now;
-  #error = null;
 
   // new VerifiedResolver(r, {now}) answers from r.value when r.ok, else
-  // escalates every question as corrupt with r.diagnostic. The index must
-  // be the verifier's own fresh objects, not shared with a caller. now()
-  // returns the clock in epoch milliseconds, for the expiry check
-  // (default Date.now).
+  // escalates every question as corrupt. The index must be the verifier's
+  // own fresh objects, not shared with a caller. now() returns the clock
+  // in epoch milliseconds, for the expiry check (default Date.now).
   constructor(r, options = {}) {
     this.#now = typeof options.now === 'function' ? options.now : Date.now;
-    if (!r.ok) {
-      this.#error = r.diagnostic;
-      return;
-    }
-    this.#index = r.value;
-    const { artifact: a, keys, owners } = r.value;
-    this.#suggest = a.entries.map((e, i) => suggestionValue(e, keys[i], owners));
+    if (r.ok) this.#index = r.value;
   }
 
-  // error is the payload-free diagnostic of a rejected artifact, or null
-  // when the Resolver answers from it.
-  get error() {
-    return this.#error;
-  }
-
-  // ok reports whether the artifact verified.
-  get ok() {
-    return this.#index !== null;
-  }
-
-  // artifactId, contentHash and expiresAt describe the verified artifact
-  // (undefined when there is none).
-  get artifactId() {
-    return this.#index?.artifact.artifactId;
-  }
-
-  get contentHash() {
-    return this.#index?.artifact.contentHash;
-  }
-
-  get expiresAt() {
-    return this.#index?.artifact.expiresAt;
-  }
-
-  // stale reports whether the artifact has expired. Expiry is inclusive:
-  // at the exact expiresAt instant it is already stale. The clock is read
-  // only for artifacts that expire.
-  #stale() {
-    const exp = this.#index.expiresMs;
-    return exp !== null && exp <= this.#now();
-  }
-
-  // resolve answers query, in the order the protocol fixes:
-  //  1. an expired artifact escalates as stale, whatever the query;
-  //  2. a query over 512 UTF-16 units, or whose key is, is a miss: it is
-  //     never cut down into a match;
-  //  3. no owner of the key is a miss, several are choices (the first 8
-  //     in artifact order), exactly one is that entry's answer.
-  resolve(query) {
+  // #ask makes query a well-formed string and returns it with its key and
+  // the entries that own the key, in artifact order; or with the
+  // escalation that answers it before any matching, in the order the
+  // protocol fixes:
+  //  1. no verified artifact is corrupt;
+  //  2. an expired artifact escalates as stale, whatever the query.
+  //     Expiry is inclusive: at the exact expiresAt instant it is already
+  //     stale. The clock is read only for artifacts that expire;
+  //  3. a query over 512 UTF-16 units is a miss (with missMessage): it is
+  //     never cut down into a match. A key over 512 owns nothing.
+  #ask(query, missMessage) {
     query = toWellFormed(String(query));
-    if (this.#index === null) return escalate(query, REASON_CORRUPT);
-    if (this.#stale()) return escalate(query, REASON_STALE);
-    if (query.length > MAX_QUERY_LEN) return escalate(query, REASON_MISS);
+    const index = this.#index;
+    let early = null;
+    if (index === null) early = escalate(query, REASON_CORRUPT);
+    else if (index.expiresMs !== null && index.expiresMs <= this.#now()) early = escalate(query, REASON_STALE);
+    else if (query.length > MAX_QUERY_LEN) early = escalate(query, REASON_MISS, missMessage);
+    if (early !== null) return { early };
     const key = normalizeKnowledgeKey(query);
-    if (key.length > MAX_QUERY_LEN) return escalationEnvelope(query, truncateUTF16(key, MAX_QUERY_LEN), REASON_MISS, MESSAGE_MISS);
-    const owners = this.#index.owners.get(key);
-    if (owners === undefined) return escalationEnvelope(query, key, REASON_MISS, MESSAGE_MISS);
-    if (owners.length === 1) return this.#answer(owners[0], query, key);
-    return this.#choices(owners, query, key);
+    return { query, key, owners: (key.length <= MAX_QUERY_LEN && index.owners.get(key)) || [] };
+  }
+
+  // resolve answers query: no owner of its key is a miss, several are
+  // choices (the first 8 in artifact order), exactly one is that entry's
+  // answer.
+  resolve(question) {
+    const { early, query, key, owners } = this.#ask(question, MESSAGE_MISS);
+    if (early) return early;
+    if (owners.length === 0) return escalationEnvelope(query, truncateUTF16(key, MAX_QUERY_LEN), REASON_MISS, MESSAGE_MISS);
+    return owners.length === 1 ? this.#answer(owners[0], query, key) : this.#choices(owners, query, key);
   }
 
   // resolveChoice answers a choice picked from the choices envelope for
@@ -111,60 +84,43 @@ export class VerifiedResolver {
   // question never matched; anything else is a miss saying the selected
   // answer is unavailable.
   resolveChoice(choiceId, originalQuery) {
-    const query = toWellFormed(String(originalQuery));
-    if (this.#index === null) return escalate(query, REASON_CORRUPT);
-    if (this.#stale()) return escalate(query, REASON_STALE);
-    if (query.length > MAX_QUERY_LEN) return escalate(query, REASON_MISS, MESSAGE_CHOICE_MISSING);
-    const key = normalizeKnowledgeKey(query);
-    if (key.length <= MAX_QUERY_LEN) {
-      const owners = this.#index.owners.get(key) ?? [];
-      const entries = this.#index.artifact.entries;
-      for (let k = 0; k < owners.length && k < MAX_SUGGESTIONS; k++) {
-        if (entries[owners[k]].id === choiceId) return this.#answer(owners[k], query, key);
-      }
-    }
+    const { early, query, key, owners } = this.#ask(originalQuery, MESSAGE_CHOICE_MISSING);
+    if (early) return early;
+    const i = owners.slice(0, MAX_SUGGESTIONS).find((i) => this.#index.artifact.entries[i].id === choiceId);
+    if (i !== undefined) return this.#answer(i, query, key);
     return escalationEnvelope(query, truncateUTF16(key, MAX_QUERY_LEN), REASON_MISS, MESSAGE_CHOICE_MISSING);
   }
 
   // Each envelope is built fresh, citations included, so a caller that
   // edits one cannot change what the Resolver answers next.
   #answer(i, query, key) {
-    const a = this.#index.artifact;
-    const e = a.entries[i];
-    return {
-      protocol: ANSWER_PROTOCOL,
-      version: VERSION,
-      outcome: OUTCOME_ANSWER,
-      query,
-      normalizedQuery: key,
+    const e = this.#index.artifact.entries[i];
+    return envelope(OUTCOME_ANSWER, query, key, {
       answer: {
         markdown: e.answer.markdown,
         citations: e.answer.citations.map((c) => ({ id: c.id, title: c.title, href: c.href })),
       },
-      provenance: { source: 'local', artifactId: a.artifactId, contentHash: a.contentHash, entryIds: [e.id] },
+      provenance: this.#provenance([i]),
       confidence: { level: 'high', basis: 'exact' },
-    };
+    });
   }
 
   #choices(owners, query, key) {
-    const a = this.#index.artifact;
+    const { artifact, keys } = this.#index;
+    const entries = artifact.entries;
     const picked = owners.slice(0, MAX_SUGGESTIONS);
-    return {
-      protocol: ANSWER_PROTOCOL,
-      version: VERSION,
-      outcome: OUTCOME_CHOICES,
-      query,
-      normalizedQuery: key,
+    return envelope(OUTCOME_CHOICES, query, key, {
       message: MESSAGE_CHOICES,
-      suggestions: picked.map((i) => ({ id: a.entries[i].id, label: a.entries[i].label, value: this.#suggest[i] })),
-      provenance: {
-        source: 'local',
-        artifactId: a.artifactId,
-        contentHash: a.contentHash,
-        entryIds: picked.map((i) => a.entries[i].id),
-      },
+      suggestions: picked.map((i) => ({ id: entries[i].id, label: entries[i].label, value: suggestionValue(entries[i], keys[i], this.#index.owners) })),
+      provenance: this.#provenance(picked),
       confidence: { level: 'medium', basis: 'ambiguous' },
-    };
+    });
+  }
+
+  // #provenance is the local provenance of the entries at indices.
+  #provenance(indices) {
+    const a = this.#index.artifact;
+    return { source: 'local', artifactId: a.artifactId, contentHash: a.contentHash, entryIds: indices.map((i) => a.entries[i].id) };
   }
 }
 
@@ -182,6 +138,8 @@ function suggestionValue(e, keys, owners) {
 }
 
 export class Resolver extends VerifiedResolver {
+  #r;
+
   // new Resolver(artifact, trust, {now}) verifies artifact against trust
   // ({contentHash, siteId}, see siteTrust) synchronously, here, even when
   // it came from verifyArtifact: an object changed after it was verified
@@ -190,7 +148,34 @@ export class Resolver extends VerifiedResolver {
   // or its bytes or text (then it is decoded, normalized and hashed once);
   // null means there is none.
   constructor(artifact, trust, options = {}) {
-    super(artifact == null ? fail(invalid()) : verifyArtifactIndex(artifact, trust), options);
+    const r = artifact == null ? fail(invalid()) : verifyArtifactIndex(artifact, trust);
+    super(r, options);
+    this.#r = r;
+  }
+
+  // error is the payload-free diagnostic of a rejected artifact, or null
+  // when the Resolver answers from it.
+  get error() {
+    return this.#r.ok ? null : this.#r.diagnostic;
+  }
+
+  // ok reports whether the artifact verified.
+  get ok() {
+    return this.#r.ok;
+  }
+
+  // artifactId, contentHash and expiresAt describe the verified artifact
+  // (undefined when there is none).
+  get artifactId() {
+    return this.#r.value?.artifact.artifactId;
+  }
+
+  get contentHash() {
+    return this.#r.value?.artifact.contentHash;
+  }
+
+  get expiresAt() {
+    return this.#r.value?.artifact.expiresAt;
   }
 }
 
@@ -212,10 +197,10 @@ export const ACTION_ESCALATE = 'escalate';
 // modified; a missing env is a corrupt escalation.
 export function decide(env, mode, backendAvailable) {
   if (env == null) env = escalate('', REASON_CORRUPT);
-  if (env.outcome !== OUTCOME_ESCALATION) return { action: ACTION_LOCAL, envelope: env };
-  if (mode === 'backend' && backendAvailable) return { action: ACTION_ESCALATE, envelope: env };
-  if (env.reason === REASON_MISS) {
-    return { action: ACTION_LOCAL, envelope: escalationEnvelope(env.query, env.normalizedQuery, REASON_OFFLINE, MESSAGE_OFFLINE) };
+  let action = ACTION_LOCAL;
+  if (env.outcome === OUTCOME_ESCALATION) {
+    if (mode === 'backend' && backendAvailable) action = ACTION_ESCALATE;
+    else if (env.reason === REASON_MISS) env = escalationEnvelope(env.query, env.normalizedQuery, REASON_OFFLINE, MESSAGE_OFFLINE);
   }
-  return { action: ACTION_LOCAL, envelope: env };
+  return { action, envelope: env };
 }

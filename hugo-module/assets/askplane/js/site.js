@@ -6,21 +6,7 @@
 import { MAX_SITE_CONFIG_BYTES, SITE_PROTOCOL, VERSION } from './limits.js';
 import { isContentHash, isSafeIdentifier } from './text.js';
 import { isSafeHref } from './href.js';
-import {
-  Invalid,
-  fail,
-  field,
-  header,
-  invalid,
-  invalidJSON,
-  limitExceeded,
-  need,
-  object,
-  ok,
-  oneOf,
-  parseJSON,
-  readText,
-} from './json.js';
+import { field, object, ok, oneOf, parseDocument, readText, schema } from './json.js';
 
 export const FALLBACK_BACKEND = 'backend';
 export const FALLBACK_DISABLED = 'disabled';
@@ -29,22 +15,14 @@ export const FALLBACK_DISABLED = 'disabled';
 // is checked before parsing; unknown members are stripped. The value is a
 // fresh object in the protocol's key order.
 export function decodeSiteConfig(input) {
-  const text = readText(input, MAX_SITE_CONFIG_BYTES);
-  if (text === null) return fail(limitExceeded());
-  if (text === undefined) return fail(invalid());
-  const parsed = parseJSON(text);
-  if (!parsed.ok) return fail(invalidJSON());
-  const root = parsed.value;
-  const diag = header(root, SITE_PROTOCOL);
-  if (diag !== null) return fail(diag);
-  try {
-    const siteId = field(root, 'siteId');
-    need(isSafeIdentifier(siteId));
+  const r = parseDocument(readText(input, MAX_SITE_CONFIG_BYTES), SITE_PROTOCOL);
+  if (!r.ok) return r;
+  const root = r.value;
+  return schema(() => {
+    const siteId = field(root, 'siteId', isSafeIdentifier);
     const art = object(field(root, 'artifact'));
-    const href = field(art, 'href');
-    need(isSafeHref(href));
-    const contentHash = field(art, 'contentHash');
-    need(isContentHash(contentHash));
+    const href = field(art, 'href', isSafeHref);
+    const contentHash = field(art, 'contentHash', isContentHash);
     const mode = oneOf(field(object(field(root, 'fallback')), 'mode'), FALLBACK_BACKEND, FALLBACK_DISABLED);
     return ok({
       protocol: SITE_PROTOCOL,
@@ -53,10 +31,7 @@ export function decodeSiteConfig(input) {
       artifact: { href, contentHash },
       fallback: { mode },
     });
-  } catch (e) {
-    if (e instanceof Invalid) return fail(invalid());
-    throw e;
-  }
+  });
 }
 
 // encodeSiteConfig writes a site config in the protocol's key order.

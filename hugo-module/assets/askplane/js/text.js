@@ -28,13 +28,8 @@ export function lengthBetween(s, min, max) {
 // Go string cannot hold. Both implementations then agree on every query.
 export function truncateUTF16(s, max) {
   if (s.length <= max) return s;
-  let end = max;
-  const c = s.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff && end < s.length) {
-    const d = s.charCodeAt(end);
-    if (d >= 0xdc00 && d <= 0xdfff) end--;
-  }
-  return s.slice(0, end);
+  const c = s.charCodeAt(max - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(max) & 0xfc00) === 0xdc00 ? max - 1 : max);
 }
 
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -53,22 +48,19 @@ export function isContentHash(s) {
   return typeof s === 'string' && CONTENT_HASH.test(s);
 }
 
-// With the u flag a well-formed surrogate pair is one code point, outside
-// U+D800..U+DFFF, so this class matches lone surrogates only.
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
-const LONE_SURROGATES = /[\ud800-\udfff]/gu;
-
-// isWellFormed reports whether s holds no lone surrogate. Go strings are
-// UTF-8 and cannot carry one, so a value that does is one Go could not
-// have produced (see toWellFormed).
-export const isWellFormed =
-  typeof String.prototype.isWellFormed === 'function' ? (s) => s.isWellFormed() : (s) => !LONE_SURROGATE.test(s);
-
 // toWellFormed replaces every lone surrogate with U+FFFD. Go's JSON reader
 // does exactly this with a lone "\ud83d" escape (a Go string cannot hold
 // one), and TextEncoder does it when encoding; applying it wherever a
 // string enters the protocol makes the widget see the same text as Go.
+// The fallback's class, with the u flag, matches lone surrogates only: a
+// well-formed pair is one code point, outside U+D800..U+DFFF.
 export const toWellFormed =
   typeof String.prototype.toWellFormed === 'function'
     ? (s) => s.toWellFormed()
-    : (s) => s.replace(LONE_SURROGATES, '\ufffd');
+    : (s) => s.replace(/[\ud800-\udfff]/gu, '\ufffd');
+
+// isWellFormed reports whether s holds no lone surrogate. Go strings are
+// UTF-8 and cannot carry one, so a value that does is one Go could not
+// have produced (see toWellFormed). A well-formed string comes back from
+// toWellFormed unchanged, and engines return it as it is.
+export const isWellFormed = (s) => toWellFormed(s) === s;

@@ -11,7 +11,8 @@
 //    still does the work for valid input (fatal mode, BOM kept, since Go
 //    keeps it and JSON.parse then rejects it).
 
-const encoder = typeof TextEncoder === 'function' ? new TextEncoder() : null;
+// Pure, so a bundle that never encodes (the widget's core) leaves it out.
+const encoder = typeof TextEncoder === 'function' ? /* @__PURE__ */ new TextEncoder() : null;
 
 // utf8Encode returns the UTF-8 bytes of s.
 export function utf8Encode(s) {
@@ -50,25 +51,18 @@ export function utf8Encode(s) {
 }
 
 // utf8Length returns the UTF-8 byte length of s without allocating: limits
-// are checked before anything is parsed or copied.
+// are checked before anything is parsed or copied. Each unit is one byte
+// and more: two bytes under U+0800, three above, a lone surrogate
+// included (written as U+FFFD); a surrogate pair is four bytes for its
+// two units.
 export function utf8Length(s) {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) continue;
-    if (c < 0x800) {
-      n += 1;
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 2; // 4 bytes for 2 units
-        i++;
-      } else {
-        n += 2;
-      }
-    } else {
-      n += 2; // 3 bytes, including a lone surrogate written as U+FFFD
-    }
+    n += c < 0x800 ? 1 : 2;
+    // charCodeAt past the end is NaN, never a low surrogate.
+    if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
   }
   return n;
 }
@@ -77,80 +71,57 @@ export function utf8Length(s) {
 // counting only when the UTF-16 length leaves the answer open (each unit
 // is 1 to 3 bytes).
 export function utf8LengthExceeds(s, max) {
-  if (s.length > max) return true;
-  if (s.length * 3 <= max) return false;
-  return utf8Length(s) > max;
+  return s.length > max || (s.length * 3 > max && utf8Length(s) > max);
 }
 
+// TextDecoder may be missing, or refuse fatal mode (Node without ICU).
 let strictDecoder = null;
 try {
   strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-} catch {
-  strictDecoder = null;
-}
+} catch {}
 
 // decodeUTF8 decodes bytes as Go reads them (see the file comment).
 export function decodeUTF8(bytes) {
-  if (strictDecoder) {
-    try {
-      return strictDecoder.decode(bytes);
-    } catch {
-      // Invalid UTF-8: fall through to the byte-by-byte decoder.
-    }
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    // Invalid UTF-8, or no strict decoder: the byte-by-byte decoder.
+    return decodeUTF8Go(bytes);
   }
-  return decodeUTF8Go(bytes);
 }
 
 // decodeUTF8Go is Go's utf8.DecodeRune loop: an invalid sequence yields
-// U+FFFD and consumes exactly one byte.
+// U+FFFD and consumes exactly one byte. A lead byte C2..F4 opens a
+// sequence of 2 to 4 bytes whose continuation bytes are 80..BF, except
+// that the second one is narrowed after E0 (A0..), ED (..9F), F0 (90..)
+// and F4 (..8F), which rules out overlong forms, surrogates and code
+// points past U+10FFFF.
 export function decodeUTF8Go(b) {
   const parts = [];
   let units = [];
-  const flush = () => {
-    parts.push(String.fromCharCode.apply(null, units));
-    units = [];
-  };
   for (let i = 0; i < b.length; ) {
     const c = b[i];
-    let r = 0xfffd;
-    let size = 1;
-    if (c < 0x80) {
-      r = c;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-      if (i + 1 < b.length && (b[i + 1] & 0xc0) === 0x80) {
-        r = ((c & 0x1f) << 6) | (b[i + 1] & 0x3f);
-        size = 2;
-      }
-    } else if (c >= 0xe0 && c <= 0xef) {
-      const lo = c === 0xe0 ? 0xa0 : 0x80;
-      const hi = c === 0xed ? 0x9f : 0xbf;
-      if (i + 2 < b.length && b[i + 1] >= lo && b[i + 1] <= hi && (b[i + 2] & 0xc0) === 0x80) {
-        r = ((c & 0x0f) << 12) | ((b[i + 1] & 0x3f) << 6) | (b[i + 2] & 0x3f);
-        size = 3;
-      }
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      const lo = c === 0xf0 ? 0x90 : 0x80;
-      const hi = c === 0xf4 ? 0x8f : 0xbf;
-      if (
-        i + 3 < b.length &&
-        b[i + 1] >= lo &&
-        b[i + 1] <= hi &&
-        (b[i + 2] & 0xc0) === 0x80 &&
-        (b[i + 3] & 0xc0) === 0x80
-      ) {
-        r = ((c & 0x07) << 18) | ((b[i + 1] & 0x3f) << 12) | ((b[i + 2] & 0x3f) << 6) | (b[i + 3] & 0x3f);
-        size = 4;
-      }
+    const size = c < 0x80 ? 1 : c < 0xc2 || c > 0xf4 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    let r = size === 1 ? c : c & (0x7f >> size); // the lead byte's bits
+    let lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    let hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    let k = 1;
+    for (; k < size; k++, lo = 0x80, hi = 0xbf) {
+      const x = b[i + k]; // undefined past the end: no match
+      if (!(x >= lo && x <= hi)) break;
+      r = (r << 6) | (x & 0x3f);
     }
-    if (r > 0xffff) {
-      r -= 0x10000;
-      units.push(0xd800 + (r >> 10), 0xdc00 + (r & 0x3ff));
-    } else {
-      units.push(r);
+    if (size === 0 || k < size) {
+      r = 0xfffd;
+      k = 1;
     }
-    if (units.length >= 8192) flush();
-    i += size;
+    units.push(r);
+    if (units.length >= 8192) {
+      parts.push(String.fromCodePoint(...units));
+      units = [];
+    }
+    i += k;
   }
-  flush();
+  parts.push(String.fromCodePoint(...units));
   return parts.join('');
 }
