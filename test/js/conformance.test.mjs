@@ -20,6 +20,9 @@ import {
   sha256Hex,
   utf8Length,
 } from '../../hugo-module/assets/askplane/js/index.js';
+// The widget's own verify path (Web Crypto's hash, not the core's): not
+// public API, so not in index.js.
+import { verifyArtifactIndexWith } from '../../hugo-module/assets/askplane/js/knowledge.js';
 
 const fixtures = load('agentskit-v1-fixtures.json');
 
@@ -104,6 +107,35 @@ test('artifact vectors', (t) => {
   runCases(t, 'artifacts.json verify', artifacts.verify, (c) => `verify ${c.name}`, (tc) => {
     assert.equal(codeOf(verifyArtifact(JSON.stringify(tc.artifact), tc.trust)), tc.expect);
   });
+});
+
+// The widget verifies the bytes it fetched with Web Crypto's SHA-256
+// (verifyArtifactIndexWith), hashing a canonical text it writes itself:
+// on every artifact vector it must decide as verifyArtifact does, for
+// the artifact's own trust and for a hash that is not its own.
+test('the widget verifies as verifyArtifact does', async () => {
+  const webCrypto = async (text) => Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('hex');
+  const check = async (name, data, trust) => {
+    const want = verifyArtifact(data, trust);
+    const got = await verifyArtifactIndexWith(typeof data === 'string' ? new TextEncoder().encode(data) : data, trust, webCrypto);
+    assert.equal(codeOf(got), codeOf(want), name);
+    if (want.ok) assert.deepEqual(got.value.artifact, want.value, name);
+  };
+  let verified = 0;
+  for (const tc of artifacts.cases) {
+    const data = tc.text !== undefined ? tc.text : tc.generate !== undefined ? generate(tc.generate) : JSON.stringify(tc.artifact);
+    const a = decodeArtifact(data);
+    const trust = a.ok ? { contentHash: a.value.contentHash, siteId: a.value.siteId } : { contentHash: 'sha256:' + 'a'.repeat(64), siteId: 'site' };
+    await check(tc.name, data, trust);
+    if (a.ok) {
+      verified++;
+      // The same artifact with a declared hash that is not its content's.
+      const forged = encodeArtifact({ ...a.value, contentHash: 'sha256:' + 'b'.repeat(64) });
+      await check(`${tc.name} (forged hash)`, forged, { ...trust, contentHash: 'sha256:' + 'b'.repeat(64) });
+    }
+  }
+  for (const tc of artifacts.verify) await check(`verify ${tc.name}`, JSON.stringify(tc.artifact), tc.trust);
+  assert.ok(verified >= 10, `only ${verified} artifact vectors verify`);
 });
 
 test('normalize vectors', (t) => {
