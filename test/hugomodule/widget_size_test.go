@@ -37,13 +37,19 @@ import (
 // 16,956 B then. It fell to 15.5 KiB when the core hashed with Web
 // Crypto and its own SHA-256 became a module imported only where Web
 // Crypto is missing (not weighed here): 15,829 B then, with "New
-// conversation" forgetting the sidecar's session.
+// conversation" forgetting the sidecar's session. It fell to 14.5 KiB
+// when the widget drew every backend answer on one path, Hugo rendered
+// the suggested questions, the stylesheet lost what its reset already
+// gave, and the protocol core's decoders shared one schema guard: 14,669
+// B then (CSS 2,415, main.js 1,401, core.js 10,853). Issue 15's 12 KiB is
+// still not reached: what is left is the strict decoding and hashing the
+// protocol asks of the widget, and the widget's own features.
 // The widget's HTML in each page (the stylesheet link, the root, the
 // launcher, the script; not gzipped) went under 1 KiB when the launcher's
 // icon became the stylesheet's: 1,014 B then, from 1,274 B.
 const (
 	widgetInitialBudget = 4 * 1024
-	widgetTotalBudget   = 15*1024 + 512
+	widgetTotalBudget   = 14*1024 + 512
 	widgetShellBudget   = 1024
 )
 
