@@ -2,13 +2,13 @@
 # Measures the widget in headless chromium (/usr/bin/chromium): verify +
 # index of a maximum-size artifact as a ratio to JSON.parse of the same
 # bytes in the same page, and resolve time per query over a mixed query
-# set (hugo-module/browser/bench_test.go); then the gzipped size of the
+# set (test/browser/bench_test.go); then the gzipped size of the
 # widget's JavaScript and CSS as the built exampleSite ships them.
 # Usage: bash scripts/bench-widget.sh [COUNT]  (default 3 runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-3}
-go test -run '^$' -bench 'WidgetCore' -benchtime 1x -count "$count" ./hugo-module/browser
+go test -run '^$' -bench 'WidgetCore' -benchtime 1x -count "$count" ./test/browser
 
 public=$(mktemp -d)
 trap 'rm -rf "$public"' EXIT
