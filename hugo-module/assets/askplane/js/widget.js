@@ -98,9 +98,9 @@ function failureKey(failure) {
   return 'failed';
 }
 
-// copyText puts text on the clipboard and says whether it did: the
-// Clipboard API where the page may use it, else a selected, off-screen
-// textarea and the copy command.
+// copyText puts text on the clipboard and says whether it did; it never
+// rejects. It uses the Clipboard API where the page may, else a selected,
+// off-screen textarea and the copy command.
 async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -110,6 +110,8 @@ async function copyText(text) {
     area.select();
     try {
       return document.execCommand('copy');
+    } catch {
+      return false;
     } finally {
       area.remove();
     }
