@@ -107,6 +107,9 @@
 //	                                       code or status, for debugging; never shown)
 //	  data-askplane-error-text             the notice: one of the messages, in the reader's language
 //	  data-askplane-retry                  hidden; shown when trying again can help (the latest failure)
+//	data-askplane-template="code"        a code block's box: the JS puts the answer's pre in it
+//	  data-askplane-copy                   its copy button (first in the box); the JS writes
+//	                                       "copied" on it for two seconds
 //	data-askplane-template="messages"    the strings the JS announces or shows
 //	  data-askplane-messages               their container
 //	  data-askplane-message="<key>"        one string per key: see MessageKeys

@@ -146,6 +146,7 @@ func TestWidgetTemplates(t *testing.T) {
 		"offline":    {"offline"},
 		"stream":     {"stream", "progress", "markdown", "sources-block", "sources", "stop", "evidence", "evidence-link", "provenance"},
 		"error":      {"error", "error-text"},
+		"code":       {"copy"},
 		"messages":   {"messages"},
 	}
 	var names []string

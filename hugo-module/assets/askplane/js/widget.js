@@ -226,9 +226,8 @@ export class Widget {
 
   // #code gives a code block its copy button.
   #code = (pre) => {
-    const box = make('div', { className: 'askplane__code' });
-    const b = box.appendChild(make('button', { type: 'button', className: 'askplane__button askplane__button--small', textContent: this.#text('copy') }));
-    b.setAttribute('data-askplane-copy', '');
+    const box = this.#clone('code').firstElementChild;
+    const b = box.firstElementChild;
     b.onclick = () =>
       copyText(pre.textContent).then((ok) => {
         b.focus();
