@@ -41,7 +41,8 @@ import (
 // when the widget drew every backend answer on one path, Hugo rendered
 // the suggested questions, the stylesheet lost what its reset already
 // gave, and the protocol core's decoders shared one schema guard: 14,669
-// B then (CSS 2,415, main.js 1,401, core.js 10,853); 14,631 B once a code block's copy button came from the markup. Issue 15's 12 KiB is
+// B then (CSS 2,415, main.js 1,401, core.js 10,853), and 14,631 B once a
+// code block's copy button came from the markup. Issue 15's 12 KiB is
 // still not reached: what is left is the strict decoding and hashing the
 // protocol asks of the widget, and the widget's own features.
 // The widget's HTML in each page (the stylesheet link, the root, the
