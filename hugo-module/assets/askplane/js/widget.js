@@ -43,6 +43,7 @@ const NDJSON = 'application/x-ndjson';
 const UNREACHABLE = /^(40[45]|50[1-4])$/;
 
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
+const attr = (el, name) => el.getAttribute(`data-askplane-${name}`) || '';
 
 const make = (tag, props) => Object.assign(document.createElement(tag), props);
 
@@ -64,6 +65,10 @@ function sibling(endpoint, path, after) {
   if (after != null) url.searchParams.set('after', after);
   return url;
 }
+
+// runTurn is the transcript's turn of a run still answering: kept so the
+// next page reads its answer from the run's log (e: its review link).
+const runTurn = (r, e) => ({ a: '', s: [], b: 1, r, ...(e && { e }) });
 
 // post sends a best-effort POST that nothing waits for.
 const post = (url, init) => fetch(url, { method: 'POST', ...init }).catch(() => {});
@@ -147,7 +152,7 @@ export class Widget {
     // The form's Stop comes before the log, whose entries have their own.
     [this.#input, this.#stop, this.#status, this.#log, this.#empty, this.#fresh] = ['input', 'stop', 'status', 'log', 'empty', 'new'].map((n) => hook(root, n));
     try {
-      const href = this.#attr('endpoint');
+      const href = attr(this.#root, 'endpoint');
       if (href) this.#endpoint = new URL(href, document.baseURI);
     } catch {
       // An endpoint that is not a URL is none: questions stay local.
@@ -157,10 +162,6 @@ export class Widget {
     this.#suggest();
     this.#restore();
     this.load(); // never rejects: a failure is a Resolver that escalates
-  }
-
-  #attr(name) {
-    return this.#root.getAttribute(`data-askplane-${name}`) || '';
   }
 
   // #suggest makes the site's suggested questions (the panel's markup
@@ -181,7 +182,7 @@ export class Widget {
   // artifact that did not arrive is fetched again on the next question.
   load() {
     return (this.#resolver ??= (async () => {
-      const href = this.#attr('site');
+      const href = attr(this.#root, 'site');
       let bytes, site;
       try {
         bytes = href ? await fetchBytes(new URL(href, document.baseURI)).catch(() => null) : undefined;
@@ -220,8 +221,7 @@ export class Widget {
     const bytes = new TextEncoder().encode(text);
     if (crypto.subtle) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
     const el = hook(this.#root, 'sha256');
-    const at = (n) => el.getAttribute(`data-askplane-${n}`);
-    return (await this.#root.askplane.import(new URL(at('sha256'), document.baseURI).href, at('sha256-integrity'))).sha256Hex(bytes);
+    return (await this.#root.askplane.import(new URL(attr(el, 'sha256'), document.baseURI).href, attr(el, 'sha256-integrity'))).sha256Hex(bytes);
   };
 
   // #code gives a code block its copy button.
@@ -271,7 +271,7 @@ export class Widget {
   #card(turn) {
     const frag = this.#clone(turn.b ? 'stream' : 'answer');
     const entry = frag.firstElementChild;
-    entry.lang = this.#attr('lang');
+    entry.lang = attr(this.#root, 'lang');
     fillMarkdown(hook(entry, 'markdown'), turn.a, this.#code);
     hook(entry, 'sources-block').hidden = !turn.s.length;
     for (const [title, href] of turn.s) this.#source(entry, title, href);
@@ -314,7 +314,7 @@ export class Widget {
   }
 
   #storeKey() {
-    return `askplane:${this.#attr('site')}`;
+    return `askplane:${attr(this.#root, 'site')}`;
   }
 
   // #restore shows the transcript kept by the site's previous page and
@@ -338,7 +338,7 @@ export class Widget {
       else if (typeof t?.r === 'string') {
         // A run still answering when the reader left: the last turn is
         // read again from the run's log; an earlier one is gone.
-        if (i === kept.turns.length - 1 && isSafeIdentifier(t.r)) this.#stream(question, undefined, null, { a: '', s: [], b: 1, r: t.r, ...(typeof t.e === 'string' && { e: t.e }) });
+        if (i === kept.turns.length - 1 && isSafeIdentifier(t.r)) this.#stream(question, undefined, null, runTurn(t.r, t.e));
         continue;
       } else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
         t.s = t.s.filter((x) => Array.isArray(x) && typeof x[0] === 'string').map(([title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
@@ -453,7 +453,7 @@ export class Widget {
     key ||= randomId();
     const frag = this.#clone('stream');
     const entry = frag.firstElementChild;
-    entry.lang = this.#attr('lang');
+    entry.lang = attr(this.#root, 'lang');
     const md = hook(entry, 'markdown');
     // The text so far, shown as markdown as it grows: rendered at most
     // once a frame (fillMarkdown sets text only, so a half-written fence
@@ -489,8 +489,7 @@ export class Widget {
     const known = (id) => {
       if (run || !isSafeIdentifier(id)) return;
       run = id;
-      // Kept while it answers, so the next page reads it from the log.
-      this.#keep((turn = { a: '', s: [], b: 1, r: run, ...(review && { e: review }) }));
+      this.#keep((turn = runTurn(run, review)));
     };
     try {
       let res;
