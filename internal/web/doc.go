@@ -1,6 +1,7 @@
 // Package web holds askplane's HTML surfaces as templ components: the
-// in-page widget (Widget), rendered at build time into the Hugo module's
-// partials by internal/modulegen. Each surface is one .templ file with its
+// in-page widget (Launcher, which every page carries, and Panel, fetched on
+// the reader's first intent), rendered at build time into the Hugo
+// module's partials by internal/modulegen. Each surface is one .templ file with its
 // committed _templ.go; exported components are the API, their parts stay
 // unexported, and every component takes one view-model built by its caller.
 // Templates do no I/O.
@@ -19,7 +20,8 @@
 // The widget's JavaScript finds every element through a data-askplane-*
 // attribute, never through classes (classes are for the stylesheet and may
 // change). The Hugo partial askplane/widget.html writes the root; the
-// generated markup inside it is Widget's output.
+// generated markup inside it is Launcher's output, and the loader appends
+// Panel's to its shell.
 //
 // On the root (written by widget.html, Hugo-dynamic values):
 //

@@ -2,8 +2,6 @@ package web_test
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"html"
 	"maps"
 	"os"
@@ -26,10 +24,7 @@ var marker = regexp.MustCompile(`\[\[(askplane_[a-z_]+)\|([^\[\]|]*)\]\]`)
 // and that each carries its English default.
 func TestMarkupLooksUpEveryString(t *testing.T) {
 	vm := web.EnglishWidget()
-	var buf bytes.Buffer
-	if err := web.Widget(vm).Render(context.Background(), &buf); err != nil {
-		t.Fatal(err)
-	}
+	buf := renderMarkup(t, vm)
 	strs := vm.Strings()
 	seen := map[string]bool{}
 	for _, m := range marker.FindAllStringSubmatch(buf.String(), -1) {

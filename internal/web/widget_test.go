@@ -10,20 +10,31 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a-h/templ"
 	"golang.org/x/net/html"
 
 	"github.com/askplane/askplane/internal/web"
 )
 
-// renderWidget renders the widget and parses it the way a browser does
-// (template contents become the template element's children).
-func renderWidget(t *testing.T, vm web.WidgetView) *html.Node {
+// renderMarkup renders the widget's markup as a reader's page ends up with
+// it: the launcher every page carries, then the panel the loader fetches.
+func renderMarkup(t *testing.T, vm web.WidgetView) *bytes.Buffer {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := web.Widget(vm).Render(context.Background(), &buf); err != nil {
-		t.Fatal(err)
+	for _, c := range []templ.Component{web.Launcher(vm), web.Panel(vm)} {
+		if err := c.Render(context.Background(), &buf); err != nil {
+			t.Fatal(err)
+		}
 	}
-	doc, err := html.Parse(&buf)
+	return &buf
+}
+
+// renderWidget renders the widget's markup and parses it the way a
+// browser does (template contents become the template element's
+// children).
+func renderWidget(t *testing.T, vm web.WidgetView) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(renderMarkup(t, vm))
 	if err != nil {
 		t.Fatal(err)
 	}
