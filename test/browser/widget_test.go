@@ -46,6 +46,12 @@ Home.
 `
 }
 
+// tamper changes one byte of the artifact's "upgrade askplane" answer
+// (-u to -U) and nothing else: its declared hash no longer matches.
+func tamper(b []byte) []byte {
+	return bytes.Replace(b, []byte("hugo mod get -u"), []byte("hugo mod get -U"), 1)
+}
+
 // TestWidget runs every browser scenario against the built exampleSite
 // (examplePublic) in one chromium.
 func TestWidget(t *testing.T) {
@@ -517,11 +523,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 	})
 
 	t.Run("CorruptEscalates", func(t *testing.T) {
-		s := newSite(t, public, func(s *site) {
-			s.rewriteArtifact = func(b []byte) []byte {
-				return bytes.Replace(b, []byte("hugo mod get -u"), []byte("hugo mod get -U"), 1)
-			}
-		})
+		s := newSite(t, public, func(s *site) { s.rewriteArtifact = tamper })
 		tb := openTab(t, browser, s, "/")
 		tb.open()
 		tb.ask("upgrade askplane")
@@ -577,9 +579,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 
 		bad := newSite(t, public, func(s *site) {
 			s.before = noSubtle
-			s.rewriteArtifact = func(b []byte) []byte {
-				return bytes.Replace(b, []byte("hugo mod get -u"), []byte("hugo mod get -U"), 1)
-			}
+			s.rewriteArtifact = tamper
 		})
 		tb2 := openTab(t, browser, bad, "/")
 		tb2.open()
