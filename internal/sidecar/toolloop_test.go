@@ -2,8 +2,6 @@ package sidecar
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -36,27 +34,10 @@ var (
 func writeToolCorpus(t *testing.T) string {
 	t.Helper()
 	public := t.TempDir()
-	page := func(url, title, anchor, text string) string {
-		return `{"chunks":[{"anchor":"` + anchor + `","headings":["` + title + `"],"text":"` + text + `"}],"title":"` + title + `","url":"` + url + `"}`
-	}
-	corpusJSON := `{"language":"en","pages":[` +
-		page("/docs/install/", "Install", "install", installText) + `,` +
-		page("/docs/upgrade/", "Upgrade", "upgrade", "Upgrading replaces the binary; migrations run on first start after an upgrade.") + `,` +
-		page("/docs/configure/", "Configure", "configure", "The listen port and the origins are configured in askplane.json under server.") +
-		`],"protocol":"askplane.corpus","siteId":"docs","version":1}`
-	sum := sha256.Sum256([]byte(corpusJSON))
-	hash := hex.EncodeToString(sum[:])
-	dir := "askplane/en"
-	manifest := `{"protocol":"askplane.manifest","version":1,"siteId":"docs","language":"en","site":"/` + dir + `/site.json",` +
-		`"artifact":{"href":"/` + dir + `/knowledge.000000000000.json","contentHash":"sha256:` + strings.Repeat("0", 64) + `"},` +
-		`"corpus":{"href":"/` + dir + `/corpus.` + hash[:12] + `.json","contentHash":"sha256:` + hash + `"},"sources":{}}`
-	for name, data := range map[string]string{dir + "/manifest.json": manifest, dir + "/corpus." + hash[:12] + ".json": corpusJSON} {
-		path := filepath.Join(public, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addPages(t, public, "en", "docs",
+		corpusPage("/docs/install/", "Install", "install", installText),
+		corpusPage("/docs/upgrade/", "Upgrade", "upgrade", "Upgrading replaces the binary; migrations run on first start after an upgrade."),
+		corpusPage("/docs/configure/", "Configure", "configure", "The listen port and the origins are configured in askplane.json under server."))
 	return public
 }
 
