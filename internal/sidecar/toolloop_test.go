@@ -61,21 +61,7 @@ func toolStores(t *testing.T) map[string]func(t *testing.T) string {
 // at fakeURL, on the store sessions, with the runs block runs.
 func toolServer(t *testing.T, name, fakeURL, sessions, runs string) (*Server, *httptest.Server) {
 	t.Helper()
-	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
-	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
-	gen := `{"provider":"` + name + `","model":"fake-model","baseUrl":"` + fakeURL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
-	cfg, err := Decode([]byte(`{` + sessions + `,"metrics":true,"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+`,"runs":`+runs) + `]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Sites[0].Public = writeToolCorpus(t)
-	s, err := New(t.Context(), cfg, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(s)
-	t.Cleanup(func() { srv.Close(); s.Close() })
-	return s, srv
+	return siteServer(t, name, fakeURL, sessions, writeToolCorpus(t), `,"runs":`+runs)
 }
 
 // scripted is a model on loopback that answers request i with script[i]
