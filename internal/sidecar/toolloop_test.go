@@ -195,6 +195,26 @@ func runCheckpoint(t *testing.T, s *Server, id string) (run.Run, map[string]json
 	return r, st
 }
 
+// resumeAs admits a run id on s with done's subject, snapshot and budget
+// (its deadline a minute away), starting from the checkpoint cp, and
+// executes it there.
+func resumeAs(t *testing.T, s *Server, done run.Run, id string, cp []byte) {
+	t.Helper()
+	b := done.Budget
+	b.Deadline = time.Now().Add(time.Minute)
+	_, lease, _, err := s.worker.Store.Admit(t.Context(), run.Admission{
+		ID: id, Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte(id)),
+		Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
+		Owner: s.worker.Owner, Lease: time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.worker.Execute(t.Context(), lease); err != nil {
+		t.Fatal(err)
+	}
+}
+
 type toolEventLine struct {
 	Type string            `json:"type"`
 	ID   string            `json:"id"`
@@ -351,19 +371,7 @@ func TestToolLoopRefusesATamperedTranscript(t *testing.T) {
 				}
 				before := len(fake.requests())
 				id := "run-" + what
-				b := done.Budget
-				b.Deadline = time.Now().Add(time.Minute)
-				_, lease, _, err := s.worker.Store.Admit(t.Context(), run.Admission{
-					ID: id, Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte(id)),
-					Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
-					Owner: s.worker.Owner, Lease: time.Minute,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := s.worker.Execute(t.Context(), lease); err != nil {
-					t.Fatal(err)
-				}
+				resumeAs(t, s, done, id, cp)
 				r, _ := runCheckpoint(t, s, id)
 				if what == "control" {
 					if n := len(fake.requests()) - before; n != 1 || r.State != run.StateCompleted || r.Attempts != 1 {
@@ -507,20 +515,8 @@ func TestToolLoopChangedToolSetRefusesToResume(t *testing.T) {
 	done, st := runCheckpoint(t, sa, ans.header.Get("X-Askplane-Run"))
 	delete(st, "answer")
 	cp, _ := json.Marshal(st)
-	b := done.Budget
-	b.Deadline = time.Now().Add(time.Minute)
-	_, lease, _, err := sb.worker.Store.Admit(t.Context(), run.Admission{
-		ID: "run-moved", Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte("moved")),
-		Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
-		Owner: sb.worker.Owner, Lease: time.Minute,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	before := len(fake.requests())
-	if err := sb.worker.Execute(t.Context(), lease); err != nil {
-		t.Fatal(err)
-	}
+	resumeAs(t, sb, done, "run-moved", cp)
 	r, _ := runCheckpoint(t, sb, "run-moved")
 	evs, _ := sb.worker.Store.Events(t.Context(), "run-moved", 0, run.MaxEventsPerRead)
 	last := string(evs[len(evs)-1].Data)
