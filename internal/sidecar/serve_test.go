@@ -26,19 +26,7 @@ func writeCorpus(t *testing.T, siteID, url, title, anchor, text string) string {
 // addCorpus adds one page's corpus in lang to a built site folder.
 func addCorpus(t *testing.T, public, lang, siteID, url, title, anchor, text string) {
 	t.Helper()
-	addPages(t, public, lang, siteID, corpusPage(url, title, anchor, text))
-}
-
-// corpusPage is one page of a corpus: one chunk, headed by its title.
-func corpusPage(url, title, anchor, text string) string {
-	return `{"chunks":[{"anchor":"` + anchor + `","headings":["` + title + `"],"text":"` + text + `"}],"title":"` + title + `","url":"` + url + `"}`
-}
-
-// addPages adds a corpus of pages (corpusPage) in lang to a built site
-// folder, with the manifest pinning the corpus's hash.
-func addPages(t *testing.T, public, lang, siteID string, pages ...string) {
-	t.Helper()
-	corpus := `{"language":"` + lang + `","pages":[` + strings.Join(pages, ",") + `],"protocol":"askplane.corpus","siteId":"` + siteID + `","version":1}`
+	corpus := `{"language":"` + lang + `","pages":[{"chunks":[{"anchor":"` + anchor + `","headings":["` + title + `"],"text":"` + text + `"}],"title":"` + title + `","url":"` + url + `"}],"protocol":"askplane.corpus","siteId":"` + siteID + `","version":1}`
 	sum := sha256.Sum256([]byte(corpus))
 	hash := hex.EncodeToString(sum[:])
 	dir := "askplane/" + lang

@@ -17,6 +17,7 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/store/storetest"
+	"github.com/askplane/askplane/internal/testsite"
 )
 
 // The tool loop's tests script a model on a real loopback server, in the
@@ -34,10 +35,13 @@ var (
 func writeToolCorpus(t *testing.T) string {
 	t.Helper()
 	public := t.TempDir()
-	addPages(t, public, "en", "docs",
-		corpusPage("/docs/install/", "Install", "install", installText),
-		corpusPage("/docs/upgrade/", "Upgrade", "upgrade", "Upgrading replaces the binary; migrations run on first start after an upgrade."),
-		corpusPage("/docs/configure/", "Configure", "configure", "The listen port and the origins are configured in askplane.json under server."))
+	if _, err := testsite.WriteCorpus(public, "en", "docs",
+		testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
+		testsite.Page{URL: "/docs/upgrade/", Title: "Upgrade", Anchor: "upgrade", Text: "Upgrading replaces the binary; migrations run on first start after an upgrade."},
+		testsite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The listen port and the origins are configured in askplane.json under server."},
+	); err != nil {
+		t.Fatal(err)
+	}
 	return public
 }
 
