@@ -24,14 +24,15 @@ func (h *Handler) answerRounds(ctx context.Context, x *run.Exec, st *askState) e
 	if d.Tools != nil {
 		return h.toolRounds(ctx, x, st)
 	}
+	if st.Streamed {
+		// A previous holder's attempt wrote text into the log and then
+		// its instance died: that text cannot be continued, nor
+		// contradicted by another answer. (An attempt here that writes
+		// text does not come round again: it answers or is cut off.)
+		return errCutOff
+	}
 	in, _ := json.Marshal(st.Input)
 	for {
-		if st.Streamed {
-			// A previous holder's attempt wrote text into the log and
-			// then its instance died: that text cannot be continued, nor
-			// contradicted by another answer.
-			return errCutOff
-		}
 		n, err := x.Begin(ctx, 1, d.reserve(len(in)))
 		if err != nil {
 			return err

@@ -243,7 +243,7 @@ func (w *Worker) Execute(ctx context.Context, l Lease) error {
 	fctx, fcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer fcancel()
 	if err := x.Commit(fctx, fw); err != nil {
-		if c := CodeOf(err); c == CodeFenced || c == CodeTerminal {
+		if gone(err) {
 			return nil
 		}
 		return err
@@ -289,8 +289,6 @@ const releaseTimeout = 10 * time.Second
 func (w *Worker) release(ctx context.Context, x *Exec) error {
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
 	defer cancel()
-	// Fenced or terminal: the run is another worker's now, or over.
-	gone := func(err error) bool { c := CodeOf(err); return c == CodeFenced || c == CodeTerminal }
 	if x.open != 0 {
 		if err := x.Commit(fctx, Write{End: &AttemptEnd{N: x.open, State: AttemptUnknown}}); err != nil {
 			if gone(err) {
@@ -305,6 +303,13 @@ func (w *Worker) release(ctx context.Context, x *Exec) error {
 	w.observe(x.run.Site, "run.released")
 	w.Logger.Info("run: released at shutdown for another instance to resume", "run", x.run.ID)
 	return nil
+}
+
+// gone reports a write refused because the run is another worker's now
+// (fenced) or over (terminal): nothing is left for this one to write.
+func gone(err error) bool {
+	c := CodeOf(err)
+	return c == CodeFenced || c == CodeTerminal
 }
 
 // renew extends the lease every third of it, and cancels the run when

@@ -53,6 +53,16 @@ func (m *heldModel) generator() string {
 	return `,"generator":{"provider":"openai-compatible","model":"fake-model","baseUrl":"` + m.srv.URL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"20s"},"runs":{}`
 }
 
+// waitHeld waits until the model's first call is in flight.
+func (m *heldModel) waitHeld(t *testing.T) {
+	t.Helper()
+	select {
+	case <-m.held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model was never called")
+	}
+}
+
 // stream is an NDJSON response read line by line as it arrives.
 type stream struct {
 	header http.Header
@@ -145,11 +155,7 @@ func TestKilledInstanceResumesItsRunAfterRestart(t *testing.T) {
 	c := reader(t)
 	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-killed"))
 	runID := first.header.Get(ask.RunHeader)
-	select {
-	case <-model.held:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the model was never called")
-	}
+	model.waitHeld(t)
 	for first.seen() < 1 {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -203,11 +209,7 @@ func TestSIGTERMHandsARunToTheOtherInstance(t *testing.T) {
 	c := reader(t)
 	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-term"))
 	runID := first.header.Get(ask.RunHeader)
-	select {
-	case <-model.held:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the model was never called")
-	}
+	model.waitHeld(t)
 	start := time.Now()
 	a.stop()
 	if took := time.Since(start); took > 5*time.Second {

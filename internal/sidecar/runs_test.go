@@ -29,11 +29,20 @@ func durableServer(t *testing.T, fakeURL, dbPath, extra string) (*Server, *httpt
 // modelServer is durableServer on the given provider's wire.
 func modelServer(t *testing.T, provider, fakeURL, dbPath, extra string) (*Server, *httptest.Server) {
 	t.Helper()
+	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
+	return siteServer(t, provider, fakeURL, `"sessions":"sqlite:`+dbPath+`"`, public, extra)
+}
+
+// siteServer serves the site "docs" from the built folder public with a
+// model of the given provider at fakeURL, on the store sessions (the
+// config's sessions member), extra added to the site's config, on a real
+// loopback listener.
+func siteServer(t *testing.T, provider, fakeURL, sessions, public, extra string) (*Server, *httptest.Server) {
+	t.Helper()
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
-	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", installText)
 	gen := `{"provider":"` + provider + `","model":"fake-model","baseUrl":"` + fakeURL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
-	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + dbPath + `","metrics":true,"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+extra) + `]}`))
+	cfg, err := Decode([]byte(`{` + sessions + `,"metrics":true,"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+extra) + `]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package sidecar
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -19,6 +17,7 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/store/storetest"
+	"github.com/askplane/askplane/internal/testsite"
 )
 
 // The tool loop's tests script a model on a real loopback server, in the
@@ -36,26 +35,12 @@ var (
 func writeToolCorpus(t *testing.T) string {
 	t.Helper()
 	public := t.TempDir()
-	page := func(url, title, anchor, text string) string {
-		return `{"chunks":[{"anchor":"` + anchor + `","headings":["` + title + `"],"text":"` + text + `"}],"title":"` + title + `","url":"` + url + `"}`
-	}
-	corpusJSON := `{"language":"en","pages":[` +
-		page("/docs/install/", "Install", "install", installText) + `,` +
-		page("/docs/upgrade/", "Upgrade", "upgrade", "Upgrading replaces the binary; migrations run on first start after an upgrade.") + `,` +
-		page("/docs/configure/", "Configure", "configure", "The listen port and the origins are configured in askplane.json under server.") +
-		`],"protocol":"askplane.corpus","siteId":"docs","version":1}`
-	sum := sha256.Sum256([]byte(corpusJSON))
-	hash := hex.EncodeToString(sum[:])
-	dir := "askplane/en"
-	manifest := `{"protocol":"askplane.manifest","version":1,"siteId":"docs","language":"en","site":"/` + dir + `/site.json",` +
-		`"artifact":{"href":"/` + dir + `/knowledge.000000000000.json","contentHash":"sha256:` + strings.Repeat("0", 64) + `"},` +
-		`"corpus":{"href":"/` + dir + `/corpus.` + hash[:12] + `.json","contentHash":"sha256:` + hash + `"},"sources":{}}`
-	for name, data := range map[string]string{dir + "/manifest.json": manifest, dir + "/corpus." + hash[:12] + ".json": corpusJSON} {
-		path := filepath.Join(public, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := testsite.WriteCorpus(public, "en", "docs",
+		testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
+		testsite.Page{URL: "/docs/upgrade/", Title: "Upgrade", Anchor: "upgrade", Text: "Upgrading replaces the binary; migrations run on first start after an upgrade."},
+		testsite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The listen port and the origins are configured in askplane.json under server."},
+	); err != nil {
+		t.Fatal(err)
 	}
 	return public
 }
@@ -80,21 +65,7 @@ func toolStores(t *testing.T) map[string]func(t *testing.T) string {
 // at fakeURL, on the store sessions, with the runs block runs.
 func toolServer(t *testing.T, name, fakeURL, sessions, runs string) (*Server, *httptest.Server) {
 	t.Helper()
-	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
-	t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
-	gen := `{"provider":"` + name + `","model":"fake-model","baseUrl":"` + fakeURL + `/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"5s"}`
-	cfg, err := Decode([]byte(`{` + sessions + `,"metrics":true,"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"generator":`+gen+`,"runs":`+runs) + `]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Sites[0].Public = writeToolCorpus(t)
-	s, err := New(t.Context(), cfg, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(s)
-	t.Cleanup(func() { srv.Close(); s.Close() })
-	return s, srv
+	return siteServer(t, name, fakeURL, sessions, writeToolCorpus(t), `,"runs":`+runs)
 }
 
 // scripted is a model on loopback that answers request i with script[i]
@@ -226,6 +197,26 @@ func runCheckpoint(t *testing.T, s *Server, id string) (run.Run, map[string]json
 		t.Fatal(err)
 	}
 	return r, st
+}
+
+// resumeAs admits a run id on s with done's subject, snapshot and budget
+// (its deadline a minute away), starting from the checkpoint cp, and
+// executes it there.
+func resumeAs(t *testing.T, s *Server, done run.Run, id string, cp []byte) {
+	t.Helper()
+	b := done.Budget
+	b.Deadline = time.Now().Add(time.Minute)
+	_, lease, _, err := s.worker.Store.Admit(t.Context(), run.Admission{
+		ID: id, Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte(id)),
+		Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
+		Owner: s.worker.Owner, Lease: time.Minute,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.worker.Execute(t.Context(), lease); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type toolEventLine struct {
@@ -384,19 +375,7 @@ func TestToolLoopRefusesATamperedTranscript(t *testing.T) {
 				}
 				before := len(fake.requests())
 				id := "run-" + what
-				b := done.Budget
-				b.Deadline = time.Now().Add(time.Minute)
-				_, lease, _, err := s.worker.Store.Admit(t.Context(), run.Admission{
-					ID: id, Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte(id)),
-					Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
-					Owner: s.worker.Owner, Lease: time.Minute,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := s.worker.Execute(t.Context(), lease); err != nil {
-					t.Fatal(err)
-				}
+				resumeAs(t, s, done, id, cp)
 				r, _ := runCheckpoint(t, s, id)
 				if what == "control" {
 					if n := len(fake.requests()) - before; n != 1 || r.State != run.StateCompleted || r.Attempts != 1 {
@@ -540,20 +519,8 @@ func TestToolLoopChangedToolSetRefusesToResume(t *testing.T) {
 	done, st := runCheckpoint(t, sa, ans.header.Get("X-Askplane-Run"))
 	delete(st, "answer")
 	cp, _ := json.Marshal(st)
-	b := done.Budget
-	b.Deadline = time.Now().Add(time.Minute)
-	_, lease, _, err := sb.worker.Store.Admit(t.Context(), run.Admission{
-		ID: "run-moved", Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte("moved")),
-		Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
-		Owner: sb.worker.Owner, Lease: time.Minute,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	before := len(fake.requests())
-	if err := sb.worker.Execute(t.Context(), lease); err != nil {
-		t.Fatal(err)
-	}
+	resumeAs(t, sb, done, "run-moved", cp)
 	r, _ := runCheckpoint(t, sb, "run-moved")
 	evs, _ := sb.worker.Store.Events(t.Context(), "run-moved", 0, run.MaxEventsPerRead)
 	last := string(evs[len(evs)-1].Data)

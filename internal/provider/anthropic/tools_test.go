@@ -11,12 +11,9 @@ import (
 	"github.com/askplane/askplane/internal/provider/internal/providertest"
 )
 
-var searchTool = provider.Tool{Name: "search_docs", Description: "Search the docs.",
-	Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false}`)}
-
 func toolRequest() provider.Request {
 	r := request()
-	r.Tools = []provider.Tool{searchTool}
+	r.Tools = []provider.Tool{providertest.SearchTool}
 	return r
 }
 
@@ -32,14 +29,6 @@ func message(content, stop string) string {
 	return `{"id":"msg_t","type":"message","role":"assistant","model":"claude-test","content":` + content + `,"stop_reason":"` + stop + `","usage":{"input_tokens":10,"output_tokens":5}}`
 }
 
-func compact(t *testing.T, s string) []byte {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // tool_use blocks are the calls, in order; the whole content array is
 // the replay; the request offers the tools with their input_schema.
 func TestToolUseIsReadAndSealed(t *testing.T) {
@@ -52,7 +41,7 @@ func TestToolUseIsReadAndSealed(t *testing.T) {
 		string(got.Calls[0].Arguments) != `{"query":"install"}` {
 		t.Fatalf("calls %+v stop %q", got.Calls, got.Stop)
 	}
-	if got.Replay == nil || got.Replay.Format != provider.ReplayAnthropic || !bytes.Equal(got.Replay.Payload, compact(t, callContent)) {
+	if got.Replay == nil || got.Replay.Format != provider.ReplayAnthropic || !bytes.Equal(got.Replay.Payload, providertest.Compact(t, callContent)) {
 		t.Fatalf("replay %+v", got.Replay)
 	}
 	var body struct {
@@ -99,7 +88,7 @@ func TestContinuationPreservesAssistantThenGroupedResults(t *testing.T) {
 // A tampered replay, or a turn whose calls are not its replay's, is
 // refused before I/O.
 func TestTranscriptIsVerifiedBeforeIO(t *testing.T) {
-	rep, _ := provider.NewReplay(provider.ReplayAnthropic, compact(t, callContent))
+	rep, _ := provider.NewReplay(provider.ReplayAnthropic, providertest.Compact(t, callContent))
 	calls := []provider.ToolCall{{ID: "toolu_A", Name: "search_docs", Arguments: json.RawMessage(`{"query":"install"}`)}, {ID: "toolu_B", Name: "search_docs", Arguments: json.RawMessage(`{"query":"upgrade"}`)}}
 	outs := []provider.ToolOutcome{{CallID: "toolu_A", Result: json.RawMessage(`{}`)}, {CallID: "toolu_B", Result: json.RawMessage(`{}`)}}
 	tampered := rep

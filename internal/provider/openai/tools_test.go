@@ -11,12 +11,9 @@ import (
 	"github.com/askplane/askplane/internal/provider/internal/providertest"
 )
 
-var searchTool = provider.Tool{Name: "search_docs", Description: "Search the docs.",
-	Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false}`)}
-
 func toolRequest() provider.Request {
 	r := request()
-	r.Tools = []provider.Tool{searchTool}
+	r.Tools = []provider.Tool{providertest.SearchTool}
 	return r
 }
 
@@ -29,14 +26,6 @@ const callOutput = `[
 
 func callResponse(output string) string {
 	return `{"id":"resp_t","object":"response","status":"completed","model":"gpt-test","output":` + output + `,"usage":{"input_tokens":10,"output_tokens":5,"total_tokens":15}}`
-}
-
-func compact(t *testing.T, s string) []byte {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 // A response with function_call items carries the calls in order and
@@ -52,10 +41,10 @@ func TestToolCallsAreReadAndSealed(t *testing.T) {
 		got.Calls[0].Name != "search_docs" || string(got.Calls[1].Arguments) != `{"query":"upgrade"}` {
 		t.Fatalf("calls %+v stop %q", got.Calls, got.Stop)
 	}
-	if got.Replay == nil || got.Replay.Format != provider.ReplayOpenAI || !bytes.Equal(got.Replay.Payload, compact(t, callOutput)) {
+	if got.Replay == nil || got.Replay.Format != provider.ReplayOpenAI || !bytes.Equal(got.Replay.Payload, providertest.Compact(t, callOutput)) {
 		t.Fatalf("replay %+v", got.Replay)
 	}
-	if want, _ := provider.NewReplay(provider.ReplayOpenAI, compact(t, callOutput)); want.Digest != got.Replay.Digest {
+	if want, _ := provider.NewReplay(provider.ReplayOpenAI, providertest.Compact(t, callOutput)); want.Digest != got.Replay.Digest {
 		t.Fatalf("replay digest %s, want %s", got.Replay.Digest, want.Digest)
 	}
 	var body struct {
@@ -115,7 +104,7 @@ func TestContinuationReplaysOutputBeforeResults(t *testing.T) {
 // changed under its digest, a substituted call id, another provider's
 // replay, a call to a tool not offered.
 func TestTranscriptIsVerifiedBeforeIO(t *testing.T) {
-	rep, err := provider.NewReplay(provider.ReplayOpenAI, compact(t, callOutput))
+	rep, err := provider.NewReplay(provider.ReplayOpenAI, providertest.Compact(t, callOutput))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +112,7 @@ func TestTranscriptIsVerifiedBeforeIO(t *testing.T) {
 	outs := []provider.ToolOutcome{{CallID: "call_A", Result: json.RawMessage(`{}`)}, {CallID: "call_B", Result: json.RawMessage(`{}`)}}
 	tampered := rep
 	tampered.Payload = bytes.Replace(rep.Payload, []byte("install"), []byte("secrets"), 1)
-	other, _ := provider.NewReplay(provider.ReplayAnthropic, compact(t, callOutput))
+	other, _ := provider.NewReplay(provider.ReplayAnthropic, providertest.Compact(t, callOutput))
 	swapped := []provider.ToolCall{{ID: "call_Z", Name: "search_docs"}, calls[1]}
 	reargued := []provider.ToolCall{calls[0], {ID: "call_B", Name: "search_docs", Arguments: json.RawMessage(`{"query":"secrets"}`)}}
 	for name, c := range map[string]struct {

@@ -7,6 +7,7 @@ package providertest
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/askplane/askplane/internal/provider"
 )
 
 // Key is the fake API key every test uses; tests assert it never shows.
@@ -168,4 +171,19 @@ func NoKey(t testing.TB, texts ...string) {
 			t.Fatalf("the key leaked: %s", s)
 		}
 	}
+}
+
+// SearchTool is the tool the adapters' tool tests offer: search_docs,
+// its schema in the strict form.
+var SearchTool = provider.Tool{Name: "search_docs", Description: "Search the docs.",
+	Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false}`)}
+
+// Compact is the JSON s compacted (json.Compact), as a replay is sealed.
+func Compact(t testing.TB, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
