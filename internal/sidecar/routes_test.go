@@ -1,11 +1,14 @@
 package sidecar
 
 import (
+	"bufio"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
@@ -29,11 +32,34 @@ func (e *edgeServer) send(t *testing.T, method, path, body string, header ...str
 	return fetch(t, newClient(t), req)
 }
 
+// sendRaw sends a bodiless method path with header (name, value pairs,
+// "Host" among them) on a connection of its own, as written: for a
+// request net/http's client would not send, or whose refusal closes the
+// connection before the client reads it.
+func (e *edgeServer) sendRaw(t *testing.T, method, path string, header ...string) answer {
+	t.Helper()
+	c := dialRaw(t, e.addr)
+	var req strings.Builder
+	req.WriteString(method + " " + path + " HTTP/1.1\r\n")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.WriteString(header[i] + ": " + header[i+1] + "\r\n")
+	}
+	req.WriteString("Content-Length: 0\r\nConnection: close\r\n\r\n")
+	io.WriteString(c, req.String())
+	resp, body, err := readResponse(c, bufio.NewReader(c), 3*time.Second)
+	if err != nil {
+		t.Error(err)
+		return answer{}
+	}
+	return answer{resp.StatusCode, resp.Header, body}
+}
+
 // TestEveryEndpointKeepsAsksRules: each route that does work for a client
 // (/v1/ask, /mcp, /v1/evidence/replay and /read, /v1/feedback) refuses, the same way, a
 // foreign Host, two Origin headers, a foreign Origin, a private site's
-// request without a token or with a wrong one, and a body over its bound;
-// answers a good token; and spends the client address's budget, so it
+// request without a token or with a wrong one, a body over its bound and
+// headers over maxHeaderBytes (431, from the one http.Server all routes
+// share); answers a good token; and spends the client address's budget, so it
 // ends in 429. The run routes (GET /v1/runs/{id}/events, POST
 // /v1/runs/{id}/cancel) and POST /v1/sessions/{id}/forget keep the same
 // rules. GET /v1/evidence/engines keeps the Host rule and the
@@ -71,24 +97,26 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 		{"/v1/sessions/s-none/forget", "", big, []int{204}, "POST", 204, false},
 	}
 	const budget = 8
-	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}],"feedback":true`)
-	config := func(durable bool) *Config {
+	perAddress := `"perAddress":{"requests":` + string(rune('0'+budget)) + `,"windowSeconds":60}`
+	const tokens = `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`
+	// config is the private site, with the edge members edge and the
+	// site members extra.
+	config := func(durable bool, edge, extra string) *Config {
 		if durable {
 			t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
 			fake := newFakeProvider(t, "openai-compatible", `{"cites":["x"],"answer":"x"}`)
-			private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`+
+			private := siteJSON(public, "docs", "docs-private", tokens+extra+
 				`,"generator":{"provider":"openai-compatible","model":"m","baseUrl":"`+fake.srv.URL+`/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"},"runs":{}`)
-			return edgeConfig(t, `,"hosts":["ask.example.com"],"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`,
-				`"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
+			return edgeConfig(t, `,"hosts":["ask.example.com"],"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`, edge, private)
 		}
-		return edgeConfig(t, `,"hosts":["ask.example.com"]`, `"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
+		return edgeConfig(t, `,"hosts":["ask.example.com"]`, edge, siteJSON(public, "docs", "docs-private", tokens+extra+`,"feedback":true`))
 	}
 	host := []string{"Host", "ask.example.com", "Accept", "application/json, text/event-stream"}
 	good := append(append([]string(nil), host...), "Authorization", "Bearer "+testToken)
 	for _, rt := range routes {
 		name, _, _ := strings.Cut(strings.TrimPrefix(rt.path, "/"), "?")
 		t.Run(name, func(t *testing.T) {
-			e := startEdge(t, config(rt.durable))
+			e := startEdge(t, config(rt.durable, perAddress, ""))
 			method, ok := rt.method, rt.ok
 			if method == "" {
 				method, ok = "POST", 200
@@ -108,6 +136,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			check("no token on a private site", e.send(t, method, rt.path, rt.body, host...), 401)
 			check("a wrong token", e.send(t, method, rt.path, rt.body, append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))...), 401)
 			check("an oversized body", e.send(t, method, rt.path, rt.oversized, good...), rt.tooLarge...)
+			check("headers over maxHeaderBytes", e.sendRaw(t, method, rt.path, append(good, "X-Big", strings.Repeat("a", DefaultMaxHeaderBytes+4<<10+512))...), 431)
 			check("a good token", e.send(t, method, rt.path, rt.body, good...), ok)
 			limited := false
 			for range budget {
@@ -122,7 +151,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 		})
 	}
 	t.Run("evidence/engines", func(t *testing.T) {
-		e := startEdge(t, config(false))
+		e := startEdge(t, config(false, perAddress, ""))
 		if a := e.send(t, "GET", "/v1/evidence/engines", "", "Host", "evil.example"); a.status != 403 {
 			t.Errorf("a foreign Host: %d", a.status)
 		}
