@@ -11,11 +11,12 @@ import (
 	"github.com/askplane/askplane/internal/run"
 )
 
-// runAccess is the admission of the run routes: the client address's
-// budget, the same authentication and hints as /v1/ask, and the run must
-// be this site's and this subject's (any other is "no such run", so ids
-// cannot be probed).
-var runAccess = [...]step{checkAddress, authenticate, checkHints}
+// runAccess is the admission of the routes beside /v1/ask that read no
+// body (the run routes, forget): the client address's budget, the same
+// authentication and hints as /v1/ask, and the subject's budget. A run
+// must then be this site's and this subject's (any other is "no such
+// run", so ids cannot be probed).
+var runAccess = [...]step{checkAddress, authenticate, checkHints, checkSubjectRate}
 
 // sideRoute starts a request of a route beside /v1/ask that reads no
 // body (the run routes, forget): its exchange and request id, and the

@@ -60,7 +60,8 @@ func (e *edgeServer) sendRaw(t *testing.T, method, path string, header ...string
 // request without a token or with a wrong one, a body over its bound and
 // headers over maxHeaderBytes (431, from the one http.Server all routes
 // share); answers a good token; and spends the client address's budget, so it
-// ends in 429. The run routes (GET /v1/runs/{id}/events, POST
+// ends in 429; and spends the subject's budget on the site (its
+// rateLimit), so one token ends in 429 while another is answered. The run routes (GET /v1/runs/{id}/events, POST
 // /v1/runs/{id}/cancel) and POST /v1/sessions/{id}/forget keep the same
 // rules. GET /v1/evidence/engines keeps the Host rule and the
 // budget too, and does not list the private site.
@@ -98,7 +99,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 	}
 	const budget = 8
 	perAddress := `"perAddress":{"requests":` + string(rune('0'+budget)) + `,"windowSeconds":60}`
-	const tokens = `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`
+	const tokens = `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"},{"subject":"other-bot","env":"ASKPLANE_TEST_OTHER"}]`
 	// config is the private site, with the edge members edge and the
 	// site members extra.
 	config := func(durable bool, edge, extra string) *Config {
@@ -148,6 +149,23 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			if !limited {
 				t.Errorf("no 429 with Retry-After within the address's budget of %d", budget)
 			}
+
+			// The subject's budget on the site (its rateLimit), under a
+			// wide address budget: spent by one token, so another
+			// subject from the same address is still answered.
+			const subjectBudget = 3
+			e = startEdge(t, config(rt.durable, "", `,"rateLimit":{"requests":`+string(rune('0'+subjectBudget))+`,"windowSeconds":60}`))
+			limited = false
+			for range subjectBudget + 1 {
+				if a := e.send(t, method, rt.path, rt.body, good...); a.status == 429 {
+					limited = a.header.Get("Retry-After") != ""
+					break
+				}
+			}
+			if !limited {
+				t.Errorf("no 429 with Retry-After within the subject's budget of %d", subjectBudget)
+			}
+			check("another subject, its budget unspent", e.send(t, method, rt.path, rt.body, append(host, "Authorization", "Bearer "+otherToken)...), ok)
 		})
 	}
 	t.Run("evidence/engines", func(t *testing.T) {
