@@ -34,7 +34,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 	if !st.cfg.Feedback {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ask.CloseUnread(w, r)
-			feedbackError(w, http.StatusNotFound, "FEEDBACK_DISABLED", "This site does not take feedback.")
+			ask.WriteError(w, &ask.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."})
 		})
 	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
@@ -46,7 +46,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 				writeForbidden(w)
 				return
 			}
-			feedbackError(w, status, code, "The feedback is not valid.")
+			ask.WriteError(w, &ask.Error{Status: status, Code: code, Message: "The feedback is not valid."})
 			return
 		}
 		if metrics != nil {
@@ -66,7 +66,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 // most MaxFeedbackBytes that is one object with exactly context_id (a
 // sha256 identity) and verdict (helpful or not_helpful). It returns the
 // verdict, or the status and code to refuse with.
-func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verdict string, status int, code string) {
+func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verdict string, status int, code protocol.Code) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		return "", http.StatusMethodNotAllowed, "FEEDBACK_METHOD"
@@ -121,12 +121,4 @@ func strictStrings(raw []byte) (map[string]string, bool) {
 		return nil, false
 	}
 	return out, true
-}
-
-func feedbackError(w http.ResponseWriter, status int, code, message string) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	io.WriteString(w, `{"error":{"code":"`+code+`","message":"`+message+`"}}`)
 }
