@@ -1,13 +1,12 @@
 package sidecar
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -94,31 +93,19 @@ func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verd
 }
 
 // strictStrings decodes raw as one JSON object whose members are all
-// strings, each named once, with nothing after it.
+// strings, each named once, with nothing after it: ecmajson keeps every
+// member the text holds, repeated ones too, so a repeat is seen.
 func strictStrings(raw []byte) (map[string]string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	v, ok := ecmajson.Parse(raw)
+	if !ok || v.Kind != ecmajson.Object {
 		return nil, false
 	}
 	out := map[string]string{}
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		if err != nil || !isKey {
+	for k, m := range v.Members() {
+		if _, dup := out[k]; dup || m.Kind != ecmajson.String {
 			return nil, false
 		}
-		v, err := dec.Token()
-		val, isString := v.(string)
-		if _, dup := out[key]; err != nil || !isString || dup {
-			return nil, false
-		}
-		out[key] = val
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return nil, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
+		out[k] = m.Str
 	}
 	return out, true
 }
