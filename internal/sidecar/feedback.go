@@ -37,7 +37,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 		})
 	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
-	var h http.Handler = st.agentGate(edge, subjects, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return st.cors(st.agentGate(edge, subjects, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		verdict, status, code := readFeedback(w, r, corpusID)
 		if status != 0 {
 			ask.CloseUnread(w, r)
@@ -53,11 +53,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusNoContent)
-	}))
-	if len(st.cfg.Origins) > 0 {
-		h = &ask.CORS{Origins: st.cfg.Origins, Next: h}
-	}
-	return h
+	})))
 }
 
 // readFeedback checks a feedback request strictly: POST, a JSON content

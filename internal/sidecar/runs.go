@@ -207,11 +207,11 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 
 // addRunSite registers a durable site's handler for the worker and the
 // run routes.
-func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable, wrap func(http.Handler) http.Handler) {
+func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable) {
 	rs := s.runSites
 	rs.handlers[st.record.SiteID] = h
 	rs.ceilings[st.record.SiteID] = d.Ceilings
-	ev, cn := wrap(http.HandlerFunc(h.ServeEvents)), wrap(http.HandlerFunc(h.ServeCancel))
+	ev, cn := st.cors(http.HandlerFunc(h.ServeEvents)), st.cors(http.HandlerFunc(h.ServeCancel))
 	rs.events[st.record.Corpus.ID], rs.cancel[st.record.Corpus.ID] = ev, cn
 	rs.only = [2]http.Handler{ev, cn}
 }

@@ -233,19 +233,13 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
-		cors := func(next http.Handler) http.Handler {
-			if len(st.cfg.Origins) > 0 {
-				return &ask.CORS{Origins: st.cfg.Origins, Next: next}
-			}
-			return next
-		}
-		ah := cors(h)
+		ah := st.cors(h)
 		if acfg.Durable != nil {
-			s.addRunSite(st, h, acfg.Durable, cors)
+			s.addRunSite(st, h, acfg.Durable)
 		}
 		byCorpus[st.record.Corpus.ID] = ah
 		only = ah
-		onlyForget = cors(http.HandlerFunc(h.ServeForget))
+		onlyForget = st.cors(http.HandlerFunc(h.ServeForget))
 		forgetByCorpus[st.record.Corpus.ID] = onlyForget
 		rep, err := s.replayer(st, engine)
 		if err != nil {
@@ -303,6 +297,15 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		mux.Handle("GET /metrics", metrics)
 	}
 	return s.guard(mux), nil
+}
+
+// cors puts next behind the CORS answers for the site's origins, when it
+// has any.
+func (st *site) cors(next http.Handler) http.Handler {
+	if len(st.cfg.Origins) > 0 {
+		return &ask.CORS{Origins: st.cfg.Origins, Next: next}
+	}
+	return next
 }
 
 // edgeLimits are the limits every site shares, kept per client address.
