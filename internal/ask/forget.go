@@ -24,13 +24,8 @@ func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)
 	defer cancel()
-	for _, s := range runAccess {
-		if err := s(x, ctx); err != nil {
-			if err != errAnswered {
-				x.fail(err)
-			}
-			return
-		}
+	if !x.admit(ctx, runAccess[:]) {
+		return
 	}
 	id := r.PathValue("id")
 	if !protocol.ValidIdentifier(id) {

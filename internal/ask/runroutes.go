@@ -32,12 +32,9 @@ func (h *Handler) sideRoute(w http.ResponseWriter, r *http.Request, method strin
 	return x, true
 }
 
+// loadRun loads the run the path names, once runAccess has admitted the
+// request: it must be this site's and this subject's.
 func (x *exchange) loadRun(ctx context.Context) (run.Run, error) {
-	for _, s := range runAccess {
-		if err := s(x, ctx); err != nil {
-			return run.Run{}, err
-		}
-	}
 	d := x.h.cfg.Durable
 	id := x.r.PathValue("id")
 	if d == nil || !run.SafeID(id) {
@@ -72,11 +69,12 @@ func (h *Handler) ServeEvents(w http.ResponseWriter, r *http.Request) {
 	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	if !x.admit(ctx, runAccess[:]) {
+		return
+	}
 	rn, err := x.loadRun(ctx)
 	if err != nil {
-		if err != errAnswered {
-			x.fail(err)
-		}
+		x.fail(err)
 		return
 	}
 	after := 0
@@ -104,11 +102,12 @@ func (h *Handler) ServeCancel(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)
 	defer cancel()
+	if !x.admit(ctx, runAccess[:]) {
+		return
+	}
 	rn, err := x.loadRun(ctx)
 	if err != nil {
-		if err != errAnswered {
-			x.fail(err)
-		}
+		x.fail(err)
 		return
 	}
 	rn, err = h.cfg.Durable.Worker.Cancel(ctx, rn.ID, CancelEvent())
