@@ -61,7 +61,9 @@ func (e *edgeServer) sendRaw(t *testing.T, method, path string, header ...string
 // headers over maxHeaderBytes (431, from the one http.Server all routes
 // share); answers a good token; and spends the client address's budget, so it
 // ends in 429; and spends the subject's budget on the site (its
-// rateLimit), so one token ends in 429 while another is answered. The run routes (GET /v1/runs/{id}/events, POST
+// rateLimit), so one token ends in 429 while another is answered; and
+// counts refused tokens against the address (edge.failedAuth), past which
+// a right token gets 429 too. The run routes (GET /v1/runs/{id}/events, POST
 // /v1/runs/{id}/cancel) and POST /v1/sessions/{id}/forget keep the same
 // rules. GET /v1/evidence/engines keeps the Host rule and the
 // budget too, and does not list the private site.
@@ -152,9 +154,12 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 
 			// The subject's budget on the site (its rateLimit), under a
 			// wide address budget: spent by one token, so another
-			// subject from the same address is still answered.
-			const subjectBudget = 3
-			e = startEdge(t, config(rt.durable, "", `,"rateLimit":{"requests":`+string(rune('0'+subjectBudget))+`,"windowSeconds":60}`))
+			// subject from the same address is still answered. Then the
+			// address's refused tokens (edge.failedAuth): past them, the
+			// right token is refused too.
+			const subjectBudget, failedAuth = 3, 2
+			e = startEdge(t, config(rt.durable, `"failedAuth":{"requests":`+string(rune('0'+failedAuth))+`,"windowSeconds":60}`,
+				`,"rateLimit":{"requests":`+string(rune('0'+subjectBudget))+`,"windowSeconds":60}`))
 			limited = false
 			for range subjectBudget + 1 {
 				if a := e.send(t, method, rt.path, rt.body, good...); a.status == 429 {
@@ -165,7 +170,14 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			if !limited {
 				t.Errorf("no 429 with Retry-After within the subject's budget of %d", subjectBudget)
 			}
-			check("another subject, its budget unspent", e.send(t, method, rt.path, rt.body, append(host, "Authorization", "Bearer "+otherToken)...), ok)
+			other := append(host, "Authorization", "Bearer "+otherToken)
+			check("another subject, its budget unspent", e.send(t, method, rt.path, rt.body, other...), ok)
+			wrong := append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))
+			for range failedAuth {
+				check("a wrong token within failedAuth", e.send(t, method, rt.path, rt.body, wrong...), 401)
+			}
+			check("a wrong token past failedAuth", e.send(t, method, rt.path, rt.body, wrong...), 429)
+			check("the right token past failedAuth", e.send(t, method, rt.path, rt.body, other...), 429)
 		})
 	}
 	t.Run("evidence/engines", func(t *testing.T) {
