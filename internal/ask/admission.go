@@ -19,6 +19,20 @@ type step func(x *exchange, ctx context.Context) error
 // errAnswered: the step wrote the response; send nothing more.
 var errAnswered = errors.New("ask: response already written")
 
+// admit runs steps in order and answers the first failure; it reports
+// whether every step passed.
+func (x *exchange) admit(ctx context.Context, steps []step) bool {
+	for _, s := range steps {
+		if err := s(x, ctx); err != nil {
+			if err != errAnswered {
+				x.fail(err)
+			}
+			return false
+		}
+	}
+	return true
+}
+
 // admission is the order of the checks, the reference pipeline's steps 1
 // to 13 with the per-address limit in front of authentication: nothing
 // about the body is read until the client, its site, its hints and its

@@ -108,5 +108,9 @@ func WriteForbidden(w http.ResponseWriter) { writeError(w, errForbidden) }
 // routes beside the handler (MCP) that share its budgets.
 func WriteRateLimited(w http.ResponseWriter, after time.Duration) { writeError(w, rateLimited(after)) }
 
+// WriteError writes e as every refusal of the handler is written, for
+// the routes beside it (feedback) with codes of their own.
+func WriteError(w http.ResponseWriter, e *Error) { writeError(w, e) }
+
 // WriteUnauthorized writes 401 ASK_UNAUTHORIZED with a Bearer challenge.
 func WriteUnauthorized(w http.ResponseWriter) { unauthorized(w) }

@@ -11,8 +11,8 @@ import (
 // ServeForget answers POST /v1/sessions/{id}/forget: "New conversation".
 // The subject's session id on this site is deleted from the store now,
 // rather than at its TTL. It keeps the rules of /v1/ask that apply to a
-// request without a body (the client address's budget, authentication,
-// the hints), and it reads no body. The key is the authenticated
+// request without a body (runAccess: the client address's budget,
+// authentication, the hints, the subject's budget), and it reads no body. The key is the authenticated
 // subject's, so a session can only be forgotten by its subject; the
 // answer is 204 whether a session was there or not, so ids cannot be
 // probed. A store that cannot delete (none configured) answers 204 too:
@@ -24,13 +24,8 @@ func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)
 	defer cancel()
-	for _, s := range runAccess {
-		if err := s(x, ctx); err != nil {
-			if err != errAnswered {
-				x.fail(err)
-			}
-			return
-		}
+	if !x.admit(ctx, runAccess[:]) {
+		return
 	}
 	id := r.PathValue("id")
 	if !protocol.ValidIdentifier(id) {

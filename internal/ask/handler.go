@@ -255,13 +255,8 @@ func (x *exchange) serve() {
 	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
 	defer cancelReq()
-	for _, step := range admission {
-		if err := step(x, ctx); err != nil {
-			if err != errAnswered {
-				x.fail(err)
-			}
-			return
-		}
+	if !x.admit(ctx, admission[:]) {
+		return
 	}
 	sources, err := x.retrieve(ctx)
 	if err != nil {

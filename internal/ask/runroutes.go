@@ -11,11 +11,12 @@ import (
 	"github.com/askplane/askplane/internal/run"
 )
 
-// runAccess is the admission of the run routes: the client address's
-// budget, the same authentication and hints as /v1/ask, and the run must
-// be this site's and this subject's (any other is "no such run", so ids
-// cannot be probed).
-var runAccess = [...]step{checkAddress, authenticate, checkHints}
+// runAccess is the admission of the routes beside /v1/ask that read no
+// body (the run routes, forget): the client address's budget, the same
+// authentication and hints as /v1/ask, and the subject's budget. A run
+// must then be this site's and this subject's (any other is "no such
+// run", so ids cannot be probed).
+var runAccess = [...]step{checkAddress, authenticate, checkHints, checkSubjectRate}
 
 // sideRoute starts a request of a route beside /v1/ask that reads no
 // body (the run routes, forget): its exchange and request id, and the
@@ -31,12 +32,9 @@ func (h *Handler) sideRoute(w http.ResponseWriter, r *http.Request, method strin
 	return x, true
 }
 
+// loadRun loads the run the path names, once runAccess has admitted the
+// request: it must be this site's and this subject's.
 func (x *exchange) loadRun(ctx context.Context) (run.Run, error) {
-	for _, s := range runAccess {
-		if err := s(x, ctx); err != nil {
-			return run.Run{}, err
-		}
-	}
 	d := x.h.cfg.Durable
 	id := x.r.PathValue("id")
 	if d == nil || !run.SafeID(id) {
@@ -71,11 +69,12 @@ func (h *Handler) ServeEvents(w http.ResponseWriter, r *http.Request) {
 	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	if !x.admit(ctx, runAccess[:]) {
+		return
+	}
 	rn, err := x.loadRun(ctx)
 	if err != nil {
-		if err != errAnswered {
-			x.fail(err)
-		}
+		x.fail(err)
 		return
 	}
 	after := 0
@@ -103,11 +102,12 @@ func (h *Handler) ServeCancel(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)
 	defer cancel()
+	if !x.admit(ctx, runAccess[:]) {
+		return
+	}
 	rn, err := x.loadRun(ctx)
 	if err != nil {
-		if err != errAnswered {
-			x.fail(err)
-		}
+		x.fail(err)
 		return
 	}
 	rn, err = h.cfg.Durable.Worker.Cancel(ctx, rn.ID, CancelEvent())

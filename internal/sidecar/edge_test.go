@@ -35,12 +35,17 @@ var edgeEnv Env = func(name string) (string, bool) {
 	v, ok := map[string]string{
 		"ASKPLANE_TEST_SECRET":    testSecret,
 		"ASKPLANE_TEST_TOKEN":     testToken,
+		"ASKPLANE_TEST_OTHER":     otherToken,
 		"ASKPLANE_TEST_MODEL_KEY": "sk-test-" + strings.Repeat("9", 32),
 	}[name]
 	return v, ok
 }
 
-const testToken = testSecret + "-token"
+// testToken and otherToken are two subjects' bearer tokens.
+const (
+	testToken  = testSecret + "-token"
+	otherToken = testSecret + "-other"
+)
 
 // installText is the one chunk of the corpus edgePublic writes.
 const installText = "Run go install to get the askplane command. It needs Go 1.26."

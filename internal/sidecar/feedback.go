@@ -1,13 +1,12 @@
 package sidecar
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -34,11 +33,11 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 	if !st.cfg.Feedback {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ask.CloseUnread(w, r)
-			feedbackError(w, http.StatusNotFound, "FEEDBACK_DISABLED", "This site does not take feedback.")
+			ask.WriteError(w, &ask.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."})
 		})
 	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
-	var h http.Handler = st.agentGate(edge, subjects, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return st.cors(st.agentGate(edge, subjects, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		verdict, status, code := readFeedback(w, r, corpusID)
 		if status != 0 {
 			ask.CloseUnread(w, r)
@@ -46,7 +45,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 				writeForbidden(w)
 				return
 			}
-			feedbackError(w, status, code, "The feedback is not valid.")
+			ask.WriteError(w, &ask.Error{Status: status, Code: code, Message: "The feedback is not valid."})
 			return
 		}
 		if metrics != nil {
@@ -54,11 +53,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusNoContent)
-	}))
-	if len(st.cfg.Origins) > 0 {
-		h = &ask.CORS{Origins: st.cfg.Origins, Next: h}
-	}
-	return h
+	})))
 }
 
 // readFeedback checks a feedback request strictly: POST, a JSON content
@@ -66,7 +61,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 // most MaxFeedbackBytes that is one object with exactly context_id (a
 // sha256 identity) and verdict (helpful or not_helpful). It returns the
 // verdict, or the status and code to refuse with.
-func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verdict string, status int, code string) {
+func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verdict string, status int, code protocol.Code) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		return "", http.StatusMethodNotAllowed, "FEEDBACK_METHOD"
@@ -94,39 +89,19 @@ func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verd
 }
 
 // strictStrings decodes raw as one JSON object whose members are all
-// strings, each named once, with nothing after it.
+// strings, each named once, with nothing after it: ecmajson keeps every
+// member the text holds, repeated ones too, so a repeat is seen.
 func strictStrings(raw []byte) (map[string]string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	v, ok := ecmajson.Parse(raw)
+	if !ok || v.Kind != ecmajson.Object {
 		return nil, false
 	}
 	out := map[string]string{}
-	for dec.More() {
-		k, err := dec.Token()
-		key, isKey := k.(string)
-		if err != nil || !isKey {
+	for k, m := range v.Members() {
+		if _, dup := out[k]; dup || m.Kind != ecmajson.String {
 			return nil, false
 		}
-		v, err := dec.Token()
-		val, isString := v.(string)
-		if _, dup := out[key]; err != nil || !isString || dup {
-			return nil, false
-		}
-		out[key] = val
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return nil, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
+		out[k] = m.Str
 	}
 	return out, true
-}
-
-func feedbackError(w http.ResponseWriter, status int, code, message string) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	io.WriteString(w, `{"error":{"code":"`+code+`","message":"`+message+`"}}`)
 }

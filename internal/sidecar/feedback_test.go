@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,9 @@ func TestFeedback(t *testing.T) {
 		if a.status < 400 || a.status == 429 {
 			t.Errorf("%s: %d %s, want a refusal", c.what, a.status, a.body)
 		}
+		if !errorShape(a.body) {
+			t.Errorf("%s: %s, want the stable {error: {code, message, retryable}}", c.what, a.body)
+		}
 	}
 	if a := on.send(t, "POST", path, fb(id, "helpful")+strings.Repeat(" ", 200)); a.status != 413 {
 		t.Errorf("an oversized body: %d, want 413", a.status)
@@ -58,10 +62,25 @@ func TestFeedback(t *testing.T) {
 	}
 
 	off := startEdge(t, edgeConfig(t, `,"metrics":true`, "", siteJSON(public, "docs", "docs", "")))
-	if a := off.send(t, "POST", path, fb(id, "helpful")); a.status != 404 || !strings.Contains(a.body, `"code":"FEEDBACK_DISABLED"`) {
+	if a := off.send(t, "POST", path, fb(id, "helpful")); a.status != 404 || !strings.Contains(a.body, `"code":"FEEDBACK_DISABLED"`) || !errorShape(a.body) {
 		t.Errorf("feedback off: %d %s, want 404 FEEDBACK_DISABLED", a.status, a.body)
 	}
 	if strings.Contains(off.send(t, "GET", "/metrics", "").body, "askplane_feedback_total{") {
 		t.Error("feedback off: a verdict was counted")
 	}
+}
+
+// errorShape reports whether body is exactly the handler's refusal:
+// {"error":{"code","message","retryable"}} and nothing else.
+func errorShape(body string) bool {
+	var e struct {
+		Error struct {
+			Code      string `json:"code"`
+			Message   string `json:"message"`
+			Retryable *bool  `json:"retryable"`
+		} `json:"error"`
+	}
+	d := json.NewDecoder(strings.NewReader(body))
+	d.DisallowUnknownFields()
+	return d.Decode(&e) == nil && e.Error.Code != "" && e.Error.Message != "" && e.Error.Retryable != nil
 }

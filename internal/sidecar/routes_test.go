@@ -1,11 +1,14 @@
 package sidecar
 
 import (
+	"bufio"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
@@ -29,12 +32,38 @@ func (e *edgeServer) send(t *testing.T, method, path, body string, header ...str
 	return fetch(t, newClient(t), req)
 }
 
+// sendRaw sends a bodiless method path with header (name, value pairs,
+// "Host" among them) on a connection of its own, as written: for a
+// request net/http's client would not send, or whose refusal closes the
+// connection before the client reads it.
+func (e *edgeServer) sendRaw(t *testing.T, method, path string, header ...string) answer {
+	t.Helper()
+	c := dialRaw(t, e.addr)
+	var req strings.Builder
+	req.WriteString(method + " " + path + " HTTP/1.1\r\n")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.WriteString(header[i] + ": " + header[i+1] + "\r\n")
+	}
+	req.WriteString("Content-Length: 0\r\nConnection: close\r\n\r\n")
+	io.WriteString(c, req.String())
+	resp, body, err := readResponse(c, bufio.NewReader(c), 3*time.Second)
+	if err != nil {
+		t.Error(err)
+		return answer{}
+	}
+	return answer{resp.StatusCode, resp.Header, body}
+}
+
 // TestEveryEndpointKeepsAsksRules: each route that does work for a client
 // (/v1/ask, /mcp, /v1/evidence/replay and /read, /v1/feedback) refuses, the same way, a
 // foreign Host, two Origin headers, a foreign Origin, a private site's
-// request without a token or with a wrong one, and a body over its bound;
-// answers a good token; and spends the client address's budget, so it
-// ends in 429. The run routes (GET /v1/runs/{id}/events, POST
+// request without a token or with a wrong one, a body over its bound and
+// headers over maxHeaderBytes (431, from the one http.Server all routes
+// share); answers a good token; and spends the client address's budget, so it
+// ends in 429; and spends the subject's budget on the site (its
+// rateLimit), so one token ends in 429 while another is answered; and
+// counts refused tokens against the address (edge.failedAuth), past which
+// a right token gets 429 too. The run routes (GET /v1/runs/{id}/events, POST
 // /v1/runs/{id}/cancel) and POST /v1/sessions/{id}/forget keep the same
 // rules. GET /v1/evidence/engines keeps the Host rule and the
 // budget too, and does not list the private site.
@@ -71,24 +100,26 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 		{"/v1/sessions/s-none/forget", "", big, []int{204}, "POST", 204, false},
 	}
 	const budget = 8
-	private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}],"feedback":true`)
-	config := func(durable bool) *Config {
+	perAddress := `"perAddress":{"requests":` + string(rune('0'+budget)) + `,"windowSeconds":60}`
+	const tokens = `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"},{"subject":"other-bot","env":"ASKPLANE_TEST_OTHER"}]`
+	// config is the private site, with the edge members edge and the
+	// site members extra.
+	config := func(durable bool, edge, extra string) *Config {
 		if durable {
 			t.Setenv("ASKPLANE_TEST_MODEL_KEY", "sk-test-"+strings.Repeat("9", 32))
 			fake := newFakeProvider(t, "openai-compatible", `{"cites":["x"],"answer":"x"}`)
-			private := siteJSON(public, "docs", "docs-private", `,"anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]`+
+			private := siteJSON(public, "docs", "docs-private", tokens+extra+
 				`,"generator":{"provider":"openai-compatible","model":"m","baseUrl":"`+fake.srv.URL+`/v1","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"},"runs":{}`)
-			return edgeConfig(t, `,"hosts":["ask.example.com"],"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`,
-				`"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
+			return edgeConfig(t, `,"hosts":["ask.example.com"],"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`, edge, private)
 		}
-		return edgeConfig(t, `,"hosts":["ask.example.com"]`, `"perAddress":{"requests":`+string(rune('0'+budget))+`,"windowSeconds":60}`, private)
+		return edgeConfig(t, `,"hosts":["ask.example.com"]`, edge, siteJSON(public, "docs", "docs-private", tokens+extra+`,"feedback":true`))
 	}
 	host := []string{"Host", "ask.example.com", "Accept", "application/json, text/event-stream"}
 	good := append(append([]string(nil), host...), "Authorization", "Bearer "+testToken)
 	for _, rt := range routes {
 		name, _, _ := strings.Cut(strings.TrimPrefix(rt.path, "/"), "?")
 		t.Run(name, func(t *testing.T) {
-			e := startEdge(t, config(rt.durable))
+			e := startEdge(t, config(rt.durable, perAddress, ""))
 			method, ok := rt.method, rt.ok
 			if method == "" {
 				method, ok = "POST", 200
@@ -108,6 +139,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			check("no token on a private site", e.send(t, method, rt.path, rt.body, host...), 401)
 			check("a wrong token", e.send(t, method, rt.path, rt.body, append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))...), 401)
 			check("an oversized body", e.send(t, method, rt.path, rt.oversized, good...), rt.tooLarge...)
+			check("headers over maxHeaderBytes", e.sendRaw(t, method, rt.path, append(good, "X-Big", strings.Repeat("a", DefaultMaxHeaderBytes+4<<10+512))...), 431)
 			check("a good token", e.send(t, method, rt.path, rt.body, good...), ok)
 			limited := false
 			for range budget {
@@ -119,10 +151,37 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			if !limited {
 				t.Errorf("no 429 with Retry-After within the address's budget of %d", budget)
 			}
+
+			// The subject's budget on the site (its rateLimit), under a
+			// wide address budget: spent by one token, so another
+			// subject from the same address is still answered. Then the
+			// address's refused tokens (edge.failedAuth): past them, the
+			// right token is refused too.
+			const subjectBudget, failedAuth = 3, 2
+			e = startEdge(t, config(rt.durable, `"failedAuth":{"requests":`+string(rune('0'+failedAuth))+`,"windowSeconds":60}`,
+				`,"rateLimit":{"requests":`+string(rune('0'+subjectBudget))+`,"windowSeconds":60}`))
+			limited = false
+			for range subjectBudget + 1 {
+				if a := e.send(t, method, rt.path, rt.body, good...); a.status == 429 {
+					limited = a.header.Get("Retry-After") != ""
+					break
+				}
+			}
+			if !limited {
+				t.Errorf("no 429 with Retry-After within the subject's budget of %d", subjectBudget)
+			}
+			other := append(host, "Authorization", "Bearer "+otherToken)
+			check("another subject, its budget unspent", e.send(t, method, rt.path, rt.body, other...), ok)
+			wrong := append(host, "Authorization", "Bearer "+strings.Repeat("w", 40))
+			for range failedAuth {
+				check("a wrong token within failedAuth", e.send(t, method, rt.path, rt.body, wrong...), 401)
+			}
+			check("a wrong token past failedAuth", e.send(t, method, rt.path, rt.body, wrong...), 429)
+			check("the right token past failedAuth", e.send(t, method, rt.path, rt.body, other...), 429)
 		})
 	}
 	t.Run("evidence/engines", func(t *testing.T) {
-		e := startEdge(t, config(false))
+		e := startEdge(t, config(false, perAddress, ""))
 		if a := e.send(t, "GET", "/v1/evidence/engines", "", "Host", "evil.example"); a.status != 403 {
 			t.Errorf("a foreign Host: %d", a.status)
 		}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"net/http"
 	"strings"
 	"time"
 
@@ -159,9 +158,6 @@ func (s *Server) durable(st *site) *ask.Durable {
 type runSites struct {
 	handlers map[string]*ask.Handler // by site id
 	ceilings map[string]run.Ceilings // by site id
-	events   map[string]http.Handler // by corpus id
-	cancel   map[string]http.Handler // by corpus id
-	only     [2]http.Handler         // events, cancel of a single site
 }
 
 // newWorker builds the server's run worker when the store keeps runs.
@@ -170,8 +166,7 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 	if !ok {
 		return
 	}
-	s.runSites = &runSites{handlers: map[string]*ask.Handler{}, ceilings: map[string]run.Ceilings{},
-		events: map[string]http.Handler{}, cancel: map[string]http.Handler{}}
+	s.runSites = &runSites{handlers: map[string]*ask.Handler{}, ceilings: map[string]run.Ceilings{}}
 	sites := s.runSites
 	s.worker = &run.Worker{
 		Store: rs,
@@ -205,31 +200,10 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 	}
 }
 
-// addRunSite registers a durable site's handler for the worker and the
-// run routes.
-func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable, wrap func(http.Handler) http.Handler) {
-	rs := s.runSites
-	rs.handlers[st.record.SiteID] = h
-	rs.ceilings[st.record.SiteID] = d.Ceilings
-	ev, cn := wrap(http.HandlerFunc(h.ServeEvents)), wrap(http.HandlerFunc(h.ServeCancel))
-	rs.events[st.record.Corpus.ID], rs.cancel[st.record.Corpus.ID] = ev, cn
-	rs.only = [2]http.Handler{ev, cn}
-}
-
-// mountRuns adds the run routes; they exist only when a site is durable.
-// Like /v1/ask they answer other methods with the protocol's 405.
-func (s *Server) mountRuns(mux *http.ServeMux, sites int) {
-	rs := s.runSites
-	if rs == nil || len(rs.events) == 0 {
-		return
-	}
-	if sites == 1 {
-		mux.Handle("/v1/runs/{id}/events", rs.only[0])
-		mux.Handle("/v1/runs/{id}/cancel", rs.only[1])
-		return
-	}
-	mux.Handle("/v1/runs/{id}/events", corpusRouter(rs.events))
-	mux.Handle("/v1/runs/{id}/cancel", corpusRouter(rs.cancel))
+// addRunSite registers a durable site's handler for the worker.
+func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable) {
+	s.runSites.handlers[st.record.SiteID] = h
+	s.runSites.ceilings[st.record.SiteID] = d.Ceilings
 }
 
 // Sweeping: every sweepEvery the server claims the runs whose lease

@@ -126,6 +126,25 @@ func TestServeRoutesSitesByCorpusHint(t *testing.T) {
 		}
 	}
 
+	// Every route of a site is routed the same way: a POST with no hint
+	// is refused before any site sees it; one naming a site reaches it.
+	for _, path := range []string{"/v1/sessions/s-1/forget", "/v1/feedback", "/mcp", "/v1/evidence/replay", "/v1/evidence/read"} {
+		resp, err := http.Post(srv.URL+path, "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 403 || string(b) != forbiddenBody {
+			t.Errorf("POST %s without a hint = %d %s, want 403 %s", path, resp.StatusCode, b, forbiddenBody)
+		}
+	}
+	if resp, err := http.Post(srv.URL+"/v1/sessions/s-1/forget?corpus=docs-public", "", nil); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != 204 {
+		t.Errorf("POST /v1/sessions/s-1/forget?corpus=docs-public = %d, want 204 from its site", resp.StatusCode)
+	}
+
 	get := func(path string) (int, string) {
 		resp, err := http.Get(srv.URL + path)
 		if err != nil {

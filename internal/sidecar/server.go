@@ -185,14 +185,16 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	} else {
 		s.newWorker(nil)
 	}
-	byCorpus := make(map[string]http.Handler, len(s.sites))
-	mcpByCorpus := make(map[string]http.Handler, len(s.sites))
-	replayByCorpus := make(map[string]http.Handler, len(s.sites))
-	readByCorpus := make(map[string]http.Handler, len(s.sites))
-	feedbackByCorpus := make(map[string]http.Handler, len(s.sites))
-	forgetByCorpus := make(map[string]http.Handler, len(s.sites))
-	var only, onlyMCP, onlyReplay, onlyRead, onlyFeedback, onlyForget http.Handler
+	// siteRoutes are the routes every site answers (each behind its own
+	// rules), by path, then by corpus id.
+	siteRoutes := map[string]map[string]http.Handler{}
 	for i, st := range s.sites {
+		route := func(path string, h http.Handler) {
+			if siteRoutes[path] == nil {
+				siteRoutes[path] = make(map[string]http.Handler, len(s.sites))
+			}
+			siteRoutes[path][st.record.Corpus.ID] = h
+		}
 		// Named by site and corpus, as the routes are: a site's languages
 		// are separate entries with separate budgets, shared by name.
 		scope := "sites/" + st.record.SiteID + "/" + st.record.Corpus.ID
@@ -233,30 +235,23 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
-		cors := func(next http.Handler) http.Handler {
-			if len(st.cfg.Origins) > 0 {
-				return &ask.CORS{Origins: st.cfg.Origins, Next: next}
-			}
-			return next
-		}
-		ah := cors(h)
+		route("/v1/ask", st.cors(h))
+		route("/v1/sessions/{id}/forget", st.cors(http.HandlerFunc(h.ServeForget)))
 		if acfg.Durable != nil {
-			s.addRunSite(st, h, acfg.Durable, cors)
+			// The run routes exist only for a durable site.
+			s.addRunSite(st, h, acfg.Durable)
+			route("/v1/runs/{id}/events", st.cors(http.HandlerFunc(h.ServeEvents)))
+			route("/v1/runs/{id}/cancel", st.cors(http.HandlerFunc(h.ServeCancel)))
 		}
-		byCorpus[st.record.Corpus.ID] = ah
-		only = ah
-		onlyForget = cors(http.HandlerFunc(h.ServeForget))
-		forgetByCorpus[st.record.Corpus.ID] = onlyForget
 		rep, err := s.replayer(st, engine)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
-		onlyMCP = st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep})
-		mcpByCorpus[st.record.Corpus.ID] = onlyMCP
-		onlyReplay, onlyRead = s.replayHandlers(st, edge, subjects, rep)
-		replayByCorpus[st.record.Corpus.ID], readByCorpus[st.record.Corpus.ID] = onlyReplay, onlyRead
-		onlyFeedback = st.feedbackHandler(edge, subjects, metrics)
-		feedbackByCorpus[st.record.Corpus.ID] = onlyFeedback
+		route("/mcp", st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep}))
+		replay, read := s.replayHandlers(st, edge, subjects, rep)
+		route("/v1/evidence/replay", replay)
+		route("/v1/evidence/read", read)
+		route("/v1/feedback", st.feedbackHandler(edge, subjects, metrics))
 		if st.cfg.Static {
 			files, err := static.New(st.cfg.Public, static.Options{})
 			if err != nil {
@@ -278,24 +273,20 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	}
 	mux.Handle("/review", rev)
 	mux.Handle("/review/", rev)
-	// Not "POST /v1/ask": the handler answers other methods with the
-	// protocol's own 405 body.
-	if len(byCorpus) == 1 {
-		mux.Handle("/v1/ask", only)
-		mux.Handle("/mcp", onlyMCP)
-		mux.Handle("/v1/evidence/replay", onlyReplay)
-		mux.Handle("/v1/evidence/read", onlyRead)
-		mux.Handle("/v1/feedback", onlyFeedback)
-		mux.Handle("/v1/sessions/{id}/forget", onlyForget)
-	} else {
-		mux.Handle("/v1/ask", corpusRouter(byCorpus))
-		mux.Handle("/mcp", corpusRouter(mcpByCorpus))
-		mux.Handle("/v1/evidence/replay", corpusRouter(replayByCorpus))
-		mux.Handle("/v1/evidence/read", corpusRouter(readByCorpus))
-		mux.Handle("/v1/feedback", corpusRouter(feedbackByCorpus))
-		mux.Handle("/v1/sessions/{id}/forget", corpusRouter(forgetByCorpus))
+	// One site's routes are its handlers; several sites' go through
+	// corpusRouter, which picks one by the ?corpus= hint. Not "POST
+	// /v1/ask": the handlers answer other methods with the protocol's own
+	// 405 body.
+	sites := len(siteRoutes["/v1/ask"])
+	for path, byCorpus := range siteRoutes {
+		h := corpusRouter(byCorpus)
+		if sites == 1 {
+			for _, only := range byCorpus {
+				h = only
+			}
+		}
+		mux.Handle(path, h)
 	}
-	s.mountRuns(mux, len(byCorpus))
 	// It reads the store for every site, so it spends the client
 	// address's budget as the replay routes do.
 	mux.Handle("GET /v1/evidence/engines", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) { s.engineCatalogue(w, r) }))
@@ -303,6 +294,15 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		mux.Handle("GET /metrics", metrics)
 	}
 	return s.guard(mux), nil
+}
+
+// cors puts next behind the CORS answers for the site's origins, when it
+// has any.
+func (st *site) cors(next http.Handler) http.Handler {
+	if len(st.cfg.Origins) > 0 {
+		return &ask.CORS{Origins: st.cfg.Origins, Next: next}
+	}
+	return next
 }
 
 // edgeLimits are the limits every site shares, kept per client address.

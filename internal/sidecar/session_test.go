@@ -16,13 +16,15 @@ import (
 )
 
 // sessionServer serves one private site whose sessions live in the SQLite
-// file db, asked by the token subject "token:ci-bot".
+// file db, asked by the token subject "token:ci-bot" (testSecret-token);
+// "token:other-bot" (testSecret-other) is another subject.
 func sessionServer(t *testing.T, db string) (*httptest.Server, *Server) {
 	t.Helper()
 	t.Setenv("ASKPLANE_TEST_TOKEN", testSecret+"-token")
+	t.Setenv("ASKPLANE_TEST_OTHER", testSecret+"-other")
 	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command. It needs Go 1.26.")
 	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + db + `","sites":[{"site":` + testSite("docs", "docs-public") + `,` +
-		`"public":"` + public + `","language":"en","anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"}]}]}`))
+		`"public":"` + public + `","language":"en","anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"},{"subject":"other-bot","env":"ASKPLANE_TEST_OTHER"}]}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,24 +142,11 @@ func TestLongConversationKeepsItsNewestTurns(t *testing.T) {
 // (and is told 204 all the same, so ids cannot be probed); a request
 // without a token is refused before anything is looked up.
 func TestForgetDeletesOnlyTheSubjectsSession(t *testing.T) {
-	t.Setenv("ASKPLANE_TEST_TOKEN", testSecret+"-token")
-	t.Setenv("ASKPLANE_TEST_OTHER", testSecret+"-other")
-	public := writeCorpus(t, "docs", "/docs/install/", "Install", "install", "Run go install to get the askplane command. It needs Go 1.26.")
-	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + filepath.Join(t.TempDir(), "s.db") + `","sites":[{"site":` + testSite("docs", "docs-public") + `,` +
-		`"public":"` + public + `","language":"en","anonymous":false,"tokens":[{"subject":"ci-bot","env":"ASKPLANE_TEST_TOKEN"},{"subject":"other-bot","env":"ASKPLANE_TEST_OTHER"}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), cfg, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
+	hs, srv := sessionServer(t, filepath.Join(t.TempDir(), "s.db"))
 	if code, body := askSession(t, hs.URL, []protocol.AskMessage{{Role: protocol.RoleUser, Content: "how do I install askplane?"}}); code != 200 {
 		t.Fatalf("ask: %d %s", code, body)
 	}
-	key := session.Key{SiteID: "docs", Subject: "token:ci-bot", SessionID: "s-1"}
+	key := askKey("docs", "token:ci-bot", "s-1")
 	stored := func() int {
 		r, err := srv.sessions.Load(t.Context(), key)
 		if err != nil {
