@@ -15,8 +15,8 @@ import (
 // authentication, the hints, the subject's budget), and it reads no
 // body. The key is the authenticated subject's, so a session can only be
 // forgotten by its subject; the answer is 204 whether a session was there
-// or not, so ids cannot be probed. A store that cannot delete (none configured) answers 204 too:
-// there is nothing to forget.
+// or not, so ids cannot be probed. A store that cannot delete (none
+// configured) answers 204 too: there is nothing to forget.
 func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
 	x, ok := h.sideRoute(w, r, http.MethodPost)
 	if !ok {
