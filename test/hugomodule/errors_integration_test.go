@@ -29,7 +29,7 @@ func TestInvalidDeclarationsFailTheBuild(t *testing.T) {
       kind: faq
       label: L
       match: [x]
-      answer: A`), []string{`[fact.kind.invalid] content/p.md: fact "f"`, "restricted-faq"}},
+      answer: A`), []string{`[fact.kind.invalid] content/p.md: fact "f"`, "(an answer to a frequent question is kind restricted-faq)"}},
 		{"no label", page(`- id: f
       kind: command
       label: "  "

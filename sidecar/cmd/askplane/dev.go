@@ -29,8 +29,12 @@ const (
 	devSettle = 300 * time.Millisecond
 )
 
-// devHeartbeat is how often askplane dev says it is still preparing Hugo.
-const devHeartbeat = 15 * time.Second
+// How long askplane dev works before it says what it is doing, and how
+// often it then says it is still at it: no silence longer than 10 s.
+const (
+	devQuiet     = 2 * time.Second
+	devHeartbeat = 8 * time.Second
+)
 
 // runDev builds a site (exampleSite by default) with the pinned Hugo,
 // checks what the module emitted, and serves the site and the Ask API on
@@ -80,8 +84,13 @@ func runDevContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	d := &devLoop{root: root, site: siteDir, hugo: hugo, sessions: *sessions, stdout: stdout, stderr: stderr}
 
-	fmt.Fprintf(stdout, "askplane dev: building %s…\n", *site)
-	public, err := d.build()
+	fmt.Fprintf(stdout, "askplane dev: building %s with Hugo and checking what the module emitted…\n", *site)
+	var public string
+	err = whileSaying(stdout, "still building", "building the site", func() error {
+		var err error
+		public, err = d.build()
+		return err
+	})
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
@@ -240,28 +249,12 @@ func (d *devLoop) watch(ctx context.Context, serve func(*sidecar.Server)) {
 func prepareHugo(root string, stdout io.Writer) (string, error) {
 	cmd := exec.Command("go", "tool", "-n", "hugo")
 	cmd.Dir = root
-	done := make(chan struct{})
 	var out []byte
-	var err error
-	go func() { out, err = cmd.Output(); close(done) }()
-	started := time.Now()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		fmt.Fprintln(stdout, "askplane dev: preparing the pinned Hugo (the first run compiles it, which takes a few minutes)…")
-		beat := time.NewTicker(devHeartbeat)
-		defer beat.Stop()
-	wait:
-		for {
-			select {
-			case <-done:
-				break wait
-			case <-beat.C:
-				fmt.Fprintf(stdout, "askplane dev: still preparing Hugo (%s so far)…\n", time.Since(started).Round(time.Second))
-			}
-		}
-		fmt.Fprintf(stdout, "askplane dev: Hugo ready after %s\n", time.Since(started).Round(time.Second))
-	}
+	err := whileSaying(stdout, "preparing the pinned Hugo (the first run compiles it, which takes a few minutes)", "preparing Hugo", func() error {
+		var err error
+		out, err = cmd.Output()
+		return err
+	})
 	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
@@ -270,6 +263,32 @@ func prepareHugo(root string, stdout io.Writer) (string, error) {
 		return "", fmt.Errorf("go tool -n hugo: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// whileSaying runs work; if it takes longer than devQuiet it says what it
+// is doing, then repeats every devHeartbeat that it is still at it, so an
+// author never faces a silent terminal for long.
+func whileSaying(stdout io.Writer, doing, still string, work func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- work() }()
+	started := time.Now()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(devQuiet):
+	}
+	fmt.Fprintf(stdout, "askplane dev: %s…\n", doing)
+	beat := time.NewTicker(devHeartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case err := <-done:
+			fmt.Fprintf(stdout, "askplane dev: done %s after %s\n", still, time.Since(started).Round(time.Second))
+			return err
+		case <-beat.C:
+			fmt.Fprintf(stdout, "askplane dev: still %s (%s so far)…\n", still, time.Since(started).Round(time.Second))
+		}
+	}
 }
 
 // buildSite runs the pinned Hugo on site, with the askplane module from
