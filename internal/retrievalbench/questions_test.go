@@ -10,8 +10,9 @@ import (
 	"github.com/askplane/askplane/internal/sitetest"
 )
 
-// The labelled question files are well-formed and large enough, and every
-// page they label is a page the built site publishes. This is the cheap
+// The labelled question files are well-formed (nuggets included) and
+// large enough, every question has nuggets, and every page they label is
+// a page the built site publishes. This is the cheap
 // part of the retrieval benchmark that CI runs; the benchmark itself is
 // scripts/bench-retrieval.sh.
 func TestQuestionFiles(t *testing.T) {
@@ -29,6 +30,9 @@ func TestQuestionFiles(t *testing.T) {
 			}
 			if len(f.Questions) < tc.min {
 				t.Errorf("%d questions, want at least %d", len(f.Questions), tc.min)
+			}
+			if without := f.WithoutNuggets(); len(without) > 0 {
+				t.Errorf("%d questions without nuggets: %q", len(without), without)
 			}
 			if src := f.Source; src != "" && src != tc.site {
 				t.Errorf("source %q, want %q", src, tc.site)
