@@ -11,9 +11,10 @@ import (
 // alternative strings taken from the docs (a command, a function, a
 // setting, the defining words), any one of which is enough. An answer
 // holds a nugget when it contains one of its alternatives, compared
-// case-insensitively, with runs of white space as one space and Markdown
+// case-insensitively, with runs of white space as one space, Markdown
 // backticks removed on both sides (so "hugo mod get" is held by
-// "`hugo mod get -u`").
+// "`hugo mod get -u`") and typographic quotes read as straight ones (Hugo
+// renders "dark" as “dark” in prose).
 type Nugget []string
 
 // Nugget bounds: a question has 1 to MaxNuggets nuggets; an alternative
@@ -25,11 +26,13 @@ const (
 )
 
 // normalize is how nuggets and answers are compared: lower case, no
-// backticks, white space collapsed to single spaces.
+// backticks, straight quotes, white space collapsed to single spaces.
 func normalize(s string) string {
-	s = strings.ReplaceAll(s, "`", "")
+	s = plainQuotes.Replace(s)
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
+
+var plainQuotes = strings.NewReplacer("`", "", "“", `"`, "”", `"`, "„", `"`, "‘", "'", "’", "'")
 
 // heldBy reports whether the normalized answer holds n.
 func (n Nugget) heldBy(normalizedAnswer string) bool {

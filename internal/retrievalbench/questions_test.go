@@ -120,10 +120,14 @@ func TestMissedNuggets(t *testing.T) {
 		"Run\n```sh\nhugo   mod\n  tidy\n```\nthen GO.MOD":                    {2},
 		"":                     {0, 1, 2},
 		"hugo mod get without": {0, 1, 2},
+		"Set “params.askplane” in GO.MOD’s hugo mod tidy": nil,
 	} {
 		if got := MissedNuggets(answer, nuggets); !slices.Equal(got, want) {
 			t.Errorf("MissedNuggets(%q) = %v, want %v", answer, got, want)
 		}
+	}
+	if got := MissedNuggets("Set darkMode to “dark”, the reader’s choice", []Nugget{{`"dark"`}, {"reader's"}}); got != nil {
+		t.Errorf("typographic quotes: missed %v", got)
 	}
 }
 
