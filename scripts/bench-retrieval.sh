@@ -12,9 +12,11 @@
 # the per-question misses (pages, and answers missing a nugget) to OUT
 # (default: bench-retrieval/ at the top of the checkout, git-ignored).
 #
-# Sites: exampleSite (testdata/retrieval/examplesite-en.json) and the
+# Sites: exampleSite (testdata/retrieval/examplesite-en.json), the
 # hand-written Lighthouse manual (testdata/retrieval/lighthouse/,
-# testdata/retrieval/lighthouse-en.json).
+# testdata/retrieval/lighthouse-en.json) and the Docsy theme's own docs,
+# which nobody on this project wrote (testdata/retrieval/docsy/,
+# testdata/retrieval/docsy-en.json).
 #
 # Usage: [ENGINES=id,id] [GENERATORS=name,name] [PAGEFIND=0] [OUT=dir] bash scripts/bench-retrieval.sh
 set -euo pipefail
@@ -46,3 +48,4 @@ run_site() { # run_site NAME SOURCE QUESTIONS
 
 run_site exampleSite exampleSite testdata/retrieval/examplesite-en.json
 run_site lighthouse testdata/retrieval/lighthouse testdata/retrieval/lighthouse-en.json
+run_site docsy testdata/retrieval/docsy testdata/retrieval/docsy-en.json
