@@ -140,10 +140,19 @@ const maxListeners = 64
 type Reloader struct {
 	mu        sync.Mutex
 	listeners map[chan struct{}]bool
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 // NewReloader returns a Reloader with no tab listening.
-func NewReloader() *Reloader { return &Reloader{listeners: map[chan struct{}]bool{}} }
+func NewReloader() *Reloader {
+	return &Reloader{listeners: map[chan struct{}]bool{}, closed: make(chan struct{})}
+}
+
+// Close ends every open event stream and refuses new ones. Register it
+// with http.Server.RegisterOnShutdown: Shutdown waits for active
+// connections, and a tab's stream never ends on its own.
+func (rl *Reloader) Close() { rl.closeOnce.Do(func() { close(rl.closed) }) }
 
 // Rebuilt tells every open tab to reload.
 func (rl *Reloader) Rebuilt() {
@@ -231,6 +240,13 @@ func (rl *Reloader) events(w http.ResponseWriter, r *http.Request) {
 	}
 	ch := make(chan struct{}, 1)
 	rl.mu.Lock()
+	select {
+	case <-rl.closed:
+		rl.mu.Unlock()
+		http.Error(w, "askplane dev is stopping", http.StatusServiceUnavailable)
+		return
+	default:
+	}
 	if len(rl.listeners) >= maxListeners {
 		rl.mu.Unlock()
 		http.Error(w, "too many open tabs", http.StatusServiceUnavailable)
@@ -257,6 +273,8 @@ func (rl *Reloader) events(w http.ResponseWriter, r *http.Request) {
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-rl.closed:
 			return
 		case <-keepalive.C:
 			w.Write([]byte(": keepalive\n\n"))

@@ -256,3 +256,32 @@ func TestReloaderTellsOpenTabs(t *testing.T) {
 	}
 	t.Fatalf("no rebuilt event: %v", lines.Err())
 }
+
+// TestReloaderClosesStreamsOnShutdown: with Close registered, a server
+// with a tab's event stream open shuts down at once instead of waiting
+// for the stream, which never ends on its own.
+func TestReloaderClosesStreamsOnShutdown(t *testing.T) {
+	rl := NewReloader()
+	srv := httptest.NewUnstartedServer(rl.Wrap(http.NotFoundHandler()))
+	srv.Config.RegisterOnShutdown(rl.Close)
+	srv.Start()
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + EventsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	lines := bufio.NewScanner(resp.Body)
+	lines.Scan() // the opening comment: the stream is registered
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := srv.Config.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown with a tab open: %v; want the stream ended", err)
+	}
+	for lines.Scan() {
+	}
+	if again, err := http.Get(srv.URL + EventsPath); err == nil {
+		again.Body.Close()
+		t.Errorf("a stream opened after shutdown: %s", again.Status)
+	}
+}
