@@ -12,8 +12,8 @@
 //
 //	<script src="/_askplane/dev/reload.js" defer></script>
 //
-// before the last </body> of a response when all of these hold, and only
-// then:
+// before the last </body> of a response (at its end when it has none)
+// when all of these hold, and only then:
 //
 //   - the request is a GET navigation: its Sec-Fetch-Dest is "document"
 //     or "iframe", or absent (a client that sends no fetch metadata);
