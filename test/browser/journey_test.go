@@ -59,7 +59,9 @@ func TestJourney(t *testing.T) {
 		}
 		// The reader's page is the one dev built; every cited page is
 		// checked against exampleSite built here, from the same sources.
-		journey(t, browser, base, examplePublic(t), stop, `/_askplane/dev/events`)
+		journey(t, browser, base, examplePublic(t), stop, `/_askplane/dev/events`, func(tb *tab) {
+			sidecarExtras(t, browser, tb, base)
+		})
 	})
 
 	t.Run("Serve", func(t *testing.T) {
@@ -72,7 +74,7 @@ func TestJourney(t *testing.T) {
 		if base != "http://"+addr {
 			t.Fatalf("askplane serve listens on %s; want %s", base, addr)
 		}
-		journey(t, browser, base, public, stop, "")
+		journey(t, browser, base, public, stop, "", nil)
 	})
 
 	t.Run("CrossOrigin", func(t *testing.T) {
@@ -94,14 +96,16 @@ func TestJourney(t *testing.T) {
 		if backend != "http://"+addr {
 			t.Fatalf("askplane serve listens on %s; want %s", backend, addr)
 		}
-		journey(t, browser, files.URL, b.Public, stop, "")
+		journey(t, browser, files.URL, b.Public, stop, "", nil)
 	})
 }
 
 // journey runs the reader's steps on the site at base, whose built folder
 // is public. stopBackend stops the sidecar. streams is a pattern of
-// requests that fail once the server is gone, besides /v1/ask.
-func journey(t *testing.T, browser context.Context, base, public string, stopBackend func(), streams string) {
+// requests that fail once the server is gone, besides /v1/ask. extra,
+// when set, runs with the backend's first answer in the log, before the
+// copy.
+func journey(t *testing.T, browser context.Context, base, public string, stopBackend func(), streams string, extra func(*tab)) {
 	tb := openTab(t, browser, &site{URL: base}, "/")
 	// Once the backend is stopped, requests to it fail, and chromium
 	// says so: those errors, and only those, are expected. (A cleanup,
@@ -165,7 +169,12 @@ func journey(t *testing.T, browser context.Context, base, public string, stopBac
 	}
 
 	// A question only the docs answer goes to the sidecar, which streams
-	// an answer citing pages of the site.
+	// an answer citing pages of the site. deltas counts the renders of
+	// the streamed text (at most one a frame while it arrives, and one at
+	// the end).
+	tb.eval(`window.__deltas = 0;
+new MutationObserver((ms) => { for (const m of ms) if (m.target.closest?.('[data-askplane-stream] [data-askplane-markdown]')) window.__deltas++; })
+  .observe(document.querySelector('[data-askplane-log]'), { childList: true, subtree: true }); 0`)
 	tb.ask("which session store do several sidecar instances behind a load balancer need")
 	tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
 	if n := tb.count("[data-askplane-error]"); n != 0 {
@@ -176,6 +185,12 @@ func journey(t *testing.T, browser context.Context, base, public string, stopBac
 	}
 	if answer := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.Contains(answer, "PostgreSQL") {
 		t.Errorf("the answer does not name PostgreSQL, which the docs give for several instances: %q", answer)
+	}
+	if tb.eval(`String(window.__deltas > 0)`) != "true" {
+		t.Errorf("the answer never rendered as it streamed")
+	}
+	if got := tb.page("[data-askplane-status]"); got != uiText(t, "askplane_message_done") {
+		t.Errorf("status after the stream %q", got)
 	}
 	hrefs := tb.eval(`Array.from(document.querySelectorAll('[data-askplane-log] [data-askplane-stream] [data-askplane-source-link]'), (a) => a.getAttribute('href')).join('\n')`)
 	if hrefs == "" {
@@ -190,6 +205,9 @@ func journey(t *testing.T, browser context.Context, base, public string, stopBac
 		t.Errorf("%d requests to /v1/ask; want 1, the backend's question", n)
 	}
 	tb.shot(shotName(t, "answer"))
+	if extra != nil {
+		extra(tb)
+	}
 
 	// Copy the fact's code block.
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
