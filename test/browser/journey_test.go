@@ -107,20 +107,6 @@ func TestJourney(t *testing.T) {
 // copy.
 func journey(t *testing.T, browser context.Context, base, public string, stopBackend func(), streams string, extra func(*tab)) {
 	tb := openTab(t, browser, &site{URL: base}, "/")
-	// Once the backend is stopped, requests to it fail, and chromium
-	// says so: those errors, and only those, are expected. (A cleanup,
-	// so it also covers the ones that come after the last step, just
-	// before the tab is checked for problems.)
-	allowed := `/v1/ask|ERR_CONNECTION_REFUSED|Failed to fetch`
-	if streams != "" {
-		allowed += "|" + streams
-	}
-	down := false
-	t.Cleanup(func() {
-		if down {
-			tb.allow(allowed)
-		}
-	})
 	var posts atomic.Int32 // the widget's questions to the backend, as the browser sent them
 	if err := chromedp.Listen(tb.ctx, func(ev any) {
 		if e, ok := ev.(*network.EventRequestWillBeSent); ok && e.Request.Method == http.MethodPost && strings.Contains(e.Request.URL, "/v1/ask") {
@@ -235,8 +221,14 @@ new MutationObserver((ms) => { for (const m of ms) if (m.target.closest?.('[data
 
 	// The backend goes away: the question gets one notice saying so, with
 	// a way to try again, and nothing else claims an answer.
+	// Once it is stopped, requests to it fail, and chromium says so:
+	// those errors, and only those, are expected.
 	stopBackend()
-	down = true
+	allowed := `/v1/ask|ERR_CONNECTION_REFUSED|Failed to fetch`
+	if streams != "" {
+		allowed += "|" + streams
+	}
+	tb.expect(allowed)
 	tb.ask("how does the sidecar cite pages")
 	tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
 	tb.settle()
