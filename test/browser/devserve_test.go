@@ -160,13 +160,23 @@ func TestDevServesWhatServeServes(t *testing.T) {
 
 	// What the page and the panel markup pin with an integrity hash,
 	// fetched from dev as the browser fetches it, matches its hash.
-	home := get(dev, "/", "document").Body.String()
-	pinned := subresources(home)
+	assertPinned(t, "dev", func(url, dest string) []byte { return get(dev, url, dest).Body.Bytes() })
+}
+
+// assertPinned checks everything the home page pins with an integrity
+// hash (its style sheets and module, the widget's core and panel markup)
+// and everything the panel markup pins (the SHA-256 module), fetched with
+// fetch as a browser fetches each (Sec-Fetch-Dest document, script,
+// style or empty), against its hash: a byte changed on the way and the
+// browser refuses it.
+func assertPinned(t *testing.T, server string, fetch func(url, dest string) []byte) {
+	t.Helper()
+	pinned := subresources(string(fetch("/", "document")))
 	markup, ok := pinned["markup"]
 	if !ok {
-		t.Fatalf("the home page pins no panel markup: %v", pinned)
+		t.Fatalf("%s: the home page pins no panel markup: %v", server, pinned)
 	}
-	for k, v := range subresources(get(dev, markup.url, "empty").Body.String()) {
+	for k, v := range subresources(string(fetch(markup.url, "empty"))) {
 		pinned[k] = v
 	}
 	for _, want := range []string{"markup", "core", "sha256", "/askplane/dist/main", "/askplane/widget"} {
@@ -175,7 +185,7 @@ func TestDevServesWhatServeServes(t *testing.T) {
 			found = found || strings.HasPrefix(k, want)
 		}
 		if !found {
-			t.Errorf("nothing pinned as %s among %v", want, pinned)
+			t.Errorf("%s: nothing pinned as %s among %v", server, want, pinned)
 		}
 	}
 	for name, sub := range pinned {
@@ -186,10 +196,9 @@ func TestDevServesWhatServeServes(t *testing.T) {
 		case ".css":
 			dest = "style"
 		}
-		body := get(dev, sub.url, dest).Body.Bytes()
-		sum := sha256.Sum256(body)
+		sum := sha256.Sum256(fetch(sub.url, dest))
 		if got := "sha256-" + base64.StdEncoding.EncodeToString(sum[:]); got != sub.integrity {
-			t.Errorf("%s (%s) from dev hashes to %s; the page pins %s, so the browser would refuse it", name, sub.url, got, sub.integrity)
+			t.Errorf("%s: %s (%s) hashes to %s; the page pins %s, so the browser would refuse it", server, name, sub.url, got, sub.integrity)
 		}
 	}
 }

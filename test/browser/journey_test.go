@@ -53,10 +53,11 @@ func TestJourney(t *testing.T) {
 	t.Run("Dev", func(t *testing.T) {
 		base, stop := startAskplane(t, nil, "dev", "--addr", "127.0.0.1:0", "--sessions", filepath.Join(t.TempDir(), "sessions.db"))
 		// dev's one addition, the reload script, is in the page navigated
-		// to (and the journey shows it is in nothing the widget fetches).
+		// to, and in nothing the page pins with an integrity hash.
 		if page := get(t, base+"/", "document"); !strings.Contains(page, `<script src="`+devserver.ScriptPath+`" defer></script></body>`) {
 			t.Errorf("askplane dev's home page has no reload script before </body>")
 		}
+		assertPinned(t, "askplane dev", func(url, dest string) []byte { return []byte(get(t, base+url, dest)) })
 		// The reader's page is the one dev built; every cited page is
 		// checked against exampleSite built here, from the same sources.
 		journey(t, browser, base, examplePublic(t), stop, `/_askplane/dev/events`, func(tb *tab) {
