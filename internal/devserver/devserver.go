@@ -23,9 +23,10 @@
 //     case).
 //
 // Such a response also gets Cache-Control: no-store and its new
-// Content-Length, and the navigation is asked for in full (its
+// Content-Length. Every navigation is asked of the site in full (its
 // Accept-Encoding, If-None-Match and If-Modified-Since are dropped), so a
-// reload after a rebuild never shows a cached page. Nothing else is
+// reload after a rebuild never shows a cached page: a navigation serve
+// would answer 304 gets the same bytes with a 200. Nothing else is
 // touched: not a fragment (the widget's panel.<hash>.html, which the page
 // fetches with a Subresource Integrity hash and would refuse if one byte
 // changed), not a script, a style sheet or JSON, not anything fetched
