@@ -6,6 +6,32 @@
 //
 // None of it is in askplane serve: the reload script is injected into the
 // HTML askplane dev serves, never into the site Hugo builds.
+//
+// What dev serves is what serve serves, byte for byte and header for
+// header, with one exception: Reloader.Wrap adds
+//
+//	<script src="/_askplane/dev/reload.js" defer></script>
+//
+// before the last </body> of a response (at its end when it has none)
+// when all of these hold, and only then:
+//
+//   - the request is a GET navigation: its Sec-Fetch-Dest is "document"
+//     or "iframe", or absent (a client that sends no fetch metadata);
+//   - the response is a 200 with Content-Type text/html, no
+//     Content-Encoding, and at most 8 MiB;
+//   - its body is a whole document: it holds "<html" or "</body>" (in any
+//     case).
+//
+// Such a response also gets Cache-Control: no-store and its new
+// Content-Length. Every navigation is asked of the site in full (its
+// Accept-Encoding, If-None-Match and If-Modified-Since are dropped), so a
+// reload after a rebuild never shows a cached page: a navigation serve
+// would answer 304 gets the same bytes with a 200. Nothing else is
+// touched: not a fragment (the widget's panel.<hash>.html, which the page
+// fetches with a Subresource Integrity hash and would refuse if one byte
+// changed), not a script, a style sheet or JSON, not anything fetched
+// (Sec-Fetch-Dest "empty", "script", "style"…), and not the headers of
+// any of those requests or responses.
 package devserver
 
 import (
@@ -18,6 +44,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -109,14 +136,24 @@ const maxPage = 8 << 20
 const maxListeners = 64
 
 // Reloader serves the reload script and its event stream, and injects the
-// script into every HTML page the handler it wraps serves.
+// script into the HTML documents a browser navigates to (see the package
+// documentation for the rule).
 type Reloader struct {
 	mu        sync.Mutex
 	listeners map[chan struct{}]bool
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 // NewReloader returns a Reloader with no tab listening.
-func NewReloader() *Reloader { return &Reloader{listeners: map[chan struct{}]bool{}} }
+func NewReloader() *Reloader {
+	return &Reloader{listeners: map[chan struct{}]bool{}, closed: make(chan struct{})}
+}
+
+// Close ends every open event stream and refuses new ones. Register it
+// with http.Server.RegisterOnShutdown: Shutdown waits for active
+// connections, and a tab's stream never ends on its own.
+func (rl *Reloader) Close() { rl.closeOnce.Do(func() { close(rl.closed) }) }
 
 // Rebuilt tells every open tab to reload.
 func (rl *Reloader) Rebuilt() {
@@ -131,7 +168,9 @@ func (rl *Reloader) Rebuilt() {
 }
 
 // Wrap serves the reload routes and passes everything else to next,
-// adding the script tag before </body> of HTML pages.
+// adding the script tag before </body> of the HTML documents navigated to
+// (the package documentation gives the rule). Every other request reaches
+// next untouched, with w itself.
 func (rl *Reloader) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -144,7 +183,7 @@ func (rl *Reloader) Wrap(next http.Handler) http.Handler {
 			rl.events(w, r)
 			return
 		}
-		if r.Method != http.MethodGet {
+		if !navigation(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -159,6 +198,41 @@ func (rl *Reloader) Wrap(next http.Handler) http.Handler {
 	})
 }
 
+// navigation reports whether r is a GET a browser makes to show a
+// document: Sec-Fetch-Dest "document" or "iframe", or none at all (a
+// client without fetch metadata, such as curl). Only such a request may
+// get the reload script.
+func navigation(r *http.Request) bool {
+	if r.Method != http.MethodGet {
+		return false
+	}
+	switch strings.ToLower(r.Header.Get("Sec-Fetch-Dest")) {
+	case "", "document", "iframe":
+		return true
+	}
+	return false
+}
+
+// document reports whether body is a whole HTML document, not a
+// fragment: it holds "<html" or "</body>", in any case.
+func document(body []byte) bool {
+	lower := asciiLower(body)
+	return bytes.Contains(lower, []byte("<html")) || bytes.Contains(lower, []byte("</body>"))
+}
+
+// asciiLower is a copy of b with A-Z lowered and every other byte kept,
+// so its indexes are b's.
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
+}
+
 func (rl *Reloader) events(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -167,6 +241,13 @@ func (rl *Reloader) events(w http.ResponseWriter, r *http.Request) {
 	}
 	ch := make(chan struct{}, 1)
 	rl.mu.Lock()
+	select {
+	case <-rl.closed:
+		rl.mu.Unlock()
+		http.Error(w, "askplane dev is stopping", http.StatusServiceUnavailable)
+		return
+	default:
+	}
 	if len(rl.listeners) >= maxListeners {
 		rl.mu.Unlock()
 		http.Error(w, "too many open tabs", http.StatusServiceUnavailable)
@@ -194,6 +275,8 @@ func (rl *Reloader) events(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-rl.closed:
+			return
 		case <-keepalive.C:
 			w.Write([]byte(": keepalive\n\n"))
 		case <-ch:
@@ -203,8 +286,8 @@ func (rl *Reloader) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// pageWriter holds back an HTML 200 body to add the script tag; every
-// other response passes straight through.
+// pageWriter holds back the body of a navigation's HTML 200 to add the
+// script tag; every other response passes straight through.
 type pageWriter struct {
 	http.ResponseWriter
 	status  int
@@ -218,7 +301,9 @@ func (p *pageWriter) WriteHeader(status int) {
 	}
 	p.status = status
 	h := p.Header()
-	if ct := h.Get("Content-Type"); status == http.StatusOK && len(ct) >= 9 && ct[:9] == "text/html" {
+	mediaType, _, _ := strings.Cut(h.Get("Content-Type"), ";")
+	encoded := h.Get("Content-Encoding") != "" && !strings.EqualFold(h.Get("Content-Encoding"), "identity")
+	if status == http.StatusOK && strings.EqualFold(strings.TrimSpace(mediaType), "text/html") && !encoded {
 		if n, err := strconv.Atoi(h.Get("Content-Length")); err != nil || n <= maxPage {
 			p.holding = true
 			return
@@ -236,15 +321,38 @@ func (p *pageWriter) Write(b []byte) (int, error) {
 	}
 	if p.buf.Len()+len(b) > maxPage {
 		// Too big after all: send what is held unchanged.
-		p.holding = false
-		p.ResponseWriter.WriteHeader(p.status)
-		if _, err := p.ResponseWriter.Write(p.buf.Bytes()); err != nil {
+		if err := p.release(); err != nil {
 			return 0, err
 		}
-		p.buf.Reset()
 		return p.ResponseWriter.Write(b)
 	}
 	return p.buf.Write(b)
+}
+
+// Flush flushes a response that is not held; a held one is sent whole by
+// finish.
+func (p *pageWriter) Flush() {
+	if p.status == 0 {
+		p.WriteHeader(http.StatusOK)
+	}
+	if p.holding {
+		return
+	}
+	if f, ok := p.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (p *pageWriter) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// release sends the held response as the handler wrote it.
+func (p *pageWriter) release() error {
+	p.holding = false
+	p.ResponseWriter.WriteHeader(p.status)
+	_, err := p.ResponseWriter.Write(p.buf.Bytes())
+	p.buf.Reset()
+	return err
 }
 
 func (p *pageWriter) finish() {
@@ -252,8 +360,13 @@ func (p *pageWriter) finish() {
 		return
 	}
 	page := p.buf.Bytes()
+	if !document(page) {
+		// A fragment: served exactly as the handler wrote it.
+		p.release()
+		return
+	}
 	tag := []byte(`<script src="` + ScriptPath + `" defer></script>`)
-	if i := bytes.LastIndex(page, []byte("</body>")); i >= 0 {
+	if i := bytes.LastIndex(asciiLower(page), []byte("</body>")); i >= 0 {
 		page = append(page[:i:i], append(tag, page[i:]...)...)
 	} else {
 		page = append(page, tag...)

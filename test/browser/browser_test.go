@@ -135,6 +135,7 @@ type tab struct {
 
 	mu       sync.Mutex
 	problems []string
+	expected []*regexp.Regexp // problems expect drops as they come
 }
 
 // cspProbe runs before the page's scripts (CDP-injected scripts are not
@@ -193,8 +194,13 @@ func (tb *tab) record(ev any) {
 	}
 	if p != "" {
 		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		for _, rx := range tb.expected {
+			if rx.MatchString(p) {
+				return
+			}
+		}
 		tb.problems = append(tb.problems, p)
-		tb.mu.Unlock()
 	}
 }
 
@@ -211,6 +217,16 @@ func (tb *tab) allow(re string) {
 		}
 	}
 	tb.problems = kept
+}
+
+// expect is allow for the rest of the tab's life: problems matching re,
+// recorded so far or to come (a stream that keeps retrying a stopped
+// server), are dropped.
+func (tb *tab) expect(re string) {
+	tb.allow(re)
+	tb.mu.Lock()
+	tb.expected = append(tb.expected, regexp.MustCompile(re))
+	tb.mu.Unlock()
 }
 
 // assertClean fails on any CSP violation, exception or console error.

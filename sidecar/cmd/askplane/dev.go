@@ -118,6 +118,7 @@ func runDevContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	swap.Set(srv)
 	hs := srv.HTTPServer()
 	hs.Handler = reload.Wrap(&swap)
+	hs.RegisterOnShutdown(reload.Close) // open tabs' streams would hold Shutdown
 	go func() {
 		<-ctx.Done()
 		d.current.Drain()
