@@ -36,6 +36,11 @@ type Access struct {
 	// "https://docs.example.com", compared case-insensitively. A request
 	// without Origin (not a browser's cross-origin fetch) is let through.
 	Origins []string
+	// SameOrigin lets a request whose Origin names the host it came to
+	// ask, as the site's own pages do when this server serves them. It
+	// applies only when Hosts is set: with any Host allowed, a page on a
+	// rebinding name would be its own origin too.
+	SameOrigin bool
 	// Tokens are the bearer tokens that may ask, each for one subject.
 	Tokens []Token
 	// Anonymous, when set, lets a request without a token ask as the
@@ -120,6 +125,14 @@ func ValidateTokens(tokens []Token) error {
 	return nil
 }
 
+// sameOrigin reports whether origin is the page's own, on a host Hosts
+// allows. The scheme is not compared: behind a TLS-terminating proxy the
+// server sees http while the browser says https.
+func (a *Access) sameOrigin(origin string, r *http.Request) bool {
+	_, host, ok := strings.Cut(origin, "://")
+	return a.SameOrigin && len(a.Hosts) > 0 && ok && strings.EqualFold(host, r.Host)
+}
+
 // Authenticate implements Authenticator.
 func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if len(a.Hosts) > 0 && !containsFold(a.Hosts, r.Host) {
@@ -132,7 +145,7 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
 		return "", false
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !containsFold(a.Origins, origin) {
+	if origin := r.Header.Get("Origin"); origin != "" && !containsFold(a.Origins, origin) && !a.sameOrigin(origin, r) {
 		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
 		return "", false
 	}

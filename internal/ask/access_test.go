@@ -34,14 +34,16 @@ func testAccess(anonymous bool) *ask.Access {
 // anonymous cookie, with the status and code of each refusal.
 func TestAccess(t *testing.T) {
 	type tc struct {
-		name      string
-		anonymous bool
-		host      string
-		origin    string
-		auth      []string
-		status    int    // 0: allowed
-		code      string // refusal code
-		subject   string // allowed: the subject, or "anon:" for a cookie subject
+		name       string
+		anonymous  bool
+		sameOrigin bool // the site's pages are served here
+		anyHost    bool // no Hosts configured
+		host       string
+		origin     string
+		auth       []string
+		status     int    // 0: allowed
+		code       string // refusal code
+		subject    string // allowed: the subject, or "anon:" for a cookie subject
 	}
 	for _, c := range []tc{
 		{name: "token", host: "ask.example.com", auth: []string{"Bearer " + ciToken}, subject: "token:ci-bot"},
@@ -57,9 +59,17 @@ func TestAccess(t *testing.T) {
 		{name: "basic scheme", host: "ask.example.com", auth: []string{"Basic " + ciToken}, status: 401, code: "ASK_UNAUTHORIZED"},
 		{name: "two headers", host: "ask.example.com", auth: []string{"Bearer " + ciToken, "Bearer " + readerToken}, status: 401, code: "ASK_UNAUTHORIZED"},
 		{name: "empty bearer", anonymous: true, host: "ask.example.com", auth: []string{"Bearer "}, status: 401, code: "ASK_UNAUTHORIZED"},
+		{name: "own origin, pages served here", anonymous: true, sameOrigin: true, host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080", subject: "anon:"},
+		{name: "own origin, pages served elsewhere", anonymous: true, host: "127.0.0.1:8080", origin: "http://127.0.0.1:8080", status: 403, code: "ASK_FORBIDDEN"},
+		{name: "own origin on any host is a rebinding page", anonymous: true, sameOrigin: true, anyHost: true, host: "rebound.example", origin: "http://rebound.example", status: 403, code: "ASK_FORBIDDEN"},
+		{name: "another allowed host's origin", anonymous: true, sameOrigin: true, host: "127.0.0.1:8080", origin: "http://ask.example.com", status: 403, code: "ASK_FORBIDDEN"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := testAccess(c.anonymous)
+			a.SameOrigin = c.sameOrigin
+			if c.anyHost {
+				a.Hosts = nil
+			}
 			if err := a.Validate(); err != nil {
 				t.Fatal(err)
 			}

@@ -181,7 +181,7 @@ func (s *site) generations() limit.GateConfig {
 
 // access is the site's Authenticator.
 func (s *site) access() *ask.Access {
-	a := &ask.Access{Hosts: s.cfg.Hosts, Origins: s.cfg.Origins, Tokens: s.tokens}
+	a := &ask.Access{Hosts: s.cfg.Hosts, Origins: s.cfg.Origins, SameOrigin: s.cfg.Static, Tokens: s.tokens}
 	if s.secret != nil {
 		sameSite := http.SameSiteLaxMode
 		if s.cfg.CrossSiteCookie {

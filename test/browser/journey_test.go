@@ -68,9 +68,10 @@ func TestJourney(t *testing.T) {
 	t.Run("Serve", func(t *testing.T) {
 		public := examplePublic(t)
 		addr := freeAddr(t)
-		// The page's own origin asks too: /v1/ask takes only the
-		// config's origins, its own included.
-		config, env := serveConfig(t, public, addr, []string{"http://" + addr}, true)
+		// The example config's origins name only a docs site elsewhere:
+		// the pages this sidecar serves ask from its own origin, which a
+		// static site accepts on the hosts it lists.
+		config, env := serveConfig(t, public, addr, []string{"https://docs.example.com"}, true)
 		base, stop := startAskplane(t, env, "serve", "--config", config)
 		if base != "http://"+addr {
 			t.Fatalf("askplane serve listens on %s; want %s", base, addr)
