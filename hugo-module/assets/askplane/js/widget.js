@@ -261,8 +261,12 @@ export class Widget {
       return this.#announce('answered');
     }
     if (envelope.outcome === OUTCOME_CHOICES) return this.#choices(envelope, messageId);
-    this.#append(this.#clone('offline', envelope.reason));
-    this.#announce('offline');
+    // No backend to ask: why there is no answer is the whole answer.
+    const notice = this.#clone('offline', envelope.reason);
+    const why = hook(notice, `reason-text="${envelope.reason}"`);
+    why.hidden = false;
+    this.#append(notice);
+    this.#status.textContent = why.textContent;
   }
 
   // #card shows an answer turn, as kept: a local answer, or a backend one
@@ -434,24 +438,20 @@ export class Widget {
     return true;
   }
 
-  // #stream asks the backend and shows its answer as it arrives. key is
-  // the question's Idempotency-Key: a retry of a question whose answer
-  // never began (no response, or a stream lost for good) sends the same
-  // one, so the sidecar joins the run it may have started instead of
-  // paying for another, and does not repeat the escalation notice. kept,
+  // #stream asks the backend and shows its answer as it arrives, with no
+  // notice of why (the envelope's reason goes on the entry as
+  // data-askplane-reason, for whoever debugs): the answer is what the
+  // reader wanted. key is the question's Idempotency-Key: a retry of a
+  // question whose answer never began (no response, or a stream lost for
+  // good) sends the same one, so the sidecar joins the run it may have
+  // started instead of paying for another. kept,
   // when given, is a transcript turn of a run still answering when the
   // reader left the previous page: its answer is read again from the
   // run's log, from its first event, instead of asked.
   async #stream(question, env, key = null, kept = null) {
     this.#inflight?.abort();
-    if (!key && !kept) {
-      const notice = this.#clone('escalation', env.reason);
-      const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
-      if (why) why.hidden = false;
-      this.#append(notice);
-    }
     key ||= randomId();
-    const frag = this.#clone('stream');
+    const frag = this.#clone('stream', env?.reason);
     const entry = frag.firstElementChild;
     entry.lang = attr(this.#root, 'lang');
     const md = hook(entry, 'markdown');
