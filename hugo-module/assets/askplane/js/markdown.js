@@ -1,10 +1,11 @@
 // fillMarkdown shows an answer's markdown in el as text, with the
 // constructs that matter for docs answers made readable: fenced code
-// blocks become <pre><code> (passed through code, when given, which may
-// wrap them, e.g. with a copy button), blank lines separate paragraphs
+// blocks become <pre><code> (a tab stop, as a region that may scroll;
+// passed through code, when given, which may wrap them, e.g. with a
+// copy button), blank lines separate paragraphs
 // (<p>), a single line break inside one is a space (soft wrapping, as
 // markdown reads it) except before a list item, and `inline code` becomes
-// <code>. Every piece is set with textContent; nothing is parsed as HTML,
+// <code> (which may wrap after a slash). Every piece is set with textContent; nothing is parsed as HTML,
 // and nothing else (links, emphasis) is interpreted.
 export function fillMarkdown(el, md, code = (pre) => pre) {
   el.textContent = '';
@@ -12,7 +13,8 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
     .split(/^```[^\n]*\n?/m)
     .forEach((part, i) => {
       if (i % 2 === 1) {
-        const pre = document.createElement('pre');
+        // A tab stop: a long line scrolls it sideways (widget.css).
+        const pre = Object.assign(document.createElement('pre'), { tabIndex: 0 });
         pre.appendChild(document.createElement('code')).textContent = part.replace(/\n$/, '');
         el.append(code(pre));
         return;
@@ -29,7 +31,13 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
               .replace(/[ \t]*\n[ \t]*/g, ' ')
               .split('`')
               .forEach((s, j) => {
-                if (s !== '') p.append(j % 2 === 1 ? Object.assign(document.createElement('code'), { textContent: s }) : s);
+                if (s === '') return;
+                if (j % 2 === 0) return p.append(s);
+                // Inline code may wrap after a slash (<wbr>, no text) as
+                // well as at its spaces, so a long path breaks between
+                // its parts rather than mid-name.
+                const c = p.appendChild(document.createElement('code'));
+                s.split(/(?<=\/)/).forEach((t, n) => c.append(...(n ? [document.createElement('wbr')] : []), t));
               });
           });
       }
