@@ -80,11 +80,12 @@ const pause = (ms, signal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
   });
 
-// fetchBytes GETs url with a bounded timeout and one retry.
-async function fetchBytes(url) {
+// fetchBytes GETs url with a bounded timeout and one retry, through the
+// HTTP cache as cache says (a RequestCache: default, no-cache, …).
+async function fetchBytes(url, cache) {
   for (let i = 1; ; i++) {
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(LOAD_TIMEOUT_MS), credentials: 'same-origin' });
+      const res = await fetch(url, { signal: AbortSignal.timeout(LOAD_TIMEOUT_MS), credentials: 'same-origin', cache });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return new Uint8Array(await res.arrayBuffer());
     } catch (e) {
@@ -180,12 +181,21 @@ export class Widget {
   // pins, once. A failed load, a bad config or a bad artifact is a
   // Resolver that escalates every question as corrupt. A config or an
   // artifact that did not arrive is fetched again on the next question.
+  // The page names the config with v, the first 12 hex digits of its
+  // SHA-256 (widget-shell.html): a config that does not match (a cache's
+  // copy of another site's, or of another build's) is fetched once more
+  // past the cache, then is as bad as one that does not decode.
   load() {
     return (this.#resolver ??= (async () => {
       const href = attr(this.#root, 'site');
       let bytes, site;
       try {
-        bytes = href ? await fetchBytes(new URL(href, document.baseURI)).catch(() => null) : undefined;
+        const url = href && new URL(href, document.baseURI);
+        const v = url && url.searchParams.get('v');
+        const stale = async () => bytes && v && !(await this.#sha256(bytes)).startsWith(v);
+        bytes = url ? await fetchBytes(url).catch(() => null) : undefined;
+        if (await stale()) bytes = await fetchBytes(url, 'no-cache').catch(() => null);
+        if (await stale()) bytes = new Uint8Array();
         const d = bytes && decodeSiteConfig(bytes);
         site = this.#site = d?.ok ? d.value : null;
         if (site) return new VerifiedResolver(await verifyArtifactIndexWith(await fetchBytes(new URL(site.artifact.href, document.baseURI)), siteTrust(site), this.#sha256));
@@ -213,12 +223,13 @@ export class Widget {
     this.#respond(env, question, `m${++this.#seq}`);
   }
 
-  // #sha256 returns the lowercase hex SHA-256 of text's UTF-8 bytes, with
+  // #sha256 returns the lowercase hex SHA-256 of text's UTF-8 bytes (or of
+  // bytes, a Uint8Array), with
   // Web Crypto where the page has it; elsewhere (an http: page not on
   // localhost) with the core's own SHA-256, a module of its own that the
   // panel's markup names with its integrity, imported only then.
   #sha256 = async (text) => {
-    const bytes = new TextEncoder().encode(text);
+    const bytes = text.buffer ? text : new TextEncoder().encode(text);
     if (crypto.subtle) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
     const el = hook(this.#root, 'sha256');
     return (await this.#root.askplane.import(new URL(attr(el, 'sha256'), document.baseURI).href, attr(el, 'sha256-integrity'))).sha256Hex(bytes);
