@@ -94,6 +94,12 @@ Install.
 				t.Errorf("%s: code block white-space, overflow-x, tabIndex, scrolls, boxes = %q; want pre auto 0 true 1", c.entry, got)
 			}
 		}
+		// Inline code breaks only between its parts (at a space, after a
+		// slash): no part runs over two lines, none breaks after a hyphen.
+		if got := tb.eval(`(() => { const h = Array.from(document.querySelectorAll('[data-askplane-log] p > code span'), (s) => s.getBoundingClientRect().height);
+			return [h.length > 8, Math.max(...h) === Math.min(...h)].join(' ') })()`); got != "true true" {
+			t.Errorf("inline code parts: several, each on one line = %q", got)
+		}
 		fits(tb, "code")
 		tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-answer] [data-askplane-markdown]').scrollIntoView(); 0`)
 		tb.shot("37-mobile-code")

@@ -5,7 +5,7 @@
 // copy button), blank lines separate paragraphs
 // (<p>), a single line break inside one is a space (soft wrapping, as
 // markdown reads it) except before a list item, and `inline code` becomes
-// <code> (which may wrap after a slash). Every piece is set with textContent; nothing is parsed as HTML,
+// <code> (which wraps at its spaces and after its slashes). Every piece is set with textContent; nothing is parsed as HTML,
 // and nothing else (links, emphasis) is interpreted.
 export function fillMarkdown(el, md, code = (pre) => pre) {
   el.textContent = '';
@@ -33,11 +33,12 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
               .forEach((s, j) => {
                 if (s === '') return;
                 if (j % 2 === 0) return p.append(s);
-                // Inline code may wrap after a slash (<wbr>, no text) as
-                // well as at its spaces, so a long path breaks between
-                // its parts rather than mid-name.
+                // Inline code wraps at its spaces and after its slashes:
+                // each part between is a <span> that widget.css keeps
+                // whole (inline-block) unless it is wider than a line, so
+                // a path breaks between its parts, never after a hyphen.
                 const c = p.appendChild(document.createElement('code'));
-                s.split(/(?<=\/)/).forEach((t, n) => c.append(...(n ? [document.createElement('wbr')] : []), t));
+                s.split(/( +)/).forEach((t, n) => c.append(...(n % 2 ? [t] : t.split(/(?<=\/)/).map((x) => Object.assign(document.createElement('span'), { textContent: x })))));
               });
           });
       }
