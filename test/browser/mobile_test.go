@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/askplane/askplane/internal/sitetest"
@@ -71,7 +72,8 @@ askplane:
 Install.
 `)
 		s := newSite(t, b.Public, func(s *site) {
-			s.deltas = []string{"Point the import at a checkout with `HUGO_MODULE_REPLACEMENTS`, as in `github.com/askplane/askplane/hugo-module -> ../hugo-module`:\n\n",
+			s.deltas = []string{"Point the import at a checkout with `HUGO_MODULE_REPLACEMENTS`, as in `github.com/askplane/askplane/hugo-module -> ../hugo-module`",
+				" (quote it: `` \"`a -> b`\" ``; a lone ` is text):\n\n",
 				"```sh\nHUGO_MODULE_REPLACEMENTS=\"github.com/askplane/askplane/hugo-module -> $HOME/src/askplane/hugo-module\" hugo\n```\n", finalDelta}
 		})
 		tb := openTab(t, browser, s, "/")
@@ -83,7 +85,7 @@ Install.
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][data-askplane-state="done"]')`)
 		for _, c := range []struct{ entry, inline string }{
 			{"[data-askplane-answer]:not([data-askplane-stream])", "go install github.com/askplane/askplane/sidecar/cmd/askplane@latest"},
-			{"[data-askplane-stream]", "HUGO_MODULE_REPLACEMENTS\ngithub.com/askplane/askplane/hugo-module -> ../hugo-module"},
+			{"[data-askplane-stream]", "HUGO_MODULE_REPLACEMENTS\ngithub.com/askplane/askplane/hugo-module -> ../hugo-module\n\"`a -> b`\""},
 		} {
 			if got := tb.text(c.entry + " [data-askplane-markdown] p > code"); got != c.inline {
 				t.Errorf("%s: inline code %q; want %q", c.entry, got, c.inline)
@@ -93,6 +95,9 @@ Install.
 				return [st.whiteSpace, st.overflowX, pre.tabIndex, pre.scrollWidth > pre.clientWidth, pre.getClientRects().length].join(' ') })()`); got != "pre auto 0 true 1" {
 				t.Errorf("%s: code block white-space, overflow-x, tabIndex, scrolls, boxes = %q; want pre auto 0 true 1", c.entry, got)
 			}
+		}
+		if got := tb.text("[data-askplane-stream] [data-askplane-markdown] p"); !strings.Contains(got, "; a lone ` is text):") {
+			t.Errorf("a lone backtick is not text: %q", got)
 		}
 		// Inline code breaks only between its parts (at a space, after a
 		// slash): no part runs over two lines, none breaks after a hyphen.

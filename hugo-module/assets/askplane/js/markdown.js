@@ -4,8 +4,9 @@
 // passed through code, when given, which may wrap them, e.g. with a
 // copy button), blank lines separate paragraphs
 // (<p>), a single line break inside one is a space (soft wrapping, as
-// markdown reads it) except before a list item, and `inline code` becomes
-// <code> (which wraps at its spaces and after its slashes). Every piece is set with textContent; nothing is parsed as HTML,
+// markdown reads it) except before a list item, and `inline code` (or
+// ``code with a ` in it``) becomes <code> (which wraps at its spaces and
+// after its slashes). Every piece is set with textContent; nothing is parsed as HTML,
 // and nothing else (links, emphasis) is interpreted.
 export function fillMarkdown(el, md, code = (pre) => pre) {
   el.textContent = '';
@@ -29,10 +30,14 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
             if (k > 0) p.append(document.createElement('br'));
             line
               .replace(/[ \t]*\n[ \t]*/g, ' ')
-              .split('`')
+              // A code span: a run of backticks, its text, the same run
+              // (so ``a `b` c`` holds backticks); a lone backtick is text.
+              .split(/(`+)(.+?)\1(?!`)/)
               .forEach((s, j) => {
-                if (s === '') return;
-                if (j % 2 === 0) return p.append(s);
+                if (s === '' || j % 3 === 1) return;
+                if (j % 3 === 0) return p.append(s);
+                // One space each side is padding, as in CommonMark.
+                s = s.replace(/^ (.*) $/, '$1');
                 // Inline code wraps at its spaces and after its slashes:
                 // each part between is a <span> that widget.css keeps
                 // whole (inline-block) unless it is wider than a line, so
