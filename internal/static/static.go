@@ -21,6 +21,9 @@
 package static
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -94,11 +97,14 @@ const (
 	// new name, so a cached copy never goes stale.
 	cacheImmutable = "public, max-age=31536000, immutable"
 	// cacheSiteConfig is for askplane/<lang>/site.json, which pins the
-	// current artifact under a fixed name: short, then revalidate.
-	cacheSiteConfig = "public, max-age=300, must-revalidate"
+	// current artifact under a fixed name: a cache may keep it but must
+	// revalidate it before every use, by its ETag (its content's hash), so
+	// a rebuild, or another site served at the same address, shows at
+	// once (pages also name it by its hash, ?v=, which it ignores).
+	cacheSiteConfig = "public, no-cache"
 	// cacheRevalidate is for everything else (HTML above all): a cache may
-	// keep it but must check Last-Modified before every use, so a rebuild
-	// shows at once.
+	// keep it but must check it (its weak ETag, size and modification
+	// time) before every use, so a rebuild shows at once.
 	cacheRevalidate = "public, max-age=0, must-revalidate"
 )
 
@@ -190,11 +196,38 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	ctype := contentType(name)
 	h.setTypeHeaders(hdr, ctype)
-	hdr.Set("Cache-Control", cacheControl(name))
+	cache := cacheControl(name)
+	hdr.Set("Cache-Control", cache)
+	var content io.ReadSeeker = f
+	if cache == cacheRevalidate {
+		// A weak ETag from the size and the modification time to the
+		// nanosecond, which If-None-Match checks before If-Modified-Since:
+		// a page of another site served later at the same address is new
+		// to a cache even when it was built earlier.
+		hdr.Set("ETag", fmt.Sprintf(`W/"%x-%x"`, info.Size(), info.ModTime().UnixNano()))
+	}
+	if cache == cacheSiteConfig && info.Size() <= maxSiteConfigRead {
+		// A strong ETag from the bytes, not the modification time: a site
+		// built earlier than the one a cache holds is still new to it.
+		data, err := io.ReadAll(f)
+		if err != nil {
+			plainError(w, "500 internal server error", http.StatusInternalServerError)
+			return
+		}
+		sum := sha256.Sum256(data)
+		hdr.Set("ETag", `"`+hex.EncodeToString(sum[:16])+`"`)
+		content = bytes.NewReader(data)
+	}
 	// The Content-Type is set, so ServeContent never sniffs; it handles
-	// ranges, HEAD and If-Modified-Since from the modification time.
-	http.ServeContent(w, r, "", info.ModTime(), f)
+	// ranges, HEAD, If-None-Match (when there is an ETag) and
+	// If-Modified-Since from the modification time.
+	http.ServeContent(w, r, "", info.ModTime(), content)
 }
+
+// maxSiteConfigRead bounds what is read of a site.json to hash it: four
+// times the protocol's limit on a site config (16 KiB). A larger file is
+// not one; it is served as any other, without an ETag.
+const maxSiteConfigRead = 64 << 10
 
 // fileName turns a URL path into a name inside the root ("." for the root
 // itself), and reports whether the URL names a directory (ends in "/").

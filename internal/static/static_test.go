@@ -21,7 +21,7 @@ const (
 		`<link rel="stylesheet" href="/css/site.min.` + sha256Hex + `.css">` +
 		`<link rel="stylesheet" href="/askplane/widget.min.` + sha256Hex + `.css"></head>` +
 		`<body><main>home</main>` +
-		`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-site="/askplane/en/site.json" data-askplane-endpoint="/v1/ask"></div>` +
+		`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-site="/askplane/en/site.json?v=0123456789ab" data-askplane-endpoint="/v1/ask"></div>` +
 		`<script type="module" src="/askplane/dist/main.` + sha256Hex + `.js" defer></script></body></html>`
 )
 
@@ -314,7 +314,11 @@ func TestHeaders(t *testing.T) {
 		want(t, resp, "Content-Type", c.ctype)
 		want(t, resp, "Content-Security-Policy", c.csp)
 		want(t, resp, "Cache-Control", c.cache)
-		want(t, resp, "ETag", "")
+		// site.json has a strong ETag (TestSiteConfigETag), what
+		// revalidates a weak one, immutable files none.
+		if tag := resp.Header.Get("ETag"); (c.cache == cacheImmutable) != (tag == "") || (c.cache == cacheRevalidate) != strings.HasPrefix(tag, `W/"`) {
+			t.Errorf("GET %s: ETag %q with Cache-Control %q", c.path, tag, c.cache)
+		}
 		if resp.Header.Get("Last-Modified") == "" {
 			t.Errorf("GET %s: no Last-Modified", c.path)
 		}
@@ -464,6 +468,63 @@ func TestClose(t *testing.T) {
 	}
 }
 
+// TestSiteConfigETag: site.json revalidates by its content's hash, not
+// its modification time, so a cache holding one site's copy gets another
+// site's, served later at the same address, even one built earlier.
+func TestSiteConfigETag(t *testing.T) {
+	srv, pub := serve(t, Options{})
+	const u = "/askplane/en/site.json?v=0123456789ab"
+	resp, _ := get(t, srv, "GET", u, nil)
+	tag := resp.Header.Get("ETag")
+	if !regexp.MustCompile(`^"[0-9a-f]{32}"$`).MatchString(tag) {
+		t.Fatalf("ETag %q; want a strong one from the content's hash", tag)
+	}
+	want(t, resp, "Cache-Control", "public, no-cache")
+	if resp, _ = get(t, srv, "GET", u, http.Header{"If-None-Match": {tag}}); resp.StatusCode != http.StatusNotModified {
+		t.Errorf("If-None-Match with its ETag = %d; want 304", resp.StatusCode)
+	}
+	p := filepath.Join(pub, "askplane", "en", "site.json")
+	other := `{"protocol":"agentskit.chat.site","siteId":"other"}`
+	if err := os.WriteFile(p, []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-24 * time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := get(t, srv, "GET", u, http.Header{"If-None-Match": {tag}, "If-Modified-Since": {time.Now().UTC().Format(http.TimeFormat)}})
+	if resp.StatusCode != http.StatusOK || body != other || resp.Header.Get("ETag") == tag {
+		t.Errorf("another site's site.json, older: %d %q ETag %s; want 200, its bytes, a new ETag", resp.StatusCode, body, resp.Header.Get("ETag"))
+	}
+}
+
+// TestPageETag: a page revalidates by its weak ETag before its
+// modification time, so another site's page, built earlier and served
+// later at the same address, is not taken for the one a cache holds.
+func TestPageETag(t *testing.T) {
+	srv, pub := serve(t, Options{})
+	resp, _ := get(t, srv, "GET", "/", nil)
+	tag := resp.Header.Get("ETag")
+	if !strings.HasPrefix(tag, `W/"`) {
+		t.Fatalf("ETag %q; want a weak one", tag)
+	}
+	if resp, _ = get(t, srv, "GET", "/", http.Header{"If-None-Match": {tag}}); resp.StatusCode != http.StatusNotModified {
+		t.Errorf("If-None-Match with its ETag = %d; want 304", resp.StatusCode)
+	}
+	p := filepath.Join(pub, "index.html")
+	if err := os.WriteFile(p, []byte("<h1>other</h1>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-24 * time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := get(t, srv, "GET", "/", http.Header{"If-None-Match": {tag}, "If-Modified-Since": {time.Now().UTC().Format(http.TimeFormat)}})
+	if resp.StatusCode != http.StatusOK || body != "<h1>other</h1>" {
+		t.Errorf("another site's page, older: %d %q; want 200 and its bytes", resp.StatusCode, body)
+	}
+}
+
 // TestSitePage fetches the home page of the tree and everything it links
 // from the site, as a browser with the widget would: each must be served,
 // with the type and cache the page's use needs.
@@ -489,7 +550,7 @@ func TestSitePage(t *testing.T) {
 			strings.HasSuffix(m[1], ".json") && ct != "application/json; charset=utf-8":
 			t.Errorf("GET %s: Content-Type %q", m[1], ct)
 		}
-		if strings.HasSuffix(m[1], "site.json") {
+		if strings.Contains(m[1], "site.json") {
 			want(t, resp, "Cache-Control", cacheSiteConfig)
 		} else {
 			want(t, resp, "Cache-Control", cacheImmutable)

@@ -85,12 +85,10 @@
 //	data-askplane-template="choice"      one choice
 //	  data-askplane-choice                 its button (type=button); text is the label; keep the
 //	                                       suggestion in JS, not in the DOM
-//	data-askplane-template="escalation"  miss, stale or corrupt: asking the backend
-//	  data-askplane-escalation             the entry; set data-askplane-reason on it to the reason
-//	  data-askplane-reason-text="<reason>" one explanation per reason (miss, stale, corrupt), all
-//	                                       hidden; unhide the matching one
-//	data-askplane-template="offline"     the question needs the backend, which is not available
-//	  data-askplane-offline                the entry
+//	data-askplane-template="offline"     no backend to ask: why there is no answer is the answer
+//	  data-askplane-offline                the entry; set data-askplane-reason on it to the reason
+//	  data-askplane-reason-text="<reason>" one explanation per reason (offline, stale, corrupt),
+//	                                       all hidden; unhide the matching one
 //	data-askplane-template="stream"      a backend answer arriving incrementally
 //	  data-askplane-stream                 the entry, aria-busy="true" until the stream ends
 //	  data-askplane-progress               the "writing an answer" line; hide it at the end

@@ -55,8 +55,6 @@ func (vm WidgetView) Strings() map[string]string {
 		"local_provenance":   vm.LocalProvenance,
 		"choices_prompt":     vm.ChoicesPrompt,
 		"choices_label":      vm.ChoicesLabel,
-		"escalating":         vm.Escalating,
-		"offline":            vm.Offline,
 		"offline_hint":       vm.OfflineHint,
 		"streaming":          vm.Streaming,
 		"backend_provenance": vm.BackendProvenance,

@@ -28,16 +28,16 @@ type WidgetView struct {
 	Stop   string // the stop buttons
 
 	// Entries.
-	YouAsked          string // visually hidden prefix of the echoed question
-	Sources           string // heading of an answer's cited sources
-	LocalProvenance   string // under an exact local answer
-	ChoicesPrompt     string // above the choices
-	ChoicesLabel      string // the choice list's accessible name
-	Escalating        string // miss, stale or corrupt: the backend is asked
+	YouAsked        string // visually hidden prefix of the echoed question
+	Sources         string // heading of an answer's cited sources
+	LocalProvenance string // under an exact local answer
+	ChoicesPrompt   string // above the choices
+	ChoicesLabel    string // the choice list's accessible name
+	// Why there is no answer, when no backend is asked: the artifact has
+	// none (miss), is out of date (stale) or did not verify (corrupt).
 	ReasonMiss        string
 	ReasonStale       string
 	ReasonCorrupt     string
-	Offline           string // the question needs the backend, which is not available
 	OfflineHint       string // what the reader can do instead
 	Streaming         string // while a backend answer arrives
 	BackendProvenance string // under a backend answer
@@ -64,7 +64,6 @@ var MessageKeys = []string{
 	"streaming",   // the backend's answer is arriving
 	"done",        // the backend's answer is complete
 	"stopped",     // the reader stopped the answer
-	"offline",     // the question needs the backend, which is not available
 	"refused",     // a choice was refused (forged, replayed or expired)
 	"cleared",     // the reader started a new conversation
 	"copy",        // the copy button on a code block
@@ -100,14 +99,12 @@ func EnglishWidget() WidgetView {
 		LocalProvenance:   "Exact answer from this site.",
 		ChoicesPrompt:     "More than one answer matches. Choose one:",
 		ChoicesLabel:      "Matching answers",
-		Escalating:        "Passed to the docs backend",
 		ReasonMiss:        "This site has no exact answer to that question.",
 		ReasonStale:       "This site's answers are out of date.",
 		ReasonCorrupt:     "This site's answers could not be verified.",
-		Offline:           "This question needs the backend, which is not available.",
 		OfflineHint:       "Try other words, or browse the docs.",
 		Streaming:         "Writing an answer from the docs…",
-		BackendProvenance: "Answered by the docs backend from this site's pages.",
+		BackendProvenance: "Answered from this site's pages.",
 		Evidence:          "Review the evidence",
 		Retry:             "Try again",
 		Feedback:          "Was this helpful?",
@@ -122,7 +119,6 @@ func EnglishWidget() WidgetView {
 			"streaming":   "The answer is arriving.",
 			"done":        "Answer complete.",
 			"stopped":     "Stopped.",
-			"offline":     "This question needs the backend, which is not available.",
 			"refused":     "That choice is no longer available. Ask again.",
 			"cleared":     "New conversation started.",
 			"copy":        "Copy code",
@@ -144,10 +140,11 @@ var maxQuery = strconv.Itoa(protocol.MaxQueryLen)
 // reasonText is one escalation reason, its i18n key and its explanation.
 type reasonText struct{ Reason, Key, Text string }
 
-// reasons returns the escalation reasons that ask the backend.
+// reasons returns the reasons an escalation that no backend answers may
+// carry (a miss becomes offline), each with its explanation.
 func (vm WidgetView) reasons() []reasonText {
 	return []reasonText{
-		{string(protocol.ReasonMiss), "reason_miss", vm.ReasonMiss},
+		{string(protocol.ReasonOffline), "reason_miss", vm.ReasonMiss},
 		{string(protocol.ReasonStale), "reason_stale", vm.ReasonStale},
 		{string(protocol.ReasonCorrupt), "reason_corrupt", vm.ReasonCorrupt},
 	}

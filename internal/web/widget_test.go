@@ -148,17 +148,16 @@ func TestWidgetTemplates(t *testing.T) {
 	doc := renderWidget(t, web.EnglishWidget())
 	tpls := templates(t, doc)
 	want := map[string][]string{
-		"question":   {"question-text"},
-		"answer":     {"answer", "markdown", "sources-block", "sources", "provenance"},
-		"source":     {"source", "source-link"},
-		"choices":    {"choices", "choice-list"},
-		"choice":     {"choice"},
-		"escalation": {"escalation"},
-		"offline":    {"offline"},
-		"stream":     {"stream", "progress", "markdown", "sources-block", "sources", "stop", "evidence", "evidence-link", "provenance"},
-		"error":      {"error", "error-text"},
-		"code":       {"copy"},
-		"messages":   {"messages"},
+		"question": {"question-text"},
+		"answer":   {"answer", "markdown", "sources-block", "sources", "provenance"},
+		"source":   {"source", "source-link"},
+		"choices":  {"choices", "choice-list"},
+		"choice":   {"choice"},
+		"offline":  {"offline"},
+		"stream":   {"stream", "progress", "markdown", "sources-block", "sources", "stop", "evidence", "evidence-link", "provenance"},
+		"error":    {"error", "error-text"},
+		"code":     {"copy"},
+		"messages": {"messages"},
 	}
 	var names []string
 	for name := range tpls {
@@ -196,16 +195,21 @@ func TestWidgetTemplates(t *testing.T) {
 		}
 	}
 
-	// Escalation: one hidden explanation per reason that asks the backend.
+	// Offline: one hidden explanation per reason a question no backend
+	// answers may carry. No template explains an escalation the backend
+	// answers: its answer is the reader's, not a notice.
+	if tpls["escalation"] != nil {
+		t.Error(`an "escalation" template: a backend answer needs no notice before it`)
+	}
 	var reasons []string
-	for _, e := range all(tpls["escalation"], func(e *html.Node) bool { return has(e, "data-askplane-reason-text") }) {
+	for _, e := range all(tpls["offline"], func(e *html.Node) bool { return has(e, "data-askplane-reason-text") }) {
 		r, _ := attr(e, "data-askplane-reason-text")
 		reasons = append(reasons, r)
 		if !has(e, "hidden") || text(e) == "" {
 			t.Errorf("reason %s: must be hidden and non-empty", r)
 		}
 	}
-	if !slices.Equal(reasons, []string{"miss", "stale", "corrupt"}) {
+	if !slices.Equal(reasons, []string{"offline", "stale", "corrupt"}) {
 		t.Errorf("reasons = %v", reasons)
 	}
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +59,9 @@ type site struct {
 	lastType      string
 	keys          []string // the Idempotency-Key of each Ask request, in order
 }
+
+// pinnedSite is the site config's URL as pages name it, keyed by its hash.
+var pinnedSite = regexp.MustCompile(`site\.json\?v=[0-9a-f]{12}`)
 
 // finalDelta ends every default stream: seeing it means the stream ran
 // to the end.
@@ -128,6 +132,11 @@ func (s *site) file(w http.ResponseWriter, r *http.Request) {
 		if s.rewriteMarkup != nil {
 			data = s.rewriteMarkup(data)
 		}
+	}
+	if ext == ".html" && !markup && s.rewriteSite != nil {
+		// The page names site.json by its hash (?v=): a rewritten one
+		// would not match, so the page names it bare, unchecked.
+		data = pinnedSite.ReplaceAll(data, []byte("site.json"))
 	}
 	switch {
 	case ext == ".html" && !markup && s.rewriteHTML != nil:

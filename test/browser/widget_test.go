@@ -171,7 +171,7 @@ func TestWidget(t *testing.T) {
 		if got := s.forgottenSessions(); len(got) != 1 || got[0] != first {
 			t.Errorf("sessions forgotten %q; want the conversation's %q", got, first)
 		}
-		if n := tb.count("[data-askplane-question-text], [data-askplane-answer], [data-askplane-escalation]"); n != 0 {
+		if n := tb.count("[data-askplane-question-text], [data-askplane-answer], [data-askplane-error]"); n != 0 {
 			t.Errorf("%d entries left after a new conversation", n)
 		}
 		if got := tb.eval(`String(document.querySelector('[data-askplane-empty]').hidden) + ' ' + document.activeElement.id + ' ' + document.querySelector('[data-askplane-status]').textContent`); got != "false askplane-q New conversation started." {
@@ -280,15 +280,16 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		}
 		tb.ask("quelle est la vitesse d'une hirondelle à vide")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
-		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "miss" {
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-reason')`); got != "miss" {
 			t.Fatalf("reason %q; want miss", got)
 		}
-		const why = `[data-askplane-escalation] [data-askplane-reason-text="miss"]`
-		if got := tb.eval(`document.querySelector('[data-askplane-log] ` + why + `').hidden`); got != "false" {
-			t.Errorf("the miss notice is hidden")
+		// The backend's answer is the answer: no notice says first that
+		// the site had none.
+		if n := tb.count(".askplane__notice"); n != 0 {
+			t.Errorf("%d notices beside the backend's answer", n)
 		}
-		if got := tb.text(why); got != "Ce site n'a pas de réponse exacte à cette question." {
-			t.Errorf("miss notice %q; want the French string", got)
+		if got := tb.text("[data-askplane-stream] [data-askplane-provenance]"); got != "Réponse tirée des pages de ce site." {
+			t.Errorf("provenance %q; want the French string", got)
 		}
 		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "Réponse terminée." {
 			t.Errorf("status %q; want the French announcement", got)
@@ -528,7 +529,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.open()
 		tb.ask("upgrade askplane")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
-		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "corrupt" {
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-reason')`); got != "corrupt" {
 			t.Errorf("reason %q; want corrupt", got)
 		}
 		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); !strings.HasSuffix(got, finalDelta) {
@@ -584,8 +585,8 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb2 := openTab(t, browser, bad, "/")
 		tb2.open()
 		tb2.ask("upgrade askplane")
-		tb2.wait(`document.querySelector('[data-askplane-log] [data-askplane-escalation]')`)
-		if got := tb2.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "corrupt" {
+		tb2.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream]')`)
+		if got := tb2.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-reason')`); got != "corrupt" {
 			t.Errorf("a tampered artifact without Web Crypto: reason %q; want corrupt", got)
 		}
 		if n := tb2.count("[data-askplane-answer]:not([data-askplane-stream])"); n != 0 {
@@ -659,6 +660,17 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := s.asks.Load(); n != 0 {
 			t.Errorf("%d Ask requests with fallback disabled; want 0", n)
 		}
+		// With no backend, why there is no answer is the whole answer.
+		const miss = "This site has no exact answer to that question."
+		if got := tb.text(`[data-askplane-offline] .askplane__notice-title:not([hidden])`); got != miss {
+			t.Errorf("offline notice %q; want %q", got, miss)
+		}
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != miss {
+			t.Errorf("status %q; want %q", got, miss)
+		}
+		if n := tb.count(".askplane__notice"); n != 1 {
+			t.Errorf("%d notices; want the one", n)
+		}
 		tb.shot("07-offline")
 	})
 
@@ -674,7 +686,16 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb := openTab(t, browser, s, "/")
 		tb.open()
 		tb.ask("how does the sidecar cite pages")
+		// Neither before the answer nor while it arrives does a notice say
+		// the site had no exact answer: only the answer's own progress line.
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream]')`)
+		if n := tb.count(".askplane__notice"); n != 0 {
+			t.Errorf("%d notices before the backend's answer", n)
+		}
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-markdown]')?.textContent.length >= 10`)
+		if n := tb.count(".askplane__notice"); n != 0 {
+			t.Errorf("%d notices beside the arriving answer", n)
+		}
 		first := len(tb.text("[data-askplane-stream] [data-askplane-markdown]"))
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream] [data-askplane-markdown]').textContent.length > ` + itoa(first))
 		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('aria-busy')`); got != "true" {
@@ -820,6 +841,11 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := tb.count("[data-askplane-error] [data-askplane-retry]:not([hidden])"); n != 1 {
 			t.Fatalf("%d retry buttons; want 1", n)
 		}
+		// One notice, no other: nothing said first that the site had no
+		// exact answer.
+		if n := tb.count("> :not([data-askplane-empty], .askplane__question)"); n != 1 {
+			t.Errorf("%d entries beside the question; want the one notice", n)
+		}
 		tb.shot("11-backend-error")
 		s.askStatus.Store(0)
 		tb.do(chromedp.Click(chromedp.CSS("[data-askplane-log] [data-askplane-retry]")))
@@ -827,8 +853,8 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if n := tb.count("[data-askplane-error]"); n != 0 {
 			t.Errorf("the notice stayed after a successful retry")
 		}
-		if n := tb.count("[data-askplane-escalation]"); n != 1 {
-			t.Errorf("%d escalation notices; a retry repeats none", n)
+		if n := tb.count(".askplane__notice"); n != 0 {
+			t.Errorf("%d notices beside the retried answer", n)
 		}
 		if n := tb.count("[data-askplane-question-text]"); n != 1 {
 			t.Errorf("%d echoed questions; a retry echoes none", n)
@@ -862,6 +888,9 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		}
 		if n := tb.count("[data-askplane-stream]"); n != 0 {
 			t.Errorf("%d answer cards for an unreachable backend", n)
+		}
+		if n := tb.count("> :not([data-askplane-empty], .askplane__question)"); n != 1 {
+			t.Errorf("%d entries beside the question; want the one notice", n)
 		}
 		tb.shot("11b-backend-unreachable-fr")
 		tb.allow(`ERR_EMPTY_RESPONSE|Failed to fetch|/v1/ask`)
@@ -928,7 +957,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.open()
 		tb.ask("script probe")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-stream][aria-busy="false"]')`)
-		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-escalation]').getAttribute('data-askplane-reason')`); got != "stale" {
+		if got := tb.eval(`document.querySelector('[data-askplane-log] [data-askplane-stream]').getAttribute('data-askplane-reason')`); got != "stale" {
 			t.Errorf("reason %q; want stale", got)
 		}
 		if body, _ := s.request(); !bytes.Contains(body, []byte(`"reason":"stale"`)) {

@@ -146,10 +146,14 @@ func TestArtifactVerifiesAndMatchesGoBytes(t *testing.T) {
 		t.Errorf("sources = %v", p.manifest.Sources)
 	}
 	b.AssertFileContent("askplane/en/site.json", `"siteId":"example-docs"`, `"fallback":{"mode":"backend"}`)
-	// Pages name the site config the widget fetches; none carries a copy
-	// (or a hash it would have had to wait for).
+	// Pages name the site config the widget fetches, keyed by its hash
+	// (so no cache answers one site's page with another's); none carries
+	// a copy, or the artifact's hash.
 	for _, page := range []string{"index.html", "docs/install/index.html"} {
-		b.AssertFileContent(page, `data-askplane-site="`+p.manifest.Site+`"`, `! agentskit.chat.site`, `! sha256:`)
+		b.AssertFileContent(page, `data-askplane-site="`+pinned(b, "en")+`"`, `! agentskit.chat.site`, `! sha256:`)
+	}
+	if !strings.HasPrefix(pinned(b, "en"), p.manifest.Site+"?v=") {
+		t.Errorf("pages name %s; want the manifest's %s with its hash", pinned(b, "en"), p.manifest.Site)
 	}
 	if !strings.HasSuffix(p.manifest.Artifact.Href, "/knowledge."+a.ContentHash[7:19]+".json") {
 		t.Errorf("artifact href %s is not content-addressed", p.manifest.Artifact.Href)
@@ -168,7 +172,14 @@ func TestOutputsWithoutWidgetOnHome(t *testing.T) {
 		t.Fatal("no corpus")
 	}
 	b.AssertFileContent("index.html", "! data-askplane-root")
-	b.AssertFileContent("docs/install/index.html", `data-askplane-site="/askplane/en/site.json"`)
+	b.AssertFileContent("docs/install/index.html", `data-askplane-site="`+pinned(b, "en")+`"`)
+}
+
+// pinned returns the URL pages name lang's site config by: its path with
+// v, the first 12 hex digits of the SHA-256 of the bytes published there.
+func pinned(b *sitetest.Builder, lang string) string {
+	sum := sha256.Sum256(b.ReadFile("askplane/" + lang + "/site.json"))
+	return "/askplane/" + lang + "/site.json?v=" + hex.EncodeToString(sum[:])[:12]
 }
 
 // TestLandingPageCallsPublish builds a site whose home page shows no

@@ -67,5 +67,5 @@ facts:
 	if fa.GeneratedAt != "2026-07-03T00:00:00.000Z" {
 		t.Errorf("fr generatedAt = %s", fa.GeneratedAt)
 	}
-	b.AssertFileContent("fr/index.html", `data-askplane-site="/askplane/fr/site.json"`)
+	b.AssertFileContent("fr/index.html", `data-askplane-site="`+pinned(b, "fr")+`"`)
 }

@@ -85,6 +85,12 @@ func TestServerRebuildsOutputs(t *testing.T) {
 		return ""
 	}
 	artifact := waitFor("/askplane/en/site.json", `knowledge\.[0-9a-f]{12}\.json`, "")
+	// hugo server re-renders only the pages a change touches: pages name
+	// the site config bare, not keyed by a hash the others would not
+	// follow.
+	if home := get("/"); !strings.Contains(home, `data-askplane-site="/askplane/en/site.json"`) {
+		t.Errorf("under hugo server, the home page names its site config other than bare:\n%s", home)
+	}
 	corpus := waitFor("/askplane/en/manifest.json", `/askplane/en/corpus\.[0-9a-f]{12}\.json`, "")
 
 	page := filepath.Join(dir, "content", "docs", "install.md")

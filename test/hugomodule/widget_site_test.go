@@ -75,7 +75,7 @@ func TestWidgetOnBuiltPages(t *testing.T) {
 	for _, page := range []string{"index.html", "docs/install/index.html"} {
 		b.AssertFileContent(page,
 			`! id="askplane-site"`, `! agentskit.chat.site`,
-			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-site="/askplane/en/site.json" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2" data-askplane-core="/askplane/dist/core.`,
+			`<div class="askplane" data-askplane-root data-askplane-lang="en" data-askplane-site="`+pinned(b, "en")+`" data-askplane-endpoint="https://ask.docs.example/v1/ask?x=1&amp;y=2" data-askplane-core="/askplane/dist/core.`,
 			`"><div class="askplane__shell"`,
 			`data-askplane-launcher`,
 			`! data-askplane-template`,
@@ -152,7 +152,7 @@ title: Accueil
 ---
 `)
 	b.AssertFileContent("index.html",
-		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-site="/askplane/fr/site.json" data-askplane-core="/askplane/dist/core.`,
+		`<div class="askplane" data-askplane-root data-askplane-lang="fr" data-askplane-site="`+pinned(b, "fr")+`" data-askplane-core="/askplane/dist/core.`,
 		`"><div class="askplane__shell" lang="fr"`,
 		`<span class="askplane__launcher-text">Interroger la doc</span>`,
 		`! data-askplane-endpoint`,

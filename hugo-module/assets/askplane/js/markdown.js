@@ -1,10 +1,12 @@
 // fillMarkdown shows an answer's markdown in el as text, with the
 // constructs that matter for docs answers made readable: fenced code
-// blocks become <pre><code> (passed through code, when given, which may
-// wrap them, e.g. with a copy button), blank lines separate paragraphs
+// blocks become <pre><code> (a tab stop, as a region that may scroll;
+// passed through code, when given, which may wrap them, e.g. with a
+// copy button), blank lines separate paragraphs
 // (<p>), a single line break inside one is a space (soft wrapping, as
-// markdown reads it) except before a list item, and `inline code` becomes
-// <code>. Every piece is set with textContent; nothing is parsed as HTML,
+// markdown reads it) except before a list item, and `inline code` (or
+// ``code with a ` in it``) becomes <code> (which wraps at its spaces and
+// after its slashes). Every piece is set with textContent; nothing is parsed as HTML,
 // and nothing else (links, emphasis) is interpreted.
 export function fillMarkdown(el, md, code = (pre) => pre) {
   el.textContent = '';
@@ -12,7 +14,8 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
     .split(/^```[^\n]*\n?/m)
     .forEach((part, i) => {
       if (i % 2 === 1) {
-        const pre = document.createElement('pre');
+        // A tab stop: a long line scrolls it sideways (widget.css).
+        const pre = Object.assign(document.createElement('pre'), { tabIndex: 0 });
         pre.appendChild(document.createElement('code')).textContent = part.replace(/\n$/, '');
         el.append(code(pre));
         return;
@@ -27,9 +30,20 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
             if (k > 0) p.append(document.createElement('br'));
             line
               .replace(/[ \t]*\n[ \t]*/g, ' ')
-              .split('`')
+              // A code span: a run of backticks, its text, the same run
+              // (so ``a `b` c`` holds backticks); a lone backtick is text.
+              .split(/(`+)(.+?)\1(?!`)/)
               .forEach((s, j) => {
-                if (s !== '') p.append(j % 2 === 1 ? Object.assign(document.createElement('code'), { textContent: s }) : s);
+                if (s === '' || j % 3 === 1) return;
+                if (j % 3 === 0) return p.append(s);
+                // One space each side is padding, as in CommonMark.
+                s = s.replace(/^ (.*) $/, '$1');
+                // Inline code wraps at its spaces and after its slashes:
+                // each part between is a <span> that widget.css keeps
+                // whole (inline-block) unless it is wider than a line, so
+                // a path breaks between its parts, never after a hyphen.
+                const c = p.appendChild(document.createElement('code'));
+                s.split(/( +)/).forEach((t, n) => c.append(...(n % 2 ? [t] : t.split(/(?<=\/)/).map((x) => Object.assign(document.createElement('span'), { textContent: x })))));
               });
           });
       }

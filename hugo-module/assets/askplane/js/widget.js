@@ -80,11 +80,12 @@ const pause = (ms, signal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
   });
 
-// fetchBytes GETs url with a bounded timeout and one retry.
-async function fetchBytes(url) {
+// fetchBytes GETs url with a bounded timeout and one retry, through the
+// HTTP cache as cache says (a RequestCache: default, no-cache, …).
+async function fetchBytes(url, cache) {
   for (let i = 1; ; i++) {
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(LOAD_TIMEOUT_MS), credentials: 'same-origin' });
+      const res = await fetch(url, { signal: AbortSignal.timeout(LOAD_TIMEOUT_MS), credentials: 'same-origin', cache });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       return new Uint8Array(await res.arrayBuffer());
     } catch (e) {
@@ -180,12 +181,21 @@ export class Widget {
   // pins, once. A failed load, a bad config or a bad artifact is a
   // Resolver that escalates every question as corrupt. A config or an
   // artifact that did not arrive is fetched again on the next question.
+  // The page names the config with v, the first 12 hex digits of its
+  // SHA-256 (widget-shell.html): a config that does not match (a cache's
+  // copy of another site's, or of another build's) is fetched once more
+  // past the cache, then is as bad as one that does not decode.
   load() {
     return (this.#resolver ??= (async () => {
       const href = attr(this.#root, 'site');
       let bytes, site;
       try {
-        bytes = href ? await fetchBytes(new URL(href, document.baseURI)).catch(() => null) : undefined;
+        const url = href && new URL(href, document.baseURI);
+        const v = url && url.searchParams.get('v');
+        const stale = async () => bytes && v && !(await this.#sha256(bytes)).startsWith(v);
+        bytes = url ? await fetchBytes(url).catch(() => null) : undefined;
+        if (await stale()) bytes = await fetchBytes(url, 'no-cache').catch(() => null);
+        if (await stale()) bytes = new Uint8Array();
         const d = bytes && decodeSiteConfig(bytes);
         site = this.#site = d?.ok ? d.value : null;
         if (site) return new VerifiedResolver(await verifyArtifactIndexWith(await fetchBytes(new URL(site.artifact.href, document.baseURI)), siteTrust(site), this.#sha256));
@@ -213,12 +223,13 @@ export class Widget {
     this.#respond(env, question, `m${++this.#seq}`);
   }
 
-  // #sha256 returns the lowercase hex SHA-256 of text's UTF-8 bytes, with
+  // #sha256 returns the lowercase hex SHA-256 of text's UTF-8 bytes (or of
+  // bytes, a Uint8Array), with
   // Web Crypto where the page has it; elsewhere (an http: page not on
   // localhost) with the core's own SHA-256, a module of its own that the
   // panel's markup names with its integrity, imported only then.
   #sha256 = async (text) => {
-    const bytes = new TextEncoder().encode(text);
+    const bytes = text.buffer ? text : new TextEncoder().encode(text);
     if (crypto.subtle) return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
     const el = hook(this.#root, 'sha256');
     return (await this.#root.askplane.import(new URL(attr(el, 'sha256'), document.baseURI).href, attr(el, 'sha256-integrity'))).sha256Hex(bytes);
@@ -261,8 +272,12 @@ export class Widget {
       return this.#announce('answered');
     }
     if (envelope.outcome === OUTCOME_CHOICES) return this.#choices(envelope, messageId);
-    this.#append(this.#clone('offline', envelope.reason));
-    this.#announce('offline');
+    // No backend to ask: why there is no answer is the whole answer.
+    const notice = this.#clone('offline', envelope.reason);
+    const why = hook(notice, `reason-text="${envelope.reason}"`);
+    why.hidden = false;
+    this.#append(notice);
+    this.#status.textContent = why.textContent;
   }
 
   // #card shows an answer turn, as kept: a local answer, or a backend one
@@ -434,24 +449,20 @@ export class Widget {
     return true;
   }
 
-  // #stream asks the backend and shows its answer as it arrives. key is
-  // the question's Idempotency-Key: a retry of a question whose answer
-  // never began (no response, or a stream lost for good) sends the same
-  // one, so the sidecar joins the run it may have started instead of
-  // paying for another, and does not repeat the escalation notice. kept,
+  // #stream asks the backend and shows its answer as it arrives, with no
+  // notice of why (the envelope's reason goes on the entry as
+  // data-askplane-reason, for whoever debugs): the answer is what the
+  // reader wanted. key is the question's Idempotency-Key: a retry of a
+  // question whose answer never began (no response, or a stream lost for
+  // good) sends the same one, so the sidecar joins the run it may have
+  // started instead of paying for another. kept,
   // when given, is a transcript turn of a run still answering when the
   // reader left the previous page: its answer is read again from the
   // run's log, from its first event, instead of asked.
   async #stream(question, env, key = null, kept = null) {
     this.#inflight?.abort();
-    if (!key && !kept) {
-      const notice = this.#clone('escalation', env.reason);
-      const why = notice.querySelector(`[data-askplane-reason-text="${env.reason}"]`);
-      if (why) why.hidden = false;
-      this.#append(notice);
-    }
     key ||= randomId();
-    const frag = this.#clone('stream');
+    const frag = this.#clone('stream', env?.reason);
     const entry = frag.firstElementChild;
     entry.lang = attr(this.#root, 'lang');
     const md = hook(entry, 'markdown');
