@@ -642,7 +642,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		if len(reads) != 2 || reads[1] != "run-MOVED1 2" {
 			t.Errorf("run log reads %q; want a second one, after 2", reads)
 		}
-		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer. Try again." {
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer." {
 			t.Errorf("an error the run's log ends with: notice %q", got)
 		}
 	})
@@ -825,10 +825,10 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.open()
 		tb.ask("how does the sidecar cite pages")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not be reached. Try again." {
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not be reached." {
 			t.Errorf("error notice %q", got)
 		}
-		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "The docs backend could not be reached. Try again." {
+		if got := tb.eval(`document.querySelector('[data-askplane-status]').textContent`); got != "The docs backend could not be reached." {
 			t.Errorf("status %q", got)
 		}
 		if got := tb.text("*"); strings.Contains(got, "503") || strings.Contains(got, "HTTP") || strings.Contains(got, "Something went wrong") {
@@ -880,7 +880,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.open()
 		tb.ask("quelle est la vitesse d'une hirondelle à vide")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "Le service de documentation est injoignable. Réessayez." {
+		if got := tb.text("[data-askplane-error-text]"); got != "Le service de documentation est injoignable." {
 			t.Errorf("error notice %q", got)
 		}
 		if got := tb.text("[data-askplane-retry]"); got != "Réessayer" {
@@ -927,7 +927,7 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.open()
 		tb.ask("how does the sidecar cite pages")
 		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-error]')`)
-		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer. Try again." {
+		if got := tb.text("[data-askplane-error-text]"); got != "The docs backend could not answer." {
 			t.Errorf("error notice %q", got)
 		}
 		if got := tb.text("[data-askplane-stream] [data-askplane-markdown]"); got != "A partial answer" {

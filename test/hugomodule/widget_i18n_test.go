@@ -61,7 +61,7 @@ func TestWidgetSpeaksSiteLanguage(t *testing.T) {
 		`<label class="askplane__label" for="askplane-q">Your question</label>`,
 		`data-askplane-reason-text="offline" hidden>This site has no exact answer to that question.</p>`,
 		`data-askplane-reason-text="stale" hidden>This site&#39;s answers are out of date.</p>`,
-		`<span data-askplane-message="unreachable">The docs backend could not be reached. Try again.</span>`,
+		`<span data-askplane-message="unreachable">The docs backend could not be reached.</span>`,
 		`! [[`,
 		`! Ask the docs</span>`,
 	)
