@@ -331,8 +331,12 @@ func (s *session) index(ctx context.Context, e *engines.Engine) (evidence.Engine
 	}
 	// One build per site, engine and version, shared by the replays that
 	// need it at once; refused at once past the server's build limits.
+	// The build serves every replay waiting for it, so it outlives this
+	// one's client (not its deadline).
 	return s.r.cfg.Builds.build(ctx, key, s.r.served(s.version), func() (evidence.Engine, int64, error) {
-		return s.build(ctx, e)
+		bctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), s.a.deadline)
+		defer cancel()
+		return s.build(bctx, e)
 	})
 }
 

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -263,5 +264,45 @@ func TestBuildCacheIsBoundedInBytes(t *testing.T) {
 	r = mustNew(t, Config{Sources: s, Engines: []*engines.Engine{ce.engine()}, Builds: small})
 	if _, err := r.Replay(t.Context(), recipes[3]); err != nil || small.Stats().Cached != 0 || small.Stats().CacheBytes != 0 {
 		t.Fatalf("an index over the bound: %v %+v", err, small.Stats())
+	}
+}
+
+// TestAbandonedBuildStillServesItsWaiters: the replay that started a
+// build is abandoned (its client went away) while it reads the retained
+// bytes; the replays waiting for the same build still get it, and it is
+// kept for the next one.
+func TestAbandonedBuildStillServesItsWaiters(t *testing.T) {
+	ce := &countingEngine{}
+	s := newFakeStore()
+	raw := pageCorpus(1)
+	s.put(raw, engines.Current().ID)
+	reading, release := make(chan struct{}), make(chan struct{})
+	s.onRead = func() { close(reading); <-release }
+	builds := NewBuilds(BuildLimits{}, nil)
+	r := mustNew(t, Config{Sources: s, Engines: []*engines.Engine{ce.engine()}, Builds: builds})
+	recipe := explicitRecipe(t, raw)
+	ctx, cancel := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	var first error
+	wg.Go(func() { _, first = r.Replay(ctx, recipe) })
+	<-reading
+	waiters := make([]error, 3)
+	for i := range waiters {
+		wg.Go(func() { _, waiters[i] = r.Replay(t.Context(), recipe) })
+	}
+	for deadline := time.Now().Add(2 * time.Second); builds.Stats().Waiting < len(waiters) && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	close(release)
+	wg.Wait()
+	_ = first // the abandoned replay may answer or not; its waiters must
+	for i, err := range waiters {
+		if err != nil {
+			t.Fatalf("waiter %d of an abandoned build: %v", i, err)
+		}
+	}
+	if st := builds.Stats(); st.Builds != 1 || st.Cached != 1 {
+		t.Fatalf("%+v: want the one build kept", st)
 	}
 }

@@ -43,9 +43,7 @@ type limitListener struct {
 	mu       sync.Mutex
 	byAddr   map[netip.Prefix]int
 	conns    map[*limitConn]struct{}
-	refusing int   // refusals being written
-	refused  int64 // connections refused past an address's share
-	reclaim  int64 // idle connections closed to make room
+	refusing int // refusals being written
 }
 
 // newGrace is how long a new connection may stay silent before, at the
@@ -88,9 +86,6 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		key := peerKey(c.RemoteAddr())
 		l.mu.Lock()
 		over := l.perAddr > 0 && key.IsValid() && l.byAddr[key] >= l.perAddr
-		if over {
-			l.refused++
-		}
 		l.mu.Unlock()
 		if over {
 			if placed {
@@ -226,7 +221,6 @@ func (l *limitListener) closeIdle() (closed bool, wait time.Duration) {
 		return false, wait
 	}
 	c.state = http.StateClosed // chosen: never chosen twice
-	l.reclaim++
 	l.mu.Unlock()
 	c.Close() // frees its place
 	return true, 0
