@@ -200,9 +200,48 @@ func (b *Builds) build(ctx context.Context, k buildKey, served bool, run func() 
 	return f.ix, f.err
 }
 
+// admit refuses at once (CodeBusy) a replay of a version not being
+// served that would need a build the limits do not allow now: nothing of
+// the site's version is built or being built, and no place is free or no
+// build of the per-minute budget is left. It spends nothing; build
+// decides for good.
+func (b *Builds) admit(site, version string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, c := range b.cache {
+		if c.key.site == site && c.key.version == version {
+			return nil
+		}
+	}
+	for k := range b.flights {
+		if k.site == site && k.version == version {
+			return nil
+		}
+	}
+	if len(b.flights) >= b.lim.InFlight {
+		b.stats.Refused++
+		return errBusy(time.Second)
+	}
+	if wait := b.peek(); wait > 0 {
+		b.stats.Refused++
+		return errBusy(wait)
+	}
+	return nil
+}
+
 // take spends one build of the per-minute budget, or returns how long
 // until one is available. b.mu is held.
 func (b *Builds) take() time.Duration {
+	wait := b.peek()
+	if wait == 0 {
+		b.tokens--
+	}
+	return wait
+}
+
+// peek refills the per-minute budget and returns how long until one
+// build is available (0: now). b.mu is held.
+func (b *Builds) peek() time.Duration {
 	now := b.now()
 	per := time.Minute / time.Duration(b.lim.PerMinute)
 	if el := now.Sub(b.refilled); el > 0 {
@@ -210,10 +249,9 @@ func (b *Builds) take() time.Duration {
 		b.refilled = now
 	}
 	if b.tokens >= 1 {
-		b.tokens--
 		return 0
 	}
-	return time.Duration((1 - b.tokens) * float64(per))
+	return max(time.Duration((1-b.tokens)*float64(per)), time.Millisecond)
 }
 
 // keep caches c, evicting the least recently used past CacheBytes; an

@@ -162,6 +162,13 @@ func (r *Replayer) replay(ctx context.Context, a *allowance, recipe evidence.Rec
 	if mode == ModeExplicit && r.engine(recipe.EngineID) == nil {
 		return nil, errUnknownEngine // before any I/O
 	}
+	if !r.served(recipe.Version) {
+		// A version that would need a build the limits do not allow now
+		// is refused before the store is read at all.
+		if err := r.cfg.Builds.admit(r.cfg.Site, recipe.Version); err != nil {
+			return nil, err
+		}
+	}
 	permitted, info, err := r.permitted(ctx, a, recipe.Version)
 	if err != nil {
 		return nil, err

@@ -136,7 +136,7 @@ func TestBuildsPastTheCapAreRefusedAtOnce(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	s.mu.Lock()
-	reads := s.reads
+	infos, reads := s.infos, s.reads
 	s.mu.Unlock()
 	res, err := r.Replay(t.Context(), explicitRecipe(t, rawB))
 	wantCode(t, res, err, CodeBusy)
@@ -145,8 +145,8 @@ func TestBuildsPastTheCapAreRefusedAtOnce(t *testing.T) {
 		t.Fatalf("refusal %+v: want a Retry-After and 503", e)
 	}
 	s.mu.Lock()
-	if s.reads != reads {
-		t.Errorf("the refused replay read the store (%d reads, then %d)", reads, s.reads)
+	if s.infos != infos || s.reads != reads {
+		t.Errorf("the refused replay used the store (%d descriptions and %d reads, then %d and %d)", infos, reads, s.infos, s.reads)
 	}
 	s.mu.Unlock()
 	close(ce.hold)
