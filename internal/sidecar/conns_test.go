@@ -3,10 +3,13 @@ package sidecar
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -59,54 +62,106 @@ func healthFrom(t *testing.T, e *edgeServer, from string, d time.Duration) error
 	return err
 }
 
+// openConns counts the connections of cs the server has not closed: a
+// read that times out (nothing to read, not closed) counts as open.
+func openConns(t *testing.T, cs []net.Conn) (open []bool, n int) {
+	t.Helper()
+	open = make([]bool, len(cs))
+	errs := make([]error, len(cs))
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Go(func() {
+			c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+			_, errs[i] = c.Read(make([]byte, 1))
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			open[i] = true
+			n++
+		case err == io.EOF || errors.Is(err, syscall.ECONNRESET):
+		default:
+			t.Fatalf("reading an idle connection: %v", err)
+		}
+	}
+	return open, n
+}
+
+// stallFrom opens n connections from address from, each a question whose
+// body stalls in its handler (busy until edge.bodyTimeout), and returns
+// how many the server refused with 503 and Retry-After.
+func stallFrom(t *testing.T, e *edgeServer, from string, n int) (refused int) {
+	t.Helper()
+	for range n {
+		c := dialFrom(t, from, e.addr)
+		fmt.Fprintf(c, "POST /v1/ask HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", e.addr)
+		resp, _, err := readResponse(c, bufio.NewReader(c), 300*time.Millisecond)
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			// busy in its handler
+		case err == nil && resp.StatusCode == 503 && resp.Header.Get("Retry-After") == "1" && resp.Close:
+			refused++
+		default:
+			t.Fatalf("a stalled question from %s: %v %v", from, resp, err)
+		}
+	}
+	return refused
+}
+
 // TestEdgeOneAddressCannotTakeEveryConnection: the connection cap was
 // global, so with maxConnections 100 one address holding 100 idle
 // kept-alive connections kept another address's /health waiting over
-// 20 s. Now one address may hold edge.maxConnectionsPerAddress (default
-// 64): its 65th to 100th connections are answered 503 with Retry-After
-// and closed, and another address is served at once.
+// 20 s. Now one address holds at most edge.maxConnectionsPerAddress
+// (default 64): each connection past it takes the place of the address's
+// own longest idle one, so 64 of its 100 are still open at the end, and
+// another address is served at once.
 func TestEdgeOneAddressCannotTakeEveryConnection(t *testing.T) {
 	e := startEdge(t, edgeConfig(t, "", `"maxConnections":100`, siteJSON(edgePublic(t), "docs", "docs-public", "")))
 	idle, refused := holdIdle(t, e, "127.0.0.2", 100)
-	if len(idle) != DefaultMaxConnectionsPerAddress || refused != 100-DefaultMaxConnectionsPerAddress {
-		t.Errorf("one address: %d connections kept, %d refused; want %d kept", len(idle), refused, DefaultMaxConnectionsPerAddress)
+	if _, n := openConns(t, idle); len(idle) != 100 || refused != 0 || n != DefaultMaxConnectionsPerAddress {
+		t.Errorf("one address: %d of 100 connections served, %d refused, %d still open; want 100, 0 and %d", len(idle), refused, n, DefaultMaxConnectionsPerAddress)
 	}
 	if err := healthFrom(t, e, "127.0.0.3", 2*time.Second); err != nil {
-		t.Fatalf("another address while one holds %d connections: %v", len(idle), err)
+		t.Fatalf("another address while one holds its share: %v", err)
+	}
+}
+
+// TestEdgeBusyAddressIsRefusedPastItsShare: an address whose share (3)
+// of connections are all busy gets 503 with Retry-After for the next
+// ones, at once, while another address is served.
+func TestEdgeBusyAddressIsRefusedPastItsShare(t *testing.T) {
+	e := startEdge(t, edgeConfig(t, "", `"maxConnections":10,"maxConnectionsPerAddress":3`, siteJSON(edgePublic(t), "docs", "docs-public", "")))
+	if refused := stallFrom(t, e, "127.0.0.2", 5); refused != 2 {
+		t.Fatalf("5 busy connections from one address with a share of 3: %d refused, want 2", refused)
+	}
+	if err := healthFrom(t, e, "127.0.0.3", 2*time.Second); err != nil {
+		t.Fatalf("another address: %v", err)
 	}
 }
 
 // TestEdgeIdleConnectionsGoFirstAtTheCap: with maxConnections 6 and two
 // addresses holding three idle kept-alive connections each (their
-// per-address cap), the server is full; a third address was not served
-// until one of them closed on its own. Now the longest idle connection is
-// closed to make room, and the newcomer is served at once.
+// per-address share), the server is full; a third address was not
+// served until one of them closed on its own. Now the longest idle
+// connection is closed to make room, and the newcomer is served at once;
+// the other five stay open.
 func TestEdgeIdleConnectionsGoFirstAtTheCap(t *testing.T) {
 	e := startEdge(t, edgeConfig(t, "", `"maxConnections":6,"maxConnectionsPerAddress":3`, siteJSON(edgePublic(t), "docs", "docs-public", "")))
-	a, refusedA := holdIdle(t, e, "127.0.0.2", 3)
-	b, refusedB := holdIdle(t, e, "127.0.0.4", 4)
-	if len(a) != 3 || len(b) != 3 || refusedA != 0 || refusedB != 1 {
-		t.Fatalf("kept %d and %d, refused %d and %d: want 3, 3, 0, 1", len(a), len(b), refusedA, refusedB)
+	a, _ := holdIdle(t, e, "127.0.0.2", 3)
+	time.Sleep(20 * time.Millisecond) // a's are idle longer than b's
+	b, _ := holdIdle(t, e, "127.0.0.4", 3)
+	if len(a) != 3 || len(b) != 3 {
+		t.Fatalf("kept %d and %d, want 3 and 3", len(a), len(b))
 	}
 	if err := healthFrom(t, e, "127.0.0.3", 2*time.Second); err != nil {
 		t.Fatalf("a third address at the cap: %v", err)
 	}
-	// The oldest idle connection (a's first) was the one closed.
-	a[0].SetReadDeadline(time.Now().Add(2 * time.Second))
-	if _, err := a[0].Read(make([]byte, 1)); err != io.EOF && !errors.Is(err, net.ErrClosed) && !isReset(err) {
-		t.Errorf("the longest idle connection: read %v, want it closed", err)
+	openA, n := openConns(t, a)
+	if _, m := openConns(t, b); n != 2 || m != 3 {
+		t.Errorf("open after the newcomer: %d of a's (%v) and %d of b's, want 2 and 3: one of the longest idle closed", n, openA, m)
 	}
-	for _, c := range append(a[1:], b...) {
-		c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		if _, err := c.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
-			t.Errorf("another idle connection: read %v, want it still open", err)
-		}
-	}
-}
-
-func isReset(err error) bool {
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "read"
 }
 
 // TestEdgeConnectionsPerAddressConfig: the share is checked when the

@@ -27,7 +27,9 @@ import (
 //	  "maxConnections": 1024,          // open connections, all clients together; at the
 //	                                   //   cap the longest idle kept-alive one is closed
 //	  "maxConnectionsPerAddress": 64,  // open connections from one client address (the TCP
-//	                                   //   peer, IPv6 by /64); off behind trustedProxyHeader
+//	                                   //   peer, IPv6 by /64): past it a new one replaces the
+//	                                   //   address's longest idle one, or gets 503; off by
+//	                                   //   default behind trustedProxyHeader
 //	  "maxHeaderBytes": 16384,         // request line and headers
 //	  "readHeaderTimeout": "10s",      // to read a request's headers
 //	  "bodyTimeout": "10s",            // to read a question's body

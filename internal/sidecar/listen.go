@@ -23,9 +23,11 @@ import (
 // newGrace), then accepts. Only when every connection is busy does
 // Accept wait for one to close (the kernel queues the rest).
 //
-// A connection past an address's share is answered at once with a 503
-// (Retry-After, Connection: close) and closed, without reaching the
-// server; it holds no place.
+// A connection past an address's share takes the place of that
+// address's own longest idle connection, if it has one; otherwise (all
+// of them busy) it is answered at once with a 503 (Retry-After,
+// Connection: close) and closed, without reaching the server, and holds
+// no place.
 //
 // Unlike netutil's, its connections keep CloseWrite: net/http half-closes
 // a connection whose request it refused (431) or whose body it left
@@ -87,6 +89,12 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		l.mu.Lock()
 		over := l.perAddr > 0 && key.IsValid() && l.byAddr[key] >= l.perAddr
 		l.mu.Unlock()
+		if over {
+			// Its own longest idle connection makes room for it, if it
+			// has one.
+			closed, _ := l.closeIdleOf(key)
+			over = !closed
+		}
 		if over {
 			if placed {
 				<-l.sem
@@ -178,10 +186,14 @@ func (l *limitListener) wait(d time.Duration) (bool, error) {
 // oldestIdle returns the connection idle the longest: kept alive with no
 // request, or new and silent for newGrace. With none, it returns how
 // long until the oldest new connection's grace passes (0: none is new).
-// l.mu is held.
-func (l *limitListener) oldestIdle(now time.Time) (*limitConn, time.Duration) {
+// A valid of limits the choice to that address's connections. l.mu is
+// held.
+func (l *limitListener) oldestIdle(now time.Time, of netip.Prefix) (*limitConn, time.Duration) {
 	var idle, fresh *limitConn
 	for c := range l.conns {
+		if of.IsValid() && c.key != of {
+			continue
+		}
 		switch c.state {
 		case http.StateIdle:
 			if idle == nil || c.since.Before(idle.since) {
@@ -207,15 +219,21 @@ func (l *limitListener) oldestIdle(now time.Time) (*limitConn, time.Duration) {
 func (l *limitListener) idle() (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	c, wait := l.oldestIdle(time.Now())
+	c, wait := l.oldestIdle(time.Now(), netip.Prefix{})
 	return c != nil, wait
 }
 
 // closeIdle closes the connection idle the longest, if there is one, or
 // returns how long until one could be.
 func (l *limitListener) closeIdle() (closed bool, wait time.Duration) {
+	return l.closeIdleOf(netip.Prefix{})
+}
+
+// closeIdleOf is closeIdle among the connections of one address (all of
+// them for the zero Prefix).
+func (l *limitListener) closeIdleOf(of netip.Prefix) (closed bool, wait time.Duration) {
 	l.mu.Lock()
-	c, wait := l.oldestIdle(time.Now())
+	c, wait := l.oldestIdle(time.Now(), of)
 	if c == nil {
 		l.mu.Unlock()
 		return false, wait
