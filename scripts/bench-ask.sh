@@ -154,6 +154,7 @@ write_config() {
 {
   "addr": "127.0.0.1:0",
   "metrics": true,
+  "edge": {"maxConnectionsPerAddress": 1024},
   "sites": [{
     "site": {
       "protocol": "agentskit.chat.backend-site",

@@ -66,7 +66,7 @@ site_id=$(jq -r .siteId "$public/askplane/en/manifest.json")
 cat >"$work/config.json" <<JSON
 {
   "sessionsEnv": "ASKPLANE_DB",
-  "edge": {"perAddress": {"requests": 1000000, "windowSeconds": 60}, "newSubjects": {"requests": 1000000, "windowSeconds": 60}},
+  "edge": {"perAddress": {"requests": 1000000, "windowSeconds": 60}, "newSubjects": {"requests": 1000000, "windowSeconds": 60}, "maxConnectionsPerAddress": 1024},
   "sites": [{
     "site": {
       "protocol": "agentskit.chat.backend-site", "version": 1, "siteId": "$site_id",

@@ -10,8 +10,10 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 
 	"github.com/askplane/askplane/internal/evidence"
@@ -59,16 +61,61 @@ const (
 const Version = "1"
 
 // Handler returns the /mcp handler for site. It keeps no session between
-// requests.
+// requests, and takes one JSON-RPC message a request: a batch is refused
+// (see refuseBatches), so the sidecar's per-request budgets are spent on
+// every tool call.
 func Handler(site Site) http.Handler {
 	srv := newServer(site)
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
+	return refuseBatches(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
 		MaxRequestBodyBytes: MaxBodyBytes,
 		// The sidecar's guard checks Host (and Origin) on every route; the
 		// SDK's own check would echo the rejected Host in its body.
 		DisableLocalhostProtection: true,
+	}))
+}
+
+// CodeBatch is the stable code (the JSON-RPC error's data.code) of a
+// refused batch.
+const CodeBatch = "mcp_batch"
+
+// batchRefusal is the whole response to a batch: a JSON-RPC Invalid
+// Request error with no id, naming no part of the request.
+const batchRefusal = `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"JSON-RPC batches are not accepted: send one message a request","data":{"code":"` + CodeBatch + `"}}}`
+
+// refuseBatches answers a POST whose body is a JSON array (a JSON-RPC
+// batch) with 400 and batchRefusal before next runs any of it. The SDK
+// refuses batches only from protocol 2025-06-18 on and runs older ones
+// call by call, while the rate limits in front of /mcp are charged once a
+// request. The body is read within MaxBodyBytes (413 past it) and handed
+// on whole.
+func refuseBatches(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				http.Error(w, "the request body is larger than 64 KiB", http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "the request body could not be read", http.StatusBadRequest)
+			return
+		}
+		if i := bytes.IndexFunc(body, func(c rune) bool { return c != ' ' && c != '\t' && c != '\n' && c != '\r' }); i >= 0 && body[i] == '[' {
+			h := w.Header()
+			h.Set("Content-Type", "application/json")
+			h.Set("Cache-Control", "no-store")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, batchRefusal)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
 	})
 }
 

@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"net/http"
+	"time"
 )
 
 // Code is a replay refusal's stable code. Codes are wire values: never
@@ -28,6 +29,10 @@ const (
 	// CodeBudget: the replay's shared allowance (attempts, operations,
 	// bytes, deadline) would be exceeded.
 	CodeBudget Code = "replay_budget"
+	// CodeBusy: the server is building as many indexes as it allows, or
+	// has spent its budget of builds of versions it does not serve; the
+	// replay is refused before any read, with a Retry-After.
+	CodeBusy Code = "replay_busy"
 	// CodeSourceUnavailable: the source version is not retained here
 	// (never loaded by this deployment, or evicted by retention).
 	CodeSourceUnavailable Code = "source_unavailable"
@@ -46,6 +51,8 @@ type Error struct {
 	Code    Code
 	Message string
 	Err     error // the cause, for logs
+	// RetryAfter is when a CodeBusy replay may be tried again.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return "replay: " + string(e.Code) + ": " + e.Message }
@@ -70,7 +77,7 @@ func (c Code) Status() int {
 		return http.StatusNotFound
 	case CodeEngineIncompatible, CodeHistoricalAmbiguous, CodeContextMismatch:
 		return http.StatusConflict
-	case CodeBudget, CodeUnavailable:
+	case CodeBudget, CodeUnavailable, CodeBusy:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError // CodeSourceIntegrity and anything unknown
@@ -87,5 +94,12 @@ var (
 	errAmbiguous      = fail(CodeHistoricalAmbiguous, "engines rebuilt the expected context with different bytes")
 	errMismatch       = fail(CodeContextMismatch, "the engine did not rebuild the expected context")
 	errDeadline       = fail(CodeBudget, "the replay's deadline passed")
+	errBuildFailed    = fail(CodeUnavailable, "the retained version could not be rebuilt")
 	errTooManyEngines = fail(CodeBudget, "more than two engines are permitted for this source; a historical replay tries at most two")
 )
+
+// errBusy refuses a replay that needs a build the server's limits do not
+// allow now; it may be tried again after wait.
+func errBusy(wait time.Duration) *Error {
+	return &Error{Code: CodeBusy, Message: "the server is rebuilding as many retained versions as it allows; try again later", RetryAfter: wait}
+}

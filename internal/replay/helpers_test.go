@@ -42,6 +42,9 @@ type fakeStore struct {
 	infos   int
 	reads   int
 	readErr error
+	// onRead, when set, runs before a read (outside the lock); a read
+	// whose context has ended then fails, as a database's would.
+	onRead func()
 }
 
 func newFakeStore() *fakeStore {
@@ -65,7 +68,13 @@ func (s *fakeStore) SourceInfo(_ context.Context, site, version string) (store.S
 	return store.SourceInfo{Site: site, Version: version, Bytes: int64(len(data)), Engines: s.engines[version]}, true, nil
 }
 
-func (s *fakeStore) ReadSource(_ context.Context, site, version string) ([]byte, bool, error) {
+func (s *fakeStore) ReadSource(ctx context.Context, site, version string) ([]byte, bool, error) {
+	if s.onRead != nil {
+		s.onRead()
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reads++

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/askplane/askplane/internal/evidence"
@@ -151,8 +152,11 @@ func writeError(w http.ResponseWriter, status int, err error) {
 	}
 	var body ErrorBody
 	body.Error.Code, body.Error.Message = e.Code, e.Message
-	if e.Code == CodeBudget {
+	switch e.Code {
+	case CodeBudget:
 		w.Header().Set("Retry-After", "1")
+	case CodeBusy:
+		w.Header().Set("Retry-After", strconv.Itoa(RetrySeconds(e.RetryAfter)))
 	}
 	writeJSON(w, status, marshal(body))
 }
@@ -174,4 +178,10 @@ func marshal(v any) []byte {
 		panic("replay: encoding a response: " + err.Error())
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// RetrySeconds is d in whole seconds for a Retry-After header, rounded up,
+// at least 1.
+func RetrySeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
 }

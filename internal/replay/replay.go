@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
@@ -84,9 +83,10 @@ type Config struct {
 	Permits []Permit
 	// Limits of one replay; zero fields take DefaultLimits.
 	Limits Limits
-	// Cache bounds engines built over retained versions kept for the next
-	// replay (besides Loaded); 0 means 2.
-	Cache int
+	// Builds are the builds over retained versions, their limits and the
+	// cache of built indexes, shared by every site's Replayer of a server;
+	// nil gives this Replayer its own, with DefaultBuildLimits.
+	Builds *Builds
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -94,14 +94,6 @@ type Config struct {
 // Replayer replays recipes for one site. It is safe for concurrent use.
 type Replayer struct {
 	cfg Config
-
-	mu    sync.Mutex
-	built []built // most recently used first
-}
-
-type built struct {
-	engine, version string
-	index           evidence.Engine
 }
 
 // New checks cfg and returns its Replayer.
@@ -133,11 +125,11 @@ func New(cfg Config) (*Replayer, error) {
 		return nil, errors.New("replay: the site id is required")
 	}
 	cfg.Limits = cfg.Limits.or(DefaultLimits())
-	if cfg.Cache <= 0 {
-		cfg.Cache = 2
-	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Builds == nil {
+		cfg.Builds = NewBuilds(DefaultBuildLimits(), cfg.Now)
 	}
 	return &Replayer{cfg: cfg}, nil
 }
@@ -169,6 +161,13 @@ func (r *Replayer) replay(ctx context.Context, a *allowance, recipe evidence.Rec
 	}
 	if mode == ModeExplicit && r.engine(recipe.EngineID) == nil {
 		return nil, errUnknownEngine // before any I/O
+	}
+	if !r.served(recipe.Version) {
+		// A version that would need a build the limits do not allow now
+		// is refused before the store is read at all.
+		if err := r.cfg.Builds.admit(r.cfg.Site, recipe.Version); err != nil {
+			return nil, err
+		}
 	}
 	permitted, info, err := r.permitted(ctx, a, recipe.Version)
 	if err != nil {
@@ -330,69 +329,75 @@ func (s *session) index(ctx context.Context, e *engines.Engine) (evidence.Engine
 			return l.Index, nil
 		}
 	}
-	if ix := s.r.cached(e.ID, s.version); ix != nil {
+	key := buildKey{s.r.cfg.Site, e.ID, s.version}
+	if ix := s.r.cfg.Builds.lookup(key); ix != nil {
 		return ix, nil
 	}
 	if s.info == nil {
 		return nil, errNoSource // permitted by config, loaded nowhere, not retained
 	}
+	// One build per site, engine and version, shared by the replays that
+	// need it at once; refused at once past the server's build limits.
+	// The build serves every replay waiting for it, so it outlives this
+	// one's client (not its deadline).
+	return s.r.cfg.Builds.build(ctx, key, s.r.served(s.version), func() (evidence.Engine, int64, error) {
+		bctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), s.a.deadline)
+		defer cancel()
+		return s.build(bctx, e)
+	})
+}
+
+// build reads the retained bytes (once per replay), pays for decoding
+// them, and builds e over them; it returns the index and its estimated
+// size.
+func (s *session) build(ctx context.Context, e *engines.Engine) (evidence.Engine, int64, error) {
 	if s.raw == nil {
 		if err := s.a.reserve(0, 1, s.info.Bytes, 0); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		raw, ok, err := s.r.cfg.Sources.ReadSource(ctx, s.r.cfg.Site, s.version)
 		switch {
 		case err != nil:
-			return nil, storeErr(err)
+			return nil, 0, storeErr(err)
 		case !ok:
-			return nil, errNoSource // evicted since its description was read
+			return nil, 0, errNoSource // evicted since its description was read
 		case int64(len(raw)) != s.info.Bytes:
-			return nil, errIntegrity
+			return nil, 0, errIntegrity
 		}
 		s.raw = raw
 	}
 	if err := s.a.reserve(0, 0, 0, int64(len(s.raw))); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if s.a.expired() {
-		return nil, errDeadline
+		return nil, 0, errDeadline
 	}
 	ix, err := e.Open(s.raw, s.version)
 	if err != nil {
 		var ce *corpus.Error
 		if errors.As(err, &ce) && ce.Code == corpus.CodeMismatch {
-			return nil, &Error{Code: CodeSourceIntegrity, Message: errIntegrity.Message, Err: err}
+			return nil, 0, &Error{Code: CodeSourceIntegrity, Message: errIntegrity.Message, Err: err}
 		}
-		return nil, &Error{Code: CodeSourceIntegrity, Message: "the retained source does not decode", Err: err}
+		return nil, 0, &Error{Code: CodeSourceIntegrity, Message: "the retained source does not decode", Err: err}
 	}
 	if ix.ID() != e.ID || ix.SourceVersion() != s.version {
-		return nil, errIntegrity
+		return nil, 0, errIntegrity
 	}
-	s.r.remember(e.ID, s.version, ix)
-	return ix, nil
+	return ix, IndexBytes(int64(len(s.raw))), nil
 }
 
-func (r *Replayer) cached(engine, version string) evidence.Engine {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i, b := range r.built {
-		if b.engine == engine && b.version == version {
-			copy(r.built[1:i+1], r.built[:i])
-			r.built[0] = b
-			return b.index
+// served reports whether version is one this Replayer's site serves.
+func (r *Replayer) served(version string) bool {
+	for _, l := range r.cfg.Loaded {
+		if l.Index.SourceVersion() == version {
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
-func (r *Replayer) remember(engine, version string, ix evidence.Engine) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.built = slices.Insert(r.built, 0, built{engine, version, ix})
-	if len(r.built) > r.cfg.Cache {
-		r.built = r.built[:r.cfg.Cache]
-	}
-}
+// waiting is the replays waiting for a build (for tests).
+func (r *Replayer) waiting() int { return r.cfg.Builds.Stats().Waiting }
 
 // ContentHash spells the hash a read's content_sha256 carries.
 func ContentHash(b []byte) string {

@@ -24,7 +24,12 @@ import (
 //	  "failedAuth": {"requests": 10, "windowSeconds": 60},
 //	                                   // refused bearer tokens from one address before it
 //	                                   //   is refused outright
-//	  "maxConnections": 1024,          // open connections, all clients together
+//	  "maxConnections": 1024,          // open connections, all clients together; at the
+//	                                   //   cap the longest idle kept-alive one is closed
+//	  "maxConnectionsPerAddress": 64,  // open connections from one client address (the TCP
+//	                                   //   peer, IPv6 by /64): past it a new one replaces the
+//	                                   //   address's longest idle one, or gets 503; off by
+//	                                   //   default behind trustedProxyHeader
 //	  "maxHeaderBytes": 16384,         // request line and headers
 //	  "readHeaderTimeout": "10s",      // to read a request's headers
 //	  "bodyTimeout": "10s",            // to read a question's body
@@ -37,6 +42,7 @@ type Edge struct {
 	NewSubjects        *RateLimit `json:"newSubjects"`
 	FailedAuth         *RateLimit `json:"failedAuth"`
 	MaxConnections     int        `json:"maxConnections"`
+	MaxConnsPerAddress int        `json:"maxConnectionsPerAddress"`
 	MaxHeaderBytes     int        `json:"maxHeaderBytes"`
 	ReadHeaderTimeout  Duration   `json:"readHeaderTimeout"`
 	BodyTimeout        Duration   `json:"bodyTimeout"`
@@ -54,12 +60,15 @@ var (
 
 // Defaults of Edge.
 const (
-	DefaultMaxConnections    = 1024
-	DefaultMaxHeaderBytes    = 16 << 10
-	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultBodyTimeout       = 10 * time.Second
-	DefaultIdleTimeout       = 120 * time.Second
-	DefaultShutdownTimeout   = 10 * time.Second
+	DefaultMaxConnections = 1024
+	// DefaultMaxConnectionsPerAddress is one address's share of them
+	// (never more than maxConnections).
+	DefaultMaxConnectionsPerAddress = 64
+	DefaultMaxHeaderBytes           = 16 << 10
+	DefaultReadHeaderTimeout        = 10 * time.Second
+	DefaultBodyTimeout              = 10 * time.Second
+	DefaultIdleTimeout              = 120 * time.Second
+	DefaultShutdownTimeout          = 10 * time.Second
 )
 
 // Duration is a time.Duration written as a Go duration string ("10s").
@@ -106,6 +115,8 @@ func (e *Edge) check() error {
 	switch {
 	case e.MaxConnections < 0 || e.MaxConnections > 1_000_000:
 		return errors.New("maxConnections: must be 1 to 1000000")
+	case e.MaxConnsPerAddress < 0 || e.MaxConnsPerAddress > 1_000_000:
+		return errors.New("maxConnectionsPerAddress: must be 1 to 1000000")
 	case e.MaxHeaderBytes != 0 && (e.MaxHeaderBytes < 4<<10 || e.MaxHeaderBytes > 1<<20):
 		return fmt.Errorf("maxHeaderBytes: must be %d to %d", 4<<10, 1<<20)
 	}
@@ -121,6 +132,19 @@ func (e *Edge) check() error {
 		return errors.New("limitTimeout: at most 10s")
 	}
 	return nil
+}
+
+// connsPerAddress is one client address's share of maxConns: the
+// configured one, else DefaultMaxConnectionsPerAddress (at most maxConns),
+// or none behind a trusted proxy, where every peer is the proxy.
+func (e *Edge) connsPerAddress(maxConns int) int {
+	switch {
+	case e.MaxConnsPerAddress > 0:
+		return e.MaxConnsPerAddress
+	case e.TrustedProxyHeader != "":
+		return 0
+	}
+	return min(DefaultMaxConnectionsPerAddress, maxConns)
 }
 
 func rateOr(r *RateLimit, def RateLimit) RateLimit {

@@ -3,6 +3,7 @@ package sidecar
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,5 +190,69 @@ func structured(t *testing.T, res *sdk.CallToolResult, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("structured content %s: %v", b, err)
+	}
+}
+
+// mcpPost sends body to e's /mcp as an agent would, with the protocol
+// version header when version is not empty.
+func mcpPost(t *testing.T, c *http.Client, e *edgeServer, version, body string) answer {
+	t.Helper()
+	req, _ := http.NewRequest("POST", e.url+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if version != "" {
+		req.Header.Set("MCP-Protocol-Version", version)
+	}
+	return fetch(t, c, req)
+}
+
+func mcpSearchCall(id int) string {
+	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"search_docs","arguments":{"query":"install"}}}`
+}
+
+// TestMCPRefusesBatches: a JSON-RPC batch ran call by call on protocol
+// versions up to 2025-03-26 (and without the version header) while the
+// rate limits charged the HTTP request once, so five requests ran 2,000
+// searches. Now a batch is refused on every version with 400 and a
+// JSON-RPC error carrying the stable code mcp_batch, before any call
+// runs, and single calls each spend the address's budget: with 6
+// requests a minute, the 7th single call is refused.
+func TestMCPRefusesBatches(t *testing.T) {
+	e := startEdge(t, edgeConfig(t, "", `"perAddress":{"requests":6,"windowSeconds":60}`, siteJSON(edgePublic(t), "docs", "docs-public", "")))
+	c := newClient(t)
+	calls := make([]string, 50)
+	for i := range calls {
+		calls[i] = mcpSearchCall(i + 1)
+	}
+	batch := " \n[" + strings.Join(calls, ",") + "]"
+	for _, version := range []string{"", "2025-03-26", "2024-11-05", "2025-06-18"} {
+		a := mcpPost(t, c, e, version, batch)
+		var body struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct {
+				Code    int
+				Message string
+				Data    struct{ Code string }
+			}
+		}
+		if err := json.Unmarshal([]byte(a.body), &body); a.status != http.StatusBadRequest || err != nil ||
+			body.JSONRPC != "2.0" || string(body.ID) != "null" || body.Error.Code != -32600 || body.Error.Data.Code != "mcp_batch" {
+			t.Errorf("version %q: a batch of %d calls got %d %.300s, want 400 and a JSON-RPC error mcp_batch", version, len(calls), a.status, a.body)
+		}
+		if strings.Contains(a.body, "/docs/install/") {
+			t.Errorf("version %q: a refused batch ran its calls", version)
+		}
+	}
+	// Four requests spent, two left: two single calls answer, the third
+	// is refused by the address's budget.
+	for i := range 3 {
+		a := mcpPost(t, c, e, "2025-03-26", mcpSearchCall(100+i))
+		switch {
+		case i < 2 && (a.status != 200 || !strings.Contains(a.body, "/docs/install/")):
+			t.Errorf("single call %d: %d %.300s", i+1, a.status, a.body)
+		case i == 2 && !a.rateLimited(http.StatusTooManyRequests):
+			t.Errorf("single call %d past the budget: %d %.300s", i+1, a.status, a.body)
+		}
 	}
 }

@@ -30,7 +30,9 @@ func (s *Server) HTTPServer() *http.Server {
 	}
 }
 
-// Serve serves s on ln, at most maxConnections at once, until ctx is done.
+// Serve serves s on ln, at most maxConnections at once (closing the
+// longest idle at the cap) and maxConnectionsPerAddress from one address,
+// until ctx is done.
 // Then it shuts down gracefully: it stops accepting, ends every answer in
 // flight with a terminal, retryable error event (Drain), and waits up to
 // shutdownTimeout for the handlers to return. Durable runs this instance
@@ -45,7 +47,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if maxConns == 0 {
 		maxConns = DefaultMaxConnections
 	}
+	ll := newLimitListener(ln, maxConns, s.cfg.Edge.connsPerAddress(maxConns))
 	srv := s.HTTPServer()
+	srv.ConnState = ll.connState
 	done := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
@@ -62,7 +66,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		<-runs
 		done <- err
 	}()
-	if err := srv.Serve(newLimitListener(ln, maxConns)); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Serve(ll); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return <-done

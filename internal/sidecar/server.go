@@ -16,6 +16,7 @@ import (
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
+	"github.com/askplane/askplane/internal/replay"
 	"github.com/askplane/askplane/internal/review"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
@@ -49,6 +50,9 @@ type Server struct {
 	sessions store.Backend
 	sites    []*site
 	files    *static.Handler // the static site, or nil
+	// builds are the replay builds over retained versions, shared by
+	// every site: their limits and the cache of built indexes.
+	builds *replay.Builds
 
 	drainOnce    sync.Once
 	drain        chan struct{} // closed when answers in flight must end
@@ -114,7 +118,8 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
 	logger.Info("askplane: sessions opened", "store", store.Redacted(dsn))
-	srv := &Server{cfg: cfg, log: logger, sessions: sessions, sites: sites, drain: make(chan struct{})}
+	srv := &Server{cfg: cfg, log: logger, sessions: sessions, sites: sites, drain: make(chan struct{}),
+		builds: replay.NewBuilds(cfg.Sources.buildLimits(), nil)}
 	for _, st := range sites {
 		srv.retainSource(ctx, st)
 	}

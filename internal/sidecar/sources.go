@@ -20,10 +20,13 @@ import (
 //	"sources": {
 //	  "maxVersions": 20,           // corpus versions kept, all sites together
 //	  "maxBytes": 268435456,       // their bytes together (256 MiB)
-//	  "permit": [{"engine": "askplane.bm25/1", "version": "sha256:…"}]
+//	  "permit": [{"engine": "askplane.bm25/1", "version": "sha256:…"}],
 //	                               // extra (engine, version) pairs replay may use; a
 //	                               //   loaded version is permitted for the engine
 //	                               //   current when it was loaded, and nothing else
+//	  "rebuildsInFlight": 2,       // indexes replay builds at once, all sites together
+//	  "rebuildsPerMinute": 12,     // builds of versions no site serves, a minute
+//	  "rebuildCacheBytes": 268435456 // built indexes kept, by estimated size (256 MiB)
 //	}
 //
 // Every corpus version a site loads is kept, by content hash, in the
@@ -33,6 +36,19 @@ type SourcesConfig struct {
 	MaxVersions int             `json:"maxVersions"`
 	MaxBytes    int64           `json:"maxBytes"`
 	Permit      []replay.Permit `json:"permit"`
+
+	RebuildsInFlight  int   `json:"rebuildsInFlight"`
+	RebuildsPerMinute int   `json:"rebuildsPerMinute"`
+	RebuildCacheBytes int64 `json:"rebuildCacheBytes"`
+}
+
+// buildLimits are the replay build limits the config sets (zero fields
+// take replay's defaults).
+func (c *SourcesConfig) buildLimits() replay.BuildLimits {
+	if c == nil {
+		return replay.BuildLimits{}
+	}
+	return replay.BuildLimits{InFlight: c.RebuildsInFlight, PerMinute: c.RebuildsPerMinute, CacheBytes: c.RebuildCacheBytes}
 }
 
 // maxPermits bounds sources.permit.
@@ -61,6 +77,14 @@ func (c *SourcesConfig) check() error {
 	}
 	if err := c.limits().Or(store.DefaultSourceLimits()).Validate(); err != nil {
 		return fmt.Errorf("maxVersions must be 1 to %d and maxBytes %d to %d", store.MaxSourceVersions, store.MinSourceBytes, store.MaxSourceBytes)
+	}
+	switch {
+	case c.RebuildsInFlight < 0 || c.RebuildsInFlight > replay.MaxInFlight:
+		return fmt.Errorf("rebuildsInFlight must be 1 to %d", replay.MaxInFlight)
+	case c.RebuildsPerMinute < 0 || c.RebuildsPerMinute > replay.MaxPerMinute:
+		return fmt.Errorf("rebuildsPerMinute must be 1 to %d", replay.MaxPerMinute)
+	case c.RebuildCacheBytes < 0 || c.RebuildCacheBytes > replay.MaxCacheBytes:
+		return fmt.Errorf("rebuildCacheBytes must be 1 to %d", int64(replay.MaxCacheBytes))
 	}
 	if len(c.Permit) > maxPermits {
 		return fmt.Errorf("permit: at most %d", maxPermits)
@@ -106,6 +130,7 @@ func (s *Server) replayer(st *site, engine evidence.Engine) (*replay.Replayer, e
 		Sources: sources,
 		Loaded:  []replay.Loaded{{Engine: st.engine, Index: engine}},
 		Permits: s.cfg.Sources.permits(),
+		Builds:  s.builds,
 	})
 }
 
