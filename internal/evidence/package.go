@@ -58,6 +58,12 @@ type Selected struct {
 	// package's source_version (and the chunker version the engine id
 	// stands for) determine it. A package decoded from JSON has none.
 	Blocks []corpus.Block `json:"-"`
+	// Order is the record's place in the corpus (pages in build order,
+	// each page's sections in reading order), so a generator can put
+	// sections of one page in the order a reader meets them. Like Blocks
+	// it is not part of the package's JSON or identities; a package
+	// decoded from JSON has none (0).
+	Order int `json:"-"`
 }
 
 // Href is the citation link: the page, with the anchor when there is one.
