@@ -64,6 +64,24 @@ type Selected struct {
 	// it is not part of the package's JSON or identities; a package
 	// decoded from JSON has none (0).
 	Order int `json:"-"`
+	// Page is every record of the record's page, in reading order (a
+	// view of the corpus, not a copy), so a generator can tell a step or
+	// an alternative among sibling sections the package does not hold.
+	// Not part of the JSON or identities; nil when decoded from JSON.
+	Page []corpus.Record `json:"-"`
+}
+
+// pageOf is the run of records around rs[i] with its URL: a corpus
+// keeps a page's records together, in reading order.
+func pageOf(rs []corpus.Record, i int) []corpus.Record {
+	lo, hi := i, i+1
+	for lo > 0 && rs[lo-1].URL == rs[i].URL {
+		lo--
+	}
+	for hi < len(rs) && rs[hi].URL == rs[i].URL {
+		hi++
+	}
+	return rs[lo:hi:hi]
 }
 
 // Href is the citation link: the page, with the anchor when there is one.

@@ -45,6 +45,7 @@ func (ix *Index) Search(question string, budget Budget) Package {
 			Reasons: reasons,
 			Blocks:  r.Blocks,
 			Order:   int(h.rec),
+			Page:    pageOf(ix.records, int(h.rec)),
 		})
 	}
 	p.sealMeasured(p.fit())

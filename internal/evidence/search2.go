@@ -544,6 +544,7 @@ func (ix *Index2) Search(question string, budget Budget) Package {
 			Reasons: reasons,
 			Blocks:  r.Blocks,
 			Order:   int(h.rec),
+			Page:    pageOf(ix.records, int(h.rec)),
 		})
 	}
 	p.sealMeasured(p.fit())

@@ -110,6 +110,7 @@ func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Packag
 // composer is one composition's state.
 type composer struct {
 	pkg      *evidence.Package
+	question string
 	terms    []string // the question's terms, sorted, distinct, stemmed
 	all      uint64   // every term's bit
 	subject  uint64   // the terms naming what is asked about
@@ -126,13 +127,18 @@ type composer struct {
 
 func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 	c := newComposer(question, pkg, maxBytes)
-	switch sib, kind := c.group(); kind {
+	switch sib, parent, kind := c.group(); kind {
 	case choiceSections:
-		c.alternatives(sib)
+		c.alternatives(sib, parent)
 		return &c.out
 	case stepSections:
-		c.procedure(sib)
+		c.procedure(sib, parent)
 		return &c.out
+	}
+	if c.sh == shapeError {
+		if r := c.errorEntry(); r >= 0 && c.troubleshoot(r) {
+			return &c.out
+		}
 	}
 	lead := c.lead()
 	if lead < 0 {
@@ -146,7 +152,7 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 // newComposer reads the question and scores every sentence of the
 // package.
 func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer {
-	c := &composer{pkg: pkg, maxBytes: maxBytes}
+	c := &composer{pkg: pkg, question: question, maxBytes: maxBytes}
 	c.terms = stemTerms(question)
 	c.all = 1<<uint(len(c.terms)) - 1
 	if len(c.terms) == 64 {
@@ -218,6 +224,8 @@ func classify(q string, c *composer) (shape, uint64) {
 		return c.all
 	}
 	switch {
+	case procedureAsked(l):
+		return shapeHowto, c.all
 	case errorLike(q):
 		return shapeError, c.all
 	case strings.Contains(l, "difference between") || strings.Contains(l, " vs ") || strings.Contains(l, " versus "):
@@ -232,6 +240,16 @@ func classify(q string, c *composer) (shape, uint64) {
 		return shapeReference, c.all
 	}
 	return shapeHowto, c.all
+}
+
+// procedureAsked: the question asks for the steps, not one action.
+func procedureAsked(l string) bool {
+	for _, w := range []string{"steps", "step by step", "step-by-step", "set up", "setup", "get started", "getting started", "walk me through", "from scratch"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // codeLike: a question naming a setting or function (a dot, an
@@ -422,7 +440,7 @@ func (c *composer) score(s *sent) int {
 			sc += 8 // a page's opening says what the page is about
 		}
 	}
-	sc -= 4 * s.rec // the engine's ranking
+	sc -= 6 * s.rec // the engine's ranking
 	for _, d := range dependent {
 		if strings.HasPrefix(l, d) {
 			sc -= 18
@@ -472,6 +490,9 @@ func (c *composer) score(s *sent) int {
 			sc -= 8 // a reference row is rarely how to do something
 		}
 	case shapeError:
+		if s.kind == chunk.Table {
+			sc -= 8 // a limits table names an error; its entry explains it
+		}
 		if strings.Contains(l, " means ") || strings.Contains(l, "cause") || strings.Contains(l, " because ") {
 			sc += 8
 		}
@@ -572,6 +593,9 @@ func (c *composer) single(li int) {
 				break // it introduces code this answer does not quote
 			}
 			if c.sh == shapeHowto && s.mask&^covered == 0 && !imperative[firstWord(s.text)] {
+				break
+			}
+			if c.sh == shapeError && s.mask&^covered == 0 && !fixLike(s.text) && size > 200 {
 				break
 			}
 			c.add(" "+s.text, s.rec)
@@ -705,6 +729,12 @@ func (c *composer) single(li int) {
 		}
 	}
 	c.seeAlso(lead.rec)
+}
+
+// fixLike: a sentence saying how to fix something.
+func fixLike(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "fix") || strings.HasPrefix(l, "to fix") || imperative[firstWord(s)] || strings.Contains(l, " instead")
 }
 
 func closingLike(s string) bool {

@@ -53,12 +53,26 @@ func TestReadAnswers(t *testing.T) {
 		ix := engines.Current().Index(c)
 		var out strings.Builder
 		var sizes [2][]int
+		var leadHits [2]int
 		for qi, q := range f.Questions {
 			pkg := ix.Search(q.Q, evidence.Budget{MaxRecords: 5})
 			fmt.Fprintf(&out, "#%d [%s] %s   want %v\n", qi, q.Kind, q.Q, q.Pages)
 			for gi, g := range []Generator{Extractive{}, Composer{}} {
 				p := pkg
-				res, err := Run(context.Background(), g, Question{Text: q.Q}, &p, nil)
+				leadURL := ""
+				res, err := Run(context.Background(), g, Question{Text: q.Q}, &p, func(ev Event) error {
+					if leadURL == "" && len(ev.Sources) > 0 {
+						for _, r := range pkg.Records {
+							if r.ID == ev.Sources[0] {
+								leadURL = r.URL
+							}
+						}
+					}
+					return nil
+				})
+				if slices.Contains(q.Pages, leadURL) {
+					leadHits[gi]++
+				}
 				var cites []string
 				for _, id := range res.Used {
 					for _, r := range pkg.Records {
@@ -71,6 +85,10 @@ func TestReadAnswers(t *testing.T) {
 				fmt.Fprintf(&out, "--- v%d err=%v cites %v\n%s\n", gi+1, err, cites, res.Text)
 			}
 			out.WriteString("\n")
+		}
+		for gi := range sizes {
+			sz := slices.Sorted(slices.Values(sizes[gi]))
+			fmt.Fprintf(&out, "SUMMARY v%d: lead page labelled %d/%d, median %d bytes\n", gi+1, leadHits[gi], len(f.Questions), sz[len(sz)/2])
 		}
 		if err := os.WriteFile(filepath.Join(dir, site.name+".txt"), []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
@@ -108,4 +126,6 @@ func TestDebugLead(t *testing.T) {
 	for _, x := range s[:min(8, len(s))] {
 		t.Logf("%d rec%d b%d p%d %s mask %b: %.100s", x.score, x.rec, x.block, x.pos, x.kind, x.mask, x.text)
 	}
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	t.Logf("answer (%v):\n%s\ncites %v", err, res.Text, res.Used)
 }

@@ -40,63 +40,94 @@ func headingKind(h string) sectionKind {
 	return plainSections
 }
 
-// siblings is the package's records that are sections of rec's page at
-// rec's level under the same parent (rec included), in reading order;
-// nil when rec is not a section.
-func (c *composer) siblings(rec int) []int {
+// section is one of a run of sibling sections: a record of the package
+// (rec ≥ 0), or a section of the same page the package does not hold
+// (rec -1), known by its heading only.
+type section struct {
+	rec     int
+	heading string
+}
+
+// siblings is the sections of rec's page at rec's level under the same
+// parent (rec included), in reading order: from the page's records when
+// the package carries them, else from the package's own records. nil
+// when rec is not a section.
+func (c *composer) siblings(rec int) []section {
 	a := &c.pkg.Records[rec]
 	n := len(a.Headings)
 	if a.Anchor == "" || n < 2 {
 		return nil
 	}
-	var out []int
+	same := func(anchor string, h []string) bool {
+		return anchor != "" && len(h) == n && slices.Equal(h[:n-1], a.Headings[:n-1])
+	}
+	inPkg := func(url, anchor string) int {
+		for ri := range c.pkg.Records {
+			if r := &c.pkg.Records[ri]; r.URL == url && r.Anchor == anchor {
+				return ri
+			}
+		}
+		return -1
+	}
+	var out []section
+	if a.Page != nil {
+		for i := range a.Page {
+			if r := &a.Page[i]; same(r.Anchor, r.Headings) {
+				out = append(out, section{rec: inPkg(r.URL, r.Anchor), heading: r.Headings[n-1]})
+			}
+		}
+		return out
+	}
+	var recs []int
 	for ri := range c.pkg.Records {
-		r := &c.pkg.Records[ri]
-		if r.URL == a.URL && r.Anchor != "" && len(r.Headings) == n && slices.Equal(r.Headings[:n-1], a.Headings[:n-1]) {
-			out = append(out, ri)
+		if r := &c.pkg.Records[ri]; r.URL == a.URL && same(r.Anchor, r.Headings) {
+			recs = append(recs, ri)
 		}
 	}
-	slices.SortStableFunc(out, func(x, y int) int { return c.pkg.Records[x].Order - c.pkg.Records[y].Order })
+	slices.SortStableFunc(recs, func(x, y int) int { return c.pkg.Records[x].Order - c.pkg.Records[y].Order })
+	for _, ri := range recs {
+		out = append(out, section{rec: ri, heading: c.pkg.Records[ri].Headings[n-1]})
+	}
 	return out
 }
 
 // group finds sibling sections answering the question together: the
-// sections (at least two in the package) of the best-matching page
-// under one parent, every heading of one kind (steps or choices), the
-// question's words found in their parent (the page title, the parent
-// heading) and none singling out one section. It returns them in
-// reading order and their kind.
-func (c *composer) group() ([]int, sectionKind) {
+// sections (at least two) of the best-matching page under one parent,
+// every heading of one kind (steps or choices), the question's words
+// found in their parent (the page title, the parent heading) and none
+// singling out one section, or a question asking for the steps. It
+// returns them in reading order, their parent's name and their kind.
+func (c *composer) group() ([]section, string, sectionKind) {
 	if c.sh != shapeHowto {
-		return nil, plainSections
+		return nil, "", plainSections
 	}
+	steps := procedureAsked(strings.ToLower(c.question))
 	for ri := range min(2, len(c.pkg.Records)) {
 		sib := c.siblings(ri)
 		if len(sib) < 2 {
 			continue
 		}
-		r := &c.pkg.Records[sib[0]]
+		r := &c.pkg.Records[ri]
 		n := len(r.Headings)
 		parent := c.mask(r.Title)
 		for _, h := range r.Headings[:n-1] {
 			parent |= c.mask(h)
 		}
-		if parent == 0 {
+		if parent == 0 && !steps {
 			continue
 		}
-		kind := headingKind(r.Headings[n-1])
+		kind := headingKind(sib[0].heading)
 		own := make([]uint64, len(sib))
-		for i, si := range sib {
-			h := c.pkg.Records[si].Headings
-			if headingKind(h[n-1]) != kind {
+		for i, x := range sib {
+			if headingKind(x.heading) != kind {
 				kind = plainSections
 			}
 			// The heading's first word is what the step does ("Add the
 			// widget"): a question doing the same does not single it out.
-			_, rest, _ := strings.Cut(h[n-1], " ")
+			_, rest, _ := strings.Cut(x.heading, " ")
 			own[i] = c.mask(rest) &^ parent
 		}
-		if kind == plainSections {
+		if kind == plainSections || steps && kind != stepSections {
 			continue
 		}
 		// A question naming what one section alone names asks for that
@@ -113,12 +144,16 @@ func (c *composer) group() ([]int, sectionKind) {
 				picked = true
 			}
 		}
-		if picked {
+		if picked && !steps {
 			continue
 		}
-		return sib, kind
+		name := r.Title
+		if n > 2 {
+			name = r.Headings[n-2]
+		}
+		return sib, name, kind
 	}
-	return nil, plainSections
+	return nil, "", plainSections
 }
 
 // sectionLine is a section's line in a list: its heading and its first
@@ -163,34 +198,34 @@ func (c *composer) firstCode(rec int) (int, string) {
 	return -1, ""
 }
 
-// alternatives composes "several ways" answers.
-func (c *composer) alternatives(sib []int) {
+// alternatives composes "several ways" answers: one line saying there
+// are several, the options in reading order (with the first sentence of
+// each the package holds), then the first held option's command.
+func (c *composer) alternatives(sib []section, parent string) {
 	sib = sib[:min(len(sib), maxChoices)]
-	r := &c.pkg.Records[sib[0]]
-	parent := r.Title
-	if n := len(r.Headings); n > 2 {
-		parent = r.Headings[n-2]
+	first := firstHeld(sib)
+	c.add("There are "+count(len(sib))+" ways ("+parent+"):", first)
+	for _, x := range sib {
+		if x.rec < 0 {
+			c.add("\n- "+x.heading, first)
+			continue
+		}
+		c.add("\n- "+c.sectionLine(x.rec), x.rec)
 	}
-	c.add("There are "+count(len(sib))+" ways ("+parent+"):", sib[0])
-	for _, si := range sib {
-		c.add("\n- "+c.sectionLine(si), si)
-	}
-	c.codeOf(sib[0])
+	c.codeOf(first)
 }
 
-// procedure composes step-by-step answers.
-func (c *composer) procedure(sib []int) {
+// procedure composes step-by-step answers: the page's opening when the
+// package holds it and it speaks to the question, then the steps
+// numbered in reading order (each the package holds with its first
+// sentence), then the first held step's command.
+func (c *composer) procedure(sib []section, parent string) {
 	sib = sib[:min(len(sib), maxSteps)]
-	r := &c.pkg.Records[sib[0]]
-	parent := r.Title
-	if n := len(r.Headings); n > 2 {
-		parent = r.Headings[n-2]
-	}
-	// The page's intro, when the package holds it and it speaks to the
-	// question, says what the steps achieve.
+	first := firstHeld(sib)
+	url := c.pkg.Records[first].URL
 	for ri := range c.pkg.Records {
 		p := &c.pkg.Records[ri]
-		if p.URL == r.URL && p.Anchor == "" {
+		if p.URL == url && p.Anchor == "" {
 			for i := range c.sents {
 				s := &c.sents[i]
 				if s.rec == ri && s.mask != 0 && s.score > 0 && len(s.text) <= 300 && !strings.HasSuffix(s.text, ":") {
@@ -201,11 +236,25 @@ func (c *composer) procedure(sib []int) {
 			break
 		}
 	}
-	c.add("The steps ("+parent+"):", sib[0])
-	for i, si := range sib {
-		c.add("\n"+itoa(i+1)+". "+c.sectionLine(si), si)
+	c.add("The steps ("+parent+"):", first)
+	for i, x := range sib {
+		if x.rec < 0 {
+			c.add("\n"+itoa(i+1)+". "+x.heading, first)
+			continue
+		}
+		c.add("\n"+itoa(i+1)+". "+c.sectionLine(x.rec), x.rec)
 	}
-	c.codeOf(sib[0])
+	c.codeOf(first)
+}
+
+// firstHeld is the first section the package holds.
+func firstHeld(sib []section) int {
+	for _, x := range sib {
+		if x.rec >= 0 {
+			return x.rec
+		}
+	}
+	return 0
 }
 
 // codeOf quotes a section's first command, introduced by its heading.
@@ -219,6 +268,9 @@ func (c *composer) codeOf(rec int) {
 		intro = r.Headings[len(r.Headings)-1] + ":"
 	}
 	c.add("\n\n"+intro+"\n\n"+fence(r.Blocks[bi]), rec)
+	if bi+1 < len(r.Blocks) && r.Blocks[bi+1].Kind == chunk.Code && len(r.Blocks[bi+1].Text) <= maxComposeCode/2 {
+		c.add("\n\n"+fence(r.Blocks[bi+1]), rec)
+	}
 }
 
 func count(n int) string {
@@ -237,3 +289,41 @@ func itoa(n int) string {
 
 // coverage is how many question terms m holds.
 func coverage(m uint64) int { return bits.OnesCount64(m) }
+
+// errorEntry is the troubleshooting entry for an error question: the
+// record among the engine's first three whose own heading names most of
+// the question's words (two at least: "duplicate id" of "build error:
+// duplicate fact id"), or -1.
+func (c *composer) errorEntry() int {
+	// Words every error message has do not single out its entry.
+	noise := c.mask("error errors failed fails fail failure not found cannot unable invalid build")
+	best, bestN := -1, 0
+	need := min(2, bits.OnesCount64(c.all&^noise))
+	for ri := range min(3, len(c.pkg.Records)) {
+		if c.pkg.Records[ri].Anchor == "" || need == 0 {
+			continue
+		}
+		if n := bits.OnesCount64(c.own[ri] &^ noise); n >= need && n > bestN {
+			best, bestN = ri, n
+		}
+	}
+	return best
+}
+
+// troubleshoot answers from a troubleshooting entry: its opening
+// paragraph's sentences, the cause and then the fix, up to the bound,
+// then its code.
+func (c *composer) troubleshoot(rec int) bool {
+	first := -1
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == rec && s.kind != chunk.Table && !strings.HasSuffix(s.text, "?") {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return false
+	}
+	c.single(first)
+	return true
+}
