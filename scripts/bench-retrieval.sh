@@ -2,17 +2,23 @@
 # Retrieval-quality benchmark: for each site it builds it with the pinned
 # Hugo and runs askplane-retrievalbench (internal/retrievalbench) against
 # its labelled questions, side by side in one run: the evidence engine's
-# records, the pages the sidecar's answer cites (POST /v1/ask), and
-# Pagefind (the version pinned in package.json) over the same pages. It
-# prints hit@1, hit@3, hit@5 and MRR per system, MRR per question kind and
-# checks of the extractive answers, and writes the per-question misses to
-# OUT (default: bench-retrieval/ at the top of the checkout, git-ignored).
+# records, the pages each answer generator (internal/retrievalbench
+# Generators, today's and any new version) cites over each engine's
+# evidence, the sidecar's own answer (POST /v1/ask), and Pagefind (the
+# version pinned in package.json) over the same pages. It prints hit@1,
+# hit@3, hit@5 and MRR per system, for the answers the share holding every
+# nugget of their question and the median length in characters, MRR and
+# nugget share per question kind and checks of the answers, and writes
+# the per-question misses (pages, and answers missing a nugget) to OUT
+# (default: bench-retrieval/ at the top of the checkout, git-ignored).
 #
-# Sites: exampleSite (testdata/retrieval/examplesite-en.json) and the
+# Sites: exampleSite (testdata/retrieval/examplesite-en.json), the
 # hand-written Lighthouse manual (testdata/retrieval/lighthouse/,
-# testdata/retrieval/lighthouse-en.json).
+# testdata/retrieval/lighthouse-en.json) and the Docsy theme's own docs,
+# which nobody on this project wrote (testdata/retrieval/docsy/,
+# testdata/retrieval/docsy-en.json).
 #
-# Usage: [ENGINES=id,id] [PAGEFIND=0] [OUT=dir] bash scripts/bench-retrieval.sh
+# Usage: [ENGINES=id,id] [GENERATORS=name,name] [PAGEFIND=0] [OUT=dir] bash scripts/bench-retrieval.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -36,9 +42,10 @@ run_site() { # run_site NAME SOURCE QUESTIONS
 	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane/hugo-module -> $root/hugo-module" \
 		"$hugo" --source "$src" --destination "$work/$name" --cacheDir "$work/hugo-cache" --logLevel error >/dev/null
 	"$work/askplane-retrievalbench" --public "$work/$name" --questions "$questions" \
-		--engines "${ENGINES:-all}" --pagefind="$([ "${PAGEFIND:-1}" != 0 ] && echo true || echo false)" \
+		--engines "${ENGINES:-all}" --generators "${GENERATORS:-all}" --pagefind="$([ "${PAGEFIND:-1}" != 0 ] && echo true || echo false)" \
 		--misses "$out/misses-$name.txt"
 }
 
 run_site exampleSite exampleSite testdata/retrieval/examplesite-en.json
 run_site lighthouse testdata/retrieval/lighthouse testdata/retrieval/lighthouse-en.json
+run_site docsy testdata/retrieval/docsy testdata/retrieval/docsy-en.json

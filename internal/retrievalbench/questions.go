@@ -21,6 +21,10 @@ var Kinds = []string{
 	"command",    // a command line as a reader pastes it
 	"navigation", // where is …, which version …, what is it called
 	"long",       // a long question in a reader's own words
+	"procedure",  // the steps of a task, in order
+	"choice",     // how can I …, when the docs offer several ways
+	"reference",  // what a function, shortcode or parameter takes and does
+	"compare",    // … or …, … versus …, the difference between …
 }
 
 // File is one labelled question set for one site and language.
@@ -34,11 +38,13 @@ type File struct {
 	Questions []Question `json:"questions"`
 }
 
-// Question is one question and the pages that answer it, best first.
+// Question is one question and the pages that answer it, best first,
+// and what a useful answer must say (see Nugget).
 type Question struct {
-	Q     string   `json:"q"`
-	Pages []string `json:"pages"`
-	Kind  string   `json:"kind"`
+	Q       string   `json:"q"`
+	Pages   []string `json:"pages"`
+	Kind    string   `json:"kind"`
+	Nuggets []Nugget `json:"nuggets,omitempty"`
 }
 
 // Load reads and checks a question file. Unknown fields are errors.
@@ -64,7 +70,8 @@ func Load(path string) (*File, error) {
 
 // Validate checks the file's shape: a site and language, at least one
 // question, each with text, a known kind and one or more distinct page
-// paths of the form "/…/" (or "/"), and no question asked twice.
+// paths of the form "/…/" (or "/"), valid nuggets when it has any (see
+// validateNuggets), and no question asked twice.
 func (f *File) Validate() error {
 	var errs []error
 	if f.Site == "" || f.Language == "" {
@@ -98,12 +105,26 @@ func (f *File) Validate() error {
 				errs = append(errs, fmt.Errorf("%s: page %q twice", at, p))
 			}
 		}
+		for _, err := range validateNuggets(q) {
+			errs = append(errs, fmt.Errorf("questions[%d] %w", i, err))
+		}
 	}
 	return errors.Join(errs...)
 }
 
 func validPath(p string) bool {
 	return strings.HasPrefix(p, "/") && strings.HasSuffix(p, "/") && !strings.ContainsAny(p, "#?\\ ") && !strings.Contains(p, "//")
+}
+
+// WithoutNuggets returns the questions that have no nuggets, in order.
+func (f *File) WithoutNuggets() []string {
+	var out []string
+	for _, q := range f.Questions {
+		if len(q.Nuggets) == 0 {
+			out = append(out, q.Q)
+		}
+	}
+	return out
 }
 
 // MissingPages returns the labelled pages that the built site in public

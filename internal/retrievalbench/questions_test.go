@@ -3,13 +3,16 @@ package retrievalbench
 import (
 	"math"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/askplane/askplane/internal/sitetest"
 )
 
-// The labelled question files are well-formed and large enough, and every
-// page they label is a page the built site publishes. This is the cheap
+// The labelled question files are well-formed (nuggets included) and
+// large enough, every question has nuggets, and every page they label is
+// a page the built site publishes. This is the cheap
 // part of the retrieval benchmark that CI runs; the benchmark itself is
 // scripts/bench-retrieval.sh.
 func TestQuestionFiles(t *testing.T) {
@@ -19,6 +22,7 @@ func TestQuestionFiles(t *testing.T) {
 	}{
 		{"examplesite-en.json", "exampleSite", 80},
 		{"lighthouse-en.json", "testdata/retrieval/lighthouse", 30},
+		{"docsy-en.json", "testdata/retrieval/docsy", 60},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := Load(filepath.Join(sitetest.Root(), "testdata", "retrieval", tc.file))
@@ -27,6 +31,9 @@ func TestQuestionFiles(t *testing.T) {
 			}
 			if len(f.Questions) < tc.min {
 				t.Errorf("%d questions, want at least %d", len(f.Questions), tc.min)
+			}
+			if without := f.WithoutNuggets(); len(without) > 0 {
+				t.Errorf("%d questions without nuggets: %q", len(without), without)
 			}
 			if src := f.Source; src != "" && src != tc.site {
 				t.Errorf("source %q, want %q", src, tc.site)
@@ -69,6 +76,84 @@ func TestValidate(t *testing.T) {
 	twice.Questions = append(twice.Questions, Question{Q: "How?", Pages: []string{"/b/"}, Kind: "what"})
 	if twice.Validate() == nil {
 		t.Error("a question asked twice: accepted")
+	}
+}
+
+func TestValidateNuggets(t *testing.T) {
+	q := func(nuggets ...Nugget) File {
+		return File{Site: "s", Language: "en", Questions: []Question{{Q: "How do I update the module?", Pages: []string{"/a/"}, Kind: "howto", Nuggets: nuggets}}}
+	}
+	for name, f := range map[string]File{
+		"none":         q(),
+		"one":          q(Nugget{"hugo mod get -u"}),
+		"alternatives": q(Nugget{"hugo mod get", "`hugo mod get -u`"}, Nugget{"go.mod"}),
+		"three":        q(Nugget{"hugo"}, Nugget{"get"}, Nugget{"-u"}),
+	} {
+		if err := f.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	empty := q()
+	empty.Questions[0].Nuggets = []Nugget{}
+	for name, f := range map[string]File{
+		"empty list":       empty,
+		"four":             q(Nugget{"hugo"}, Nugget{"get"}, Nugget{"-u"}, Nugget{"go.mod"}),
+		"no alternatives":  q(Nugget{}),
+		"empty":            q(Nugget{"hugo", ""}),
+		"only backticks":   q(Nugget{"``"}),
+		"untrimmed":        q(Nugget{"hugo "}),
+		"too short":        q(Nugget{"u"}),
+		"too long":         q(Nugget{strings.Repeat("x", MaxAlternative+1)}),
+		"in the question":  q(Nugget{"hugo mod get"}, Nugget{"The   Module"}),
+		"backticked there": q(Nugget{"`update`"}),
+		"twice":            q(Nugget{"hugo", "Hugo"}),
+	} {
+		if f.Validate() == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestMissedNuggets(t *testing.T) {
+	nuggets := []Nugget{{"hugo mod get -u", "hugo mod tidy"}, {"go.mod"}, {"Params.askplane"}}
+	for answer, want := range map[string][]int{
+		"Run `hugo mod get -u` and commit go.mod and `site.params.askplane`.": nil,
+		"Run\n```sh\nhugo   mod\n  tidy\n```\nthen GO.MOD":                    {2},
+		"":                     {0, 1, 2},
+		"hugo mod get without": {0, 1, 2},
+		"Set “params.askplane” in GO.MOD’s hugo mod tidy": nil,
+	} {
+		if got := MissedNuggets(answer, nuggets); !slices.Equal(got, want) {
+			t.Errorf("MissedNuggets(%q) = %v, want %v", answer, got, want)
+		}
+	}
+	if got := MissedNuggets("Set darkMode to “dark”, the reader’s choice", []Nugget{{`"dark"`}, {"reader's"}}); got != nil {
+		t.Errorf("typographic quotes: missed %v", got)
+	}
+}
+
+func TestNuggetScore(t *testing.T) {
+	s := &System{Answers: &AnswerChecks{}}
+	nuggets := []Nugget{{"alpha"}, {"beta"}}
+	s.add(Question{Kind: "what", Nuggets: nuggets}, Outcome{Answer: "alpha and beta"})
+	s.add(Question{Kind: "what", Nuggets: nuggets}, Outcome{Answer: "alpha only, a longer answer"})
+	s.add(Question{Kind: "howto", Nuggets: nuggets}, Outcome{Error: "ASK_NO_GROUNDED_SOURCES"})
+	s.add(Question{Kind: "howto"}, Outcome{Answer: "no nuggets here"})
+	if n := s.Nuggets; n.N != 3 || n.All != 1 || n.Parts != 6 || n.PartsHeld != 3 || n.Answerless != 1 {
+		t.Errorf("nuggets %+v", n)
+	}
+	if n := s.NuggetsByKind["what"]; n.N != 2 || n.All != 1 {
+		t.Errorf("what: %+v", n)
+	}
+	if got := s.Results[1].Missed; !slices.Equal(got, []int{1}) {
+		t.Errorf("missed %v", got)
+	}
+	// lengths 14, 27 and 15; the refusal is left out
+	if got := s.MedianChars(); got != 15 {
+		t.Errorf("median %d, want 15", got)
+	}
+	if got := medianChars([]Outcome{{Answer: "ab"}, {Answer: "abcd"}}); got != 3 {
+		t.Errorf("median of two %d, want 3", got)
 	}
 }
 
@@ -162,8 +247,8 @@ func TestRunWithoutPagefind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Systems) != 2*len(Engines) {
-		t.Fatalf("%d systems, want evidence and cited per engine", len(rep.Systems))
+	if want := len(Engines)*(1+len(Generators)) + 1; len(rep.Systems) != want {
+		t.Fatalf("%d systems, want %d: evidence and cited per generator per engine, and the sidecar", len(rep.Systems), want)
 	}
 	for _, s := range rep.Systems {
 		if s.Score.N != len(f.Questions) || len(s.Results) != len(f.Questions) {
@@ -175,5 +260,10 @@ func TestRunWithoutPagefind(t *testing.T) {
 	}
 	if a := rep.Systems[1].Answers; a == nil || a.Answered == 0 {
 		t.Errorf("cited system: answer checks %+v", a)
+	}
+	for _, s := range rep.Systems {
+		if s.Answers != nil && s.Nuggets.N != len(f.Questions)-len(f.WithoutNuggets()) {
+			t.Errorf("%s: %d questions scored against nuggets", s.Name, s.Nuggets.N)
+		}
 	}
 }

@@ -26,12 +26,14 @@ import (
 // of askplane dev's and the example configuration's site record.
 const DefaultMaxRecords = 5
 
-// Options is one run: one built site, one question file, the engines to
-// compare and, when measured, Pagefind's results for the same questions.
+// Options is one run: one built site, one question file, the engines and
+// generators to compare and, when measured, Pagefind's results for the
+// same questions.
 type Options struct {
 	Public     string // the built site's folder
 	File       *File
 	Engines    []Engine
+	Generators []Generator     // nil: Generators
 	MaxRecords int             // 0: DefaultMaxRecords
 	Pagefind   *PagefindResult // nil: Pagefind is not measured
 }
@@ -47,12 +49,16 @@ type Report struct {
 
 // System is one way of finding pages for a question, and how it did.
 type System struct {
-	Name    string // "askplane.bm25/1 evidence", "askplane.bm25/1 cited", "pagefind 1.6.0"
+	Name    string // "askplane.bm25/1 evidence", "askplane.bm25/1 cited extractive/1", "pagefind 1.6.0"
 	Via     string // how it was asked
 	Score   Score
 	ByKind  map[string]*Score
 	Answers *AnswerChecks // for systems that answer, not only rank
-	Results []Outcome     // one per question, in file order
+	// Nuggets and NuggetsByKind score the answers against the questions'
+	// nuggets, for systems that answer.
+	Nuggets       NuggetScore
+	NuggetsByKind map[string]*NuggetScore
+	Results       []Outcome // one per question, in file order
 }
 
 // Outcome is one question's result in one system.
@@ -62,6 +68,7 @@ type Outcome struct {
 	Answer string   // the answer text, for systems that answer
 	Error  string   // the error code when it did not answer
 	Flags  []string // the answer checks it failed
+	Missed []int    // the question's nuggets the answer does not hold
 }
 
 // AnswerChecks counts what is wrong with the answers themselves.
@@ -78,7 +85,8 @@ type AnswerChecks struct {
 	OpenTemplate          int // answers cut inside a template action ({{ without }})
 }
 
-func (s *System) add(kind string, o Outcome) {
+func (s *System) add(q Question, o Outcome) {
+	kind := q.Kind
 	s.Score.Add(o.Rank)
 	if s.ByKind == nil {
 		s.ByKind = map[string]*Score{}
@@ -87,8 +95,24 @@ func (s *System) add(kind string, o Outcome) {
 		s.ByKind[kind] = &Score{}
 	}
 	s.ByKind[kind].Add(o.Rank)
+	if s.Answers != nil && len(q.Nuggets) > 0 {
+		o.Missed = MissedNuggets(o.Answer, q.Nuggets)
+		answered := o.Error == "" && o.Answer != ""
+		s.Nuggets.add(len(q.Nuggets), len(o.Missed), answered)
+		if s.NuggetsByKind == nil {
+			s.NuggetsByKind = map[string]*NuggetScore{}
+		}
+		if s.NuggetsByKind[kind] == nil {
+			s.NuggetsByKind[kind] = &NuggetScore{}
+		}
+		s.NuggetsByKind[kind].add(len(q.Nuggets), len(o.Missed), answered)
+	}
 	s.Results = append(s.Results, o)
 }
+
+// MedianChars is the median length in characters of the system's
+// answers, refusals left out.
+func (s *System) MedianChars() int { return medianChars(s.Results) }
 
 // Run measures every system on every question of opts.File.
 func Run(ctx context.Context, opts Options) (*Report, error) {
@@ -109,6 +133,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		byID[c.Records[i].ID] = &c.Records[i]
 	}
 	rep.Pages = len(pages)
+	gens := opts.Generators
+	if gens == nil {
+		gens = Generators
+	}
 	ck := &checker{public: opts.Public, blocks: map[string][]string{}, byID: byID}
 
 	for _, e := range opts.Engines {
@@ -124,33 +152,41 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				urls[i] = r.URL
 			}
 			got := distinctPages(urls)
-			ev.add(q.Kind, Outcome{Pages: got, Rank: Rank(got, q.Pages)})
+			ev.add(q, Outcome{Pages: got, Rank: Rank(got, q.Pages)})
 		}
 		rep.Systems = append(rep.Systems, ev)
 
-		direct, err := askGrounded(ctx, c, ix, f, maxRecords, ck)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", e.ID, err)
+		var direct []*System
+		for _, g := range gens {
+			s, err := askGrounded(ctx, c, ix, g, f, maxRecords, ck)
+			if err != nil {
+				return nil, fmt.Errorf("%s with %s: %w", e.ID, g.Name, err)
+			}
+			s.Name = e.ID + " cited " + g.Name
+			direct = append(direct, s)
+			rep.Systems = append(rep.Systems, s)
 		}
-		cited := direct
 		if e.ID == engines.Current().ID {
 			// The sidecar serves this engine: ask it for real, and
-			// check that the shortcut the other engines take agrees.
+			// say which generator's answers it gives.
 			viaHTTP, err := askSidecar(ctx, opts.Public, c, f, maxRecords, ck)
 			if err != nil {
 				return nil, fmt.Errorf("%s over the sidecar: %w", e.ID, err)
 			}
-			agree := 0
-			for i := range f.Questions {
-				if slices.Equal(viaHTTP.Results[i].Pages, direct.Results[i].Pages) && viaHTTP.Results[i].Answer == direct.Results[i].Answer {
-					agree++
+			var same []string
+			for i, d := range direct {
+				agree := 0
+				for j := range f.Questions {
+					if slices.Equal(viaHTTP.Results[j].Pages, d.Results[j].Pages) && viaHTTP.Results[j].Answer == d.Results[j].Answer {
+						agree++
+					}
 				}
+				same = append(same, fmt.Sprintf("= %s on %d/%d", gens[i].Name, agree, len(f.Questions)))
 			}
-			viaHTTP.Via += fmt.Sprintf(" (= ask.Grounded on %d/%d)", agree, len(f.Questions))
-			cited = viaHTTP
+			viaHTTP.Name = e.ID + " cited sidecar"
+			viaHTTP.Via += " (" + strings.Join(same, ", ") + ")"
+			rep.Systems = append(rep.Systems, viaHTTP)
 		}
-		cited.Name = e.ID + " cited"
-		rep.Systems = append(rep.Systems, cited)
 	}
 
 	if pf := opts.Pagefind; pf != nil {
@@ -160,19 +196,19 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		s := &System{Name: "pagefind " + pf.Version, Via: fmt.Sprintf("Node search, %d pages", pf.Pages)}
 		for i, q := range f.Questions {
 			got := distinctPages(pf.Results[i])
-			s.add(q.Kind, Outcome{Pages: got, Rank: Rank(got, q.Pages)})
+			s.add(q, Outcome{Pages: got, Rank: Rank(got, q.Pages)})
 		}
 		rep.Systems = append(rep.Systems, s)
 	}
 	return rep, nil
 }
 
-// askGrounded answers every question with ask.Grounded over ix, the
-// retriever and generator the sidecar wires for a site, without HTTP.
-func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, f *File, maxRecords int, ck *checker) (*System, error) {
+// askGrounded answers every question with ask.Grounded over ix and gen,
+// the retriever and generator the sidecar wires for a site, without HTTP.
+func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, gen Generator, f *File, maxRecords int, ck *checker) (*System, error) {
 	site := &ask.Site{Limits: ask.Limits{MaxSources: maxRecords}}
-	g := &ask.Grounded{Engine: ix}
-	s := &System{Via: "ask.Grounded, extractive", Answers: &AnswerChecks{}}
+	g := &ask.Grounded{Engine: ix, Generator: gen.New()}
+	s := &System{Via: "ask.Grounded, " + gen.Name, Answers: &AnswerChecks{}}
 	for _, q := range f.Questions {
 		query := ask.Query{Site: site, Text: q.Q}
 		p, err := g.RetrieveEvidence(ctx, query)
@@ -190,14 +226,14 @@ func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, f *F
 		var o Outcome
 		if len(sources) == 0 {
 			o.Error = string(protocol.CodeAskNoGroundedSources)
-			s.add(q.Kind, o)
+			s.add(q, o)
 			continue
 		}
 		var text strings.Builder
 		res, err := g.Generate(ctx, query, sources, func(d string) error { text.WriteString(d); return nil })
 		if err != nil {
 			o.Error = err.Error()
-			s.add(q.Kind, o)
+			s.add(q, o)
 			continue
 		}
 		var urls []string
@@ -209,7 +245,7 @@ func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, f *F
 		o.Answer, o.Pages = text.String(), distinctPages(urls)
 		o.Rank = Rank(o.Pages, q.Pages)
 		o.Flags = ck.check(s.Answers, o.Answer, res.Used)
-		s.add(q.Kind, o)
+		s.add(q, o)
 	}
 	return s, nil
 }
@@ -274,7 +310,7 @@ func askSidecar(ctx context.Context, public string, c *corpus.Corpus, f *File, m
 		if o.Error == "" {
 			o.Flags = ck.check(s.Answers, o.Answer, used)
 		}
-		s.add(q.Kind, o)
+		s.add(q, o)
 	}
 	return s, nil
 }

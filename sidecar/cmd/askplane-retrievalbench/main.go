@@ -1,12 +1,15 @@
 // Command askplane-retrievalbench measures retrieval quality on one built
 // site against a labelled question file, side by side: each evidence
-// engine's records, the pages the sidecar's answer cites, and Pagefind
+// engine's records, the pages each answer generator cites over each
+// engine's evidence (and the sidecar's answer, over HTTP), and Pagefind
 // over the same pages. It prints hit@1, hit@3, hit@5 and MRR per system,
-// MRR per question kind, checks of the extractive answers, and writes the
-// questions some system missed to a file.
+// for the answers the share holding every nugget of their question and
+// their median length, MRR and nugget share per question kind, checks of
+// the answers, and writes the questions some system missed and the
+// answers missing a nugget to a file.
 //
 //	askplane-retrievalbench --public public --questions testdata/retrieval/examplesite-en.json \
-//	    [--engines askplane.bm25/1,…] [--pagefind=false] [--misses misses.txt]
+//	    [--engines askplane.bm25/1,…] [--generators extractive/1,…] [--pagefind=false] [--misses misses.txt]
 //
 // scripts/bench-retrieval.sh builds the sites and runs it; the work is in
 // internal/retrievalbench.
@@ -36,6 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	public := fs.String("public", "", "the built site `folder` (hugo --destination)")
 	questions := fs.String("questions", "", "the labelled question `file`")
 	engines := fs.String("engines", "all", "comma-separated engine `ids` to compare, or all")
+	generators := fs.String("generators", "all", "comma-separated answer generator `names` to compare, or all")
 	pagefind := fs.Bool("pagefind", true, "also index and search the site with Pagefind (needs node and npm ci)")
 	records := fs.Int("records", retrievalbench.DefaultMaxRecords, "evidence records per question (the site's maxSources)")
 	misses := fs.String("misses", "", "write the per-question misses to this `file`")
@@ -60,8 +64,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "askplane-retrievalbench:", err)
 		return exitUsage
 	}
+	gens, err := retrievalbench.LookupGenerators(*generators)
+	if err != nil {
+		fmt.Fprintln(stderr, "askplane-retrievalbench:", err)
+		return exitUsage
+	}
 	ctx := context.Background()
-	opts := retrievalbench.Options{Public: *public, File: f, Engines: list, MaxRecords: *records}
+	opts := retrievalbench.Options{Public: *public, File: f, Engines: list, Generators: gens, MaxRecords: *records}
 	if *pagefind {
 		if opts.Pagefind, err = retrievalbench.RunPagefind(ctx, *public, *questions, f.Language); err != nil {
 			fmt.Fprintln(stderr, "askplane-retrievalbench:", err)
