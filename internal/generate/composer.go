@@ -409,8 +409,8 @@ func firstWord(s string) string {
 func (c *composer) score(s *sent) int {
 	n := bits.OnesCount64(s.mask)
 	ctx := s.mask | s.heads
-	if c.sh == shapeHowto {
-		ctx |= c.code[s.rec] // a how-to section is also its commands
+	if c.sh == shapeHowto || c.sh == shapeReference {
+		ctx |= c.code[s.rec] // a how-to or a setting's section is also its code
 	}
 	sc := 8*n + 12*bits.OnesCount64(ctx)
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
@@ -618,26 +618,26 @@ func (c *composer) single(li int) {
 		size = 0
 		lead.block--
 	}
+	listed := false
 	if (whole || lead.kind == chunk.Paragraph && c.lastOf(&lead)) && lead.block+1 < len(bs) {
-		if b := bs[lead.block+1]; b.Kind == chunk.List || b.Kind == chunk.Table {
-			var lines []string
-			n := 0
-			for i := range c.sents {
-				s := &c.sents[i]
-				if s.rec == lead.rec && s.block == lead.block+1 {
-					lines = append(lines, s.text)
-					n += 3 + len(s.text)
+		listed = c.quoteList(lead.rec, lead.block+1, &size)
+	}
+	// A question asking for several things ("which keys", "what files")
+	// is answered by the list or table of the lead's section, or of a
+	// section of its page whose heading speaks to the question.
+	if c.listing && !listed {
+		for ri := range c.pkg.Records {
+			if ri != lead.rec && (c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL || c.own[ri] == 0) {
+				continue
+			}
+			for bi, b := range c.pkg.Records[ri].Blocks {
+				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.quoteList(ri, bi, &size) {
+					listed = true
+					break
 				}
 			}
-			if len(lines) > 0 && len(lines) <= maxTableRows && size+n <= c.maxBytes+200 {
-				for i, l := range lines {
-					sep := "\n- "
-					if i == 0 && c.out.size == 0 {
-						sep = "- "
-					}
-					c.add(sep+l, lead.rec)
-				}
-				size += n
+			if listed {
+				break
 			}
 		}
 	}
@@ -728,7 +728,85 @@ func (c *composer) single(li int) {
 			}
 		}
 	}
+	c.support(lead.rec, &covered)
 	c.seeAlso(lead.rec)
+}
+
+// quoteList quotes a list or table block one "- " line per item or
+// row when it has at most maxTableRows and fits; false when it does not.
+func (c *composer) quoteList(rec, block int, size *int) bool {
+	b := c.pkg.Records[rec].Blocks[block]
+	if b.Kind != chunk.List && b.Kind != chunk.Table {
+		return false
+	}
+	var lines []string
+	n := 0
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == rec && s.block == block {
+			lines = append(lines, s.text)
+			n += 3 + len(s.text)
+		}
+	}
+	if len(lines) == 0 || len(lines) > maxTableRows || *size+n > c.maxBytes+200 {
+		return false
+	}
+	for i, l := range lines {
+		sep := "\n- "
+		switch {
+		case i == 0 && c.out.size == 0:
+			sep = "- "
+		case i == 0:
+			sep = "\n\n- "
+		}
+		c.add(sep+l, rec)
+	}
+	*size += n
+	return true
+}
+
+// support adds at most maxSupport sentences that cover question terms
+// the answer does not yet hold: from the lead's page, or from another
+// page when the sentence holds two question terms or more. Each must
+// stand on its own (its score) and fit the prose bound; they follow in
+// reading order, each its own paragraph.
+func (c *composer) support(leadRec int, covered *uint64) {
+	used := map[string]bool{}
+	prose := 0
+	for _, ev := range c.out.deltas {
+		used[strings.TrimSpace(ev.Delta)] = true
+		if !strings.Contains(ev.Delta, "```") {
+			prose += len(ev.Delta)
+		}
+	}
+	url := c.pkg.Records[leadRec].URL
+	var picked []int
+	for range maxSupport {
+		best, bestNew := -1, 0
+		for i := range c.sents {
+			s := &c.sents[i]
+			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") || s.score < 20 {
+				continue
+			}
+			if c.pkg.Records[s.rec].URL != url && bits.OnesCount64(s.mask) < 2 {
+				continue
+			}
+			if n := bits.OnesCount64(s.mask &^ *covered); n > bestNew || n == bestNew && n > 0 && s.score > c.sents[best].score {
+				best, bestNew = i, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		s := &c.sents[best]
+		used[s.text] = true
+		*covered |= s.mask
+		prose += 2 + len(s.text)
+		picked = append(picked, best)
+	}
+	slices.Sort(picked) // sentences are collected in reading order
+	for _, i := range picked {
+		c.add("\n\n"+c.sents[i].text, c.sents[i].rec)
+	}
 }
 
 // fixLike: a sentence saying how to fix something.
@@ -751,20 +829,28 @@ func closingLike(s string) bool {
 // another page, in one line naming it.
 func (c *composer) seeAlso(rec int) {
 	r0 := &c.pkg.Records[0]
-	if rec == 0 || c.pkg.Records[rec].URL == r0.URL || c.heads[0] == 0 && c.bestMask(0) == 0 {
+	if rec == 0 || c.pkg.Records[rec].URL == r0.URL {
 		return
 	}
-	c.add("\n\nSee also: "+r0.Label()+".", 0)
-}
-
-func (c *composer) bestMask(rec int) uint64 {
-	var m uint64
-	for i := range c.sents {
-		if c.sents[i].rec == rec {
-			m |= c.sents[i].mask
+	for _, ev := range c.out.deltas {
+		if ev.Sources[0] == r0.ID {
+			return // already quoted
 		}
 	}
-	return m
+	line := "\n\nSee also " + r0.Label()
+	// With what that section says, when it says something of its own.
+	best := -1
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == 0 && s.mask != 0 && s.score >= 20 && len(s.text) <= maxSupportBytes && !strings.HasSuffix(s.text, ":") && (best < 0 || s.score > c.sents[best].score) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		line += ": " + c.sents[best].text
+	} else {
+		line += "."
+	}
+	c.add(line, 0)
 }
 
 // unsure says that nothing answers well and lists the closest sections.
