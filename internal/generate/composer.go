@@ -583,8 +583,16 @@ func (c *composer) single(li int) {
 	if lead.kind != chunk.Table && lead.kind != chunk.List && !strings.HasSuffix(lead.text, ":") {
 		for i := li + 1; i < len(c.sents); i++ {
 			s := &c.sents[i]
-			if s.rec != lead.rec || s.block != lead.block || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
+			// A definition goes on into the next paragraph of its
+			// section while it is short: what the thing is, then what
+			// it holds or does.
+			next := c.sh == shapeDefine && s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300
+			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
 				break
+			}
+			sep := " "
+			if s.block != lead.block {
+				sep = "\n\n"
 			}
 			if size+1+len(s.text) > c.maxBytes || closingLike(s.text) {
 				break
@@ -598,8 +606,8 @@ func (c *composer) single(li int) {
 			if c.sh == shapeError && s.mask&^covered == 0 && !fixLike(s.text) && size > 200 {
 				break
 			}
-			c.add(" "+s.text, s.rec)
-			size += 1 + len(s.text)
+			c.add(sep+s.text, s.rec)
+			size += len(sep) + len(s.text)
 			covered |= s.mask
 			lead = *s
 			if strings.HasSuffix(s.text, ":") {
@@ -845,10 +853,13 @@ func (c *composer) seeAlso(rec int) {
 			best = i
 		}
 	}
-	if best >= 0 {
+	switch {
+	case best >= 0:
 		line += ": " + c.sents[best].text
-	} else {
+	case c.heads[0]|c.code[0] != 0:
 		line += "."
+	default:
+		return // the engine's first says nothing of the question
 	}
 	c.add(line, 0)
 }
