@@ -121,6 +121,7 @@ type composer struct {
 	own      []uint64 // per record: question terms in its own heading (the title for a page's intro)
 	verb     uint64   // a how-to question's first term, usually what to do
 	listing  bool     // the question asks for several things ("which keys …")
+	entry    bool     // the answer is a troubleshooting entry
 	maxBytes int
 	out      composed
 }
@@ -795,8 +796,11 @@ func (c *composer) support(leadRec int, covered *uint64) {
 			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") || s.score < 20 {
 				continue
 			}
-			if c.pkg.Records[s.rec].URL != url && bits.OnesCount64(s.mask) < 2 {
-				continue
+			if c.pkg.Records[s.rec].URL != url && (bits.OnesCount64(s.mask) < 2 || c.entry) {
+				continue // another page's sentence must share two words; an error's entry stands alone
+			}
+			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
+				continue // a reference row is not support for a how-to or an error
 			}
 			if n := bits.OnesCount64(s.mask &^ *covered); n > bestNew || n == bestNew && n > 0 && s.score > c.sents[best].score {
 				best, bestNew = i, n

@@ -324,6 +324,7 @@ func (c *composer) troubleshoot(rec int) bool {
 	if first < 0 {
 		return false
 	}
+	c.entry = true
 	c.single(first)
 	return true
 }
