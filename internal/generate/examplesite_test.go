@@ -210,6 +210,31 @@ func TestComposerShapes(t *testing.T) {
 		}
 	})
 
+	t.Run("model hints", func(t *testing.T) {
+		// A model reads the same shapes in the records' titles.
+		for _, tc := range []struct{ src, q, title string }{
+			{"exampleSite", "What are the steps of the quickstart?", "Quickstart › Import the module (step 1 of 5)"},
+			{"testdata/retrieval/lighthouse", "how do I install the Lighthouse theme", "Installation › As a Git submodule (way 2 of 2)"},
+		} {
+			b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), tc.src))
+			if err != nil {
+				t.Fatalf("hugo: %v\n%s", err, b.Output)
+			}
+			c, err := corpus.LoadDir(os.DirFS(b.Public), "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pkg := engines.Current().Index(c).Search(tc.q, evidence.Budget{MaxRecords: 5})
+			var titles []string
+			for _, r := range askInput(Question{Text: tc.q}, &pkg).Records {
+				titles = append(titles, r.Title)
+			}
+			if !slices.Contains(titles, tc.title) {
+				t.Errorf("%q: titles %q, none %q", tc.q, titles, tc.title)
+			}
+		}
+	})
+
 	t.Run("unsure", func(t *testing.T) {
 		// A question the docs do not answer gets one line saying so and
 		// the closest sections, each cited, never a stray sentence.

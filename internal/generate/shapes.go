@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
+	"github.com/askplane/askplane/internal/evidence"
 )
 
 // Answers that span sibling sections of one page: a procedure whose
@@ -327,4 +328,53 @@ func (c *composer) troubleshoot(rec int) bool {
 	c.entry = true
 	c.single(first)
 	return true
+}
+
+// sectionHint is what a record is among its page's sections, for a model
+// reading the evidence as the Composer does: " (step 2 of 5)" for one of
+// sibling sections that are steps, " (way 1 of 2)" for one of several
+// ways, " (page opening)" for the text before a page's first section,
+// "" when it is none of these or the record carries no page (a package
+// decoded from JSON).
+func sectionHint(r *evidence.Selected) string {
+	if r.Page == nil {
+		return ""
+	}
+	if r.Anchor == "" {
+		if len(r.Page) > 1 {
+			return " (page opening)"
+		}
+		return ""
+	}
+	n := len(r.Headings)
+	if n < 2 {
+		return ""
+	}
+	var heads []string
+	at := -1
+	for i := range r.Page {
+		p := &r.Page[i]
+		if p.Anchor != "" && len(p.Headings) == n && slices.Equal(p.Headings[:n-1], r.Headings[:n-1]) {
+			if p.Anchor == r.Anchor {
+				at = len(heads)
+			}
+			heads = append(heads, p.Headings[n-1])
+		}
+	}
+	if len(heads) < 2 || at < 0 {
+		return ""
+	}
+	kind := headingKind(heads[0])
+	for _, h := range heads {
+		if headingKind(h) != kind {
+			return ""
+		}
+	}
+	switch kind {
+	case stepSections:
+		return " (step " + itoa(at+1) + " of " + itoa(len(heads)) + ")"
+	case choiceSections:
+		return " (way " + itoa(at+1) + " of " + itoa(len(heads)) + ")"
+	}
+	return ""
 }
