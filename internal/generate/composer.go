@@ -141,6 +141,9 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 			return &c.out
 		}
 	}
+	if c.listing && c.listLead() {
+		return &c.out
+	}
 	lead := c.lead()
 	if lead < 0 {
 		c.unsure()
@@ -538,8 +541,15 @@ func (c *composer) lead() int {
 	// its code at least a third of the question's terms.
 	n := bits.OnesCount64(c.all)
 	cov := bits.OnesCount64(s.mask | s.heads | c.code[s.rec])
-	if s.mask == 0 && s.heads == 0 || 3*cov < n || s.score < 10 {
+	if s.mask == 0 && s.heads == 0 || cov < min(2, (n+2)/3) || s.score < 10 {
 		return -1
+	}
+	// A question is not an answer, unless it is a FAQ item whose answer
+	// follows it.
+	if strings.HasSuffix(s.text, "?") {
+		if best+1 >= len(c.sents) || c.sents[best+1].rec != s.rec || strings.HasSuffix(c.sents[best+1].text, "?") {
+			return -1
+		}
 	}
 	return best
 }
@@ -739,6 +749,39 @@ func (c *composer) single(li int) {
 	}
 	c.support(lead.rec, &covered)
 	c.seeAlso(lead.rec)
+}
+
+// listLead answers a question asking for several things ("what are the
+// parts", "which keys") with the list or small table of one of the
+// engine's first two records whose own heading speaks to the question,
+// after the sentence introducing it; false when there is none.
+func (c *composer) listLead() bool {
+	for ri := range min(2, len(c.pkg.Records)) {
+		if c.own[ri] == 0 {
+			continue
+		}
+		bs := c.pkg.Records[ri].Blocks
+		for bi, b := range bs {
+			if b.Kind != chunk.List && b.Kind != chunk.Table {
+				continue
+			}
+			size := 0
+			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
+				for i := range c.sents {
+					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && s.score > 0 && len(s.text) <= maxSupportBytes {
+						c.add(s.text, ri)
+						size = len(s.text)
+					}
+				}
+			}
+			if c.quoteList(ri, bi, &size) {
+				c.seeAlso(ri)
+				return true
+			}
+			c.out = composed{}
+		}
+	}
+	return false
 }
 
 // quoteList quotes a list or table block one "- " line per item or
