@@ -718,6 +718,9 @@ func (c *composer) single(li int) {
 			}
 		}
 	}
+	if code < 0 && c.sh == shapeReference {
+		codeRec, code = c.exampleOf()
+	}
 	if code >= 0 {
 		cbs := c.pkg.Records[codeRec].Blocks
 		// Code the lead does not introduce keeps its own introduction.
@@ -862,6 +865,42 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	for _, i := range picked {
 		c.add("\n\n"+c.sents[i].text, c.sents[i].rec)
 	}
+}
+
+// exampleOf is, for a question naming a setting or function (camelCase,
+// or a dotted path), the first code block of the package (in the
+// engine's order) that names it verbatim (the last dotted part of a
+// name: "maxResults" of "search.maxResults"), as its example; -1 when
+// none does.
+func (c *composer) exampleOf() (int, int) {
+	var names []string
+	for _, w := range strings.Fields(c.question) {
+		w = strings.Trim(w, "`'\"?,;()")
+		dotted := false
+		if i := strings.LastIndexAny(w, ".:/"); i >= 0 {
+			w, dotted = w[i+1:], true
+		}
+		camel := false
+		for i := 1; i < len(w); i++ {
+			camel = camel || w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z'
+		}
+		if camel && len(w) >= 4 || dotted && len(w) >= 5 {
+			names = append(names, w) // a setting, not an error code or a file extension
+		}
+	}
+	for ri := range c.pkg.Records {
+		for bi, b := range c.pkg.Records[ri].Blocks {
+			if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
+				continue
+			}
+			for _, n := range names {
+				if strings.Contains(b.Text, n) {
+					return ri, bi
+				}
+			}
+		}
+	}
+	return -1, -1
 }
 
 // fixLike: a sentence saying how to fix something.
