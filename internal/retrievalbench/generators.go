@@ -13,7 +13,7 @@ import (
 // wires it), so answers of two versions of a generator are compared in
 // one run.
 type Generator struct {
-	Name string // "extractive/1"
+	Name string // "extractive/2"
 	New  func() generate.Generator
 }
 
