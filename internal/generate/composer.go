@@ -469,6 +469,9 @@ func (c *composer) score(s *sent) int {
 	if strings.HasSuffix(s.text, "?") {
 		sc -= 20 // a question is not its answer
 	}
+	if pointer(l) {
+		sc -= 10 // it sends the reader elsewhere rather than answering
+	}
 	fw := firstWord(s.text)
 	switch c.sh {
 	case shapeDefine, shapeReference:
@@ -502,6 +505,16 @@ func (c *composer) score(s *sent) int {
 		}
 	}
 	return sc
+}
+
+// pointer: a sentence that only sends the reader to another page.
+func pointer(l string) bool {
+	for _, p := range []string{", see ", "see the ", "refer to ", "follow our ", "follow the ", "is described in ", "are described in ", "for details", "for more information"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(l, "see ")
 }
 
 // codeStart: a sentence opening with a lowercase identifier that is the
