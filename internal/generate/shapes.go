@@ -219,7 +219,8 @@ func (c *composer) alternatives(sib []section, parent string) {
 // procedure composes step-by-step answers: the page's opening when the
 // package holds it and it speaks to the question, then the steps
 // numbered in reading order (each the package holds with its first
-// sentence), then the first held step's command.
+// sentence), then the held steps' commands, in order, within one code
+// budget.
 func (c *composer) procedure(sib []section, parent string) {
 	sib = sib[:min(len(sib), maxSteps)]
 	first := firstHeld(sib)
@@ -245,7 +246,18 @@ func (c *composer) procedure(sib []section, parent string) {
 		}
 		c.add("\n"+itoa(i+1)+". "+c.sectionLine(x.rec), x.rec)
 	}
-	c.codeOf(first)
+	// The commands of the steps the package holds, in order, while they
+	// fit one code budget: a guide is mostly its commands.
+	code := 0
+	for _, x := range sib {
+		if x.rec < 0 {
+			continue
+		}
+		if bi, _ := c.firstCode(x.rec); bi < 0 || code > 0 && code+len(c.pkg.Records[x.rec].Blocks[bi].Text) > maxComposeCode {
+			continue
+		}
+		code += c.codeOf(x.rec)
+	}
 }
 
 // firstHeld is the first section the package holds.
@@ -259,19 +271,23 @@ func firstHeld(sib []section) int {
 }
 
 // codeOf quotes a section's first command, introduced by its heading.
-func (c *composer) codeOf(rec int) {
+// It returns the code's length, 0 when the section has none.
+func (c *composer) codeOf(rec int) int {
 	bi, intro := c.firstCode(rec)
 	if bi < 0 {
-		return
+		return 0
 	}
 	r := &c.pkg.Records[rec]
 	if intro == "" {
 		intro = r.Headings[len(r.Headings)-1] + ":"
 	}
 	c.add("\n\n"+intro+"\n\n"+fence(r.Blocks[bi]), rec)
+	n := len(r.Blocks[bi].Text)
 	if bi+1 < len(r.Blocks) && r.Blocks[bi+1].Kind == chunk.Code && len(r.Blocks[bi+1].Text) <= maxComposeCode/2 {
 		c.add("\n\n"+fence(r.Blocks[bi+1]), rec)
+		n += len(r.Blocks[bi+1].Text)
 	}
+	return n
 }
 
 func count(n int) string {
