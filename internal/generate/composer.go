@@ -122,6 +122,7 @@ type composer struct {
 	verb     uint64   // a how-to question's first term, usually what to do
 	listing  bool     // the question asks for several things ("which keys …")
 	entry    bool     // the answer is a troubleshooting entry
+	masks    map[string]uint64
 	maxBytes int
 	out      composed
 }
@@ -283,8 +284,21 @@ func errorLike(q string) bool {
 	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
 }
 
-// mask is the question terms s contains.
+// mask is the question terms s contains, computed once per text: titles,
+// headings and code blocks are read again by several steps.
 func (c *composer) mask(s string) uint64 {
+	if m, ok := c.masks[s]; ok {
+		return m
+	}
+	m := c.maskOf(s)
+	if c.masks == nil {
+		c.masks = make(map[string]uint64, 64)
+	}
+	c.masks[s] = m
+	return m
+}
+
+func (c *composer) maskOf(s string) uint64 {
 	var m uint64
 	for _, t := range evidence.Terms(s) {
 		w := stem(t)
@@ -405,8 +419,24 @@ var imperative = map[string]bool{
 }
 
 func firstWord(s string) string {
-	w, _, _ := strings.Cut(strings.ToLower(s), " ")
-	return strings.Trim(w, ",:;.")
+	w, _, _ := strings.Cut(s, " ")
+	return strings.ToLower(strings.Trim(w, ",:;."))
+}
+
+// fewWords: s has fewer than n words.
+func fewWords(s string, n int) bool {
+	words, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sp && !in {
+			words++
+			if words >= n {
+				return false
+			}
+		}
+		in = !sp
+	}
+	return true
 }
 
 // score says how well a sentence answers the question.
@@ -460,7 +490,7 @@ func (c *composer) score(s *sent) int {
 	if r := s.text[0]; (r >= 'a' && r <= 'z') && s.kind != chunk.Table && s.kind != chunk.List && !codeStart(s.text) {
 		sc -= 14 // a fragment cut from a longer sentence
 	}
-	if strings.HasPrefix(s.text, "(") || len(strings.Fields(s.text)) < 4 && s.kind != chunk.Table {
+	if strings.HasPrefix(s.text, "(") || fewWords(s.text, 4) && s.kind != chunk.Table {
 		sc -= 14
 	}
 	if strings.HasSuffix(s.text, ";") || strings.HasSuffix(s.text, ",") {
