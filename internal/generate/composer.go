@@ -719,7 +719,7 @@ func (c *composer) single(li int) {
 			if ri != lead.rec && c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL {
 				continue
 			}
-			if ri != lead.rec && (c.sh == shapeDefine || code >= 0 && codeRec == lead.rec) {
+			if ri != lead.rec && (c.sh == shapeDefine || c.sh == shapeCompare || code >= 0 && codeRec == lead.rec) {
 				continue
 			}
 			rbs := c.pkg.Records[ri].Blocks
@@ -837,26 +837,49 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 	if b.Kind != chunk.List && b.Kind != chunk.Table {
 		return false
 	}
+	// One line per item or row, whole: an item of two sentences is one
+	// line, not two.
 	var lines []string
 	n := 0
-	for i := range c.sents {
-		if s := &c.sents[i]; s.rec == rec && s.block == block {
-			lines = append(lines, s.text)
-			n += 3 + len(s.text)
+	if b.Kind == chunk.List {
+		for _, l := range strings.Split(b.Text, "\n") {
+			if strings.HasPrefix(l, " ") {
+				continue // a nested item belongs to the one above it
+			}
+			if t := strings.TrimSpace(listItem(l)); t != "" {
+				if !quotable(t) || len(t) > maxTableRowBytes {
+					return false
+				}
+				lines = append(lines, t)
+				n += 3 + len(t)
+			}
+		}
+	} else {
+		for i := range c.sents {
+			if s := &c.sents[i]; s.rec == rec && s.block == block {
+				lines = append(lines, s.text)
+				n += 3 + len(s.text)
+			}
 		}
 	}
 	if len(lines) == 0 || len(lines) > maxTableRows || *size+n > c.maxBytes+200 {
 		return false
 	}
+	// An ordered list keeps its numbers.
+	ordered := b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text
 	for i, l := range lines {
-		sep := "\n- "
+		marker := "- "
+		if ordered {
+			marker = itoa(i+1) + ". "
+		}
+		sep := "\n"
 		switch {
 		case i == 0 && c.out.size == 0:
-			sep = "- "
+			sep = ""
 		case i == 0:
-			sep = "\n\n- "
+			sep = "\n\n"
 		}
-		c.add(sep+l, rec)
+		c.add(sep+marker+l, rec)
 	}
 	*size += n
 	return true
