@@ -628,6 +628,21 @@ func (c *composer) single(li int) {
 	if strings.HasSuffix(c.sents[li].text, "?") && li+1 < len(c.sents) && c.sents[li+1].rec == c.sents[li].rec {
 		li++
 	}
+	// An explanation or a definition is read from the start of its
+	// paragraph when the paragraph is short and opens on its own: the
+	// sentence before the lead is usually its reason.
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare) && l.pos > 0 && l.kind == chunk.Paragraph {
+		first, n := li, 0
+		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
+			first--
+		}
+		for i := first; i <= li; i++ {
+			n += len(c.sents[i].text) + 1
+		}
+		if f := &c.sents[first]; n <= 400 && f.pos == 0 && f.score > 0 && !strings.HasSuffix(f.text, ":") {
+			li = first
+		}
+	}
 	lead := c.sents[li]
 	c.add(lead.text, lead.rec)
 	size := len(lead.text)
