@@ -669,7 +669,9 @@ func (c *composer) single(li int) {
 			if strings.HasSuffix(s.text, ":") && (c.sh == shapeWhy || c.sh == shapeCompare) {
 				break // it introduces code this answer does not quote
 			}
-			if c.sh == shapeHowto && s.mask&^covered == 0 && !imperative[firstWord(s.text)] {
+			// A how-to goes on while the sentence adds a question word or
+			// says what to do, or while the answer is a short line yet.
+			if c.sh == shapeHowto && s.mask&^covered == 0 && !imperative[firstWord(s.text)] && (size >= 200 || s.score <= 0) {
 				break
 			}
 			if c.sh == shapeError && s.mask&^covered == 0 && !fixLike(s.text) && size > 200 {
