@@ -19,7 +19,7 @@ import (
 // the records the handler passed on (valid and within maxSources).
 type Grounded struct {
 	Engine evidence.Engine
-	// Generator defaults to generate.Extractive{}.
+	// Generator defaults to generate.Composer{} ("askplane.extractive/2").
 	Generator generate.Generator
 	// MaxBytes is the evidence package's byte budget; 0 means the engine's
 	// default. The record budget is the site's maxSources.
@@ -69,7 +69,7 @@ func (g *Grounded) Generate(ctx context.Context, q Query, sources []Source, emit
 	p.Records = records
 	gen := g.Generator
 	if gen == nil {
-		gen = generate.Extractive{}
+		gen = generate.Composer{}
 	}
 	res, err := generate.Run(ctx, gen, generate.Question{Text: q.Text}, &p, func(ev generate.Event) error {
 		if ev.Delta == "" {

@@ -94,7 +94,7 @@ func TestGroundedAnswerFromCorpus(t *testing.T) {
 		t.Fatalf("cite %s", cite.Args)
 	}
 	done := events[len(events)-1].(protocol.AskDoneEvent)
-	if done.Model == nil || *done.Model != "askplane.extractive/1" {
+	if done.Model == nil || *done.Model != "askplane.extractive/2" {
 		t.Fatalf("done %#v", done)
 	}
 }

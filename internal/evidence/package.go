@@ -58,6 +58,30 @@ type Selected struct {
 	// package's source_version (and the chunker version the engine id
 	// stands for) determine it. A package decoded from JSON has none.
 	Blocks []corpus.Block `json:"-"`
+	// Order is the record's place in the corpus (pages in build order,
+	// each page's sections in reading order), so a generator can put
+	// sections of one page in the order a reader meets them. Like Blocks
+	// it is not part of the package's JSON or identities; a package
+	// decoded from JSON has none (0).
+	Order int `json:"-"`
+	// Page is every record of the record's page, in reading order (a
+	// view of the corpus, not a copy), so a generator can tell a step or
+	// an alternative among sibling sections the package does not hold.
+	// Not part of the JSON or identities; nil when decoded from JSON.
+	Page []corpus.Record `json:"-"`
+}
+
+// pageOf is the run of records around rs[i] with its URL: a corpus
+// keeps a page's records together, in reading order.
+func pageOf(rs []corpus.Record, i int) []corpus.Record {
+	lo, hi := i, i+1
+	for lo > 0 && rs[lo-1].URL == rs[i].URL {
+		lo--
+	}
+	for hi < len(rs) && rs[hi].URL == rs[i].URL {
+		hi++
+	}
+	return rs[lo:hi:hi]
 }
 
 // Href is the citation link: the page, with the anchor when there is one.

@@ -543,6 +543,8 @@ func (ix *Index2) Search(question string, budget Budget) Package {
 			Score:   formatScore(h.score),
 			Reasons: reasons,
 			Blocks:  r.Blocks,
+			Order:   int(h.rec),
+			Page:    pageOf(ix.records, int(h.rec)),
 		})
 	}
 	p.sealMeasured(p.fit())

@@ -1,8 +1,13 @@
 // Package generate turns an evidence package into the answer text an Ask
 // response streams, behind one Generator interface. The default,
-// Extractive, needs no keys and no network and only ever repeats
-// sentences of the evidence, so an answer can never say something the
-// cited pages do not. Model puts a language model behind the same
+// Composer ("askplane.extractive/2"), needs no keys and no network and
+// only ever repeats sentences, rows and code of the evidence (with a few
+// fixed words of its own: "There are two ways (…):", "The steps (…):",
+// "See also …", the line saying nothing answers well), so an answer can
+// never say something the cited pages do not; it shapes them by what is
+// asked and what the evidence is (composer.go, shapes.go). Extractive
+// ("askplane.extractive/1") is the generator it replaced, kept for
+// answers pinned to it. Model puts a language model behind the same
 // interface through the typed Ask answer contract (internal/agent) and a
 // provider adapter (internal/provider): every citation is checked against
 // the package before any of the answer is emitted. With a provider that

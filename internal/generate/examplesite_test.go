@@ -90,3 +90,157 @@ func TestExampleSite(t *testing.T) {
 		}
 	}
 }
+
+// The Composer shapes an answer by what is asked and by what the best
+// evidence is, over real builds: askplane's own docs, and the Lighthouse
+// manual the retrieval benchmark uses (a theme with two ways to install
+// it, which askplane's docs do not have).
+func TestComposerShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds sites with Hugo")
+	}
+	ask := func(t *testing.T, src, q string) (string, []string) {
+		t.Helper()
+		b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), src))
+		if err != nil {
+			t.Fatalf("hugo: %v\n%s", err, b.Output)
+		}
+		c, err := corpus.LoadDir(os.DirFS(b.Public), "en")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkg := engines.Current().Index(c).Search(q, evidence.Budget{MaxRecords: 5})
+		res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		var cites []string
+		for _, id := range res.Used {
+			for _, r := range pkg.Records {
+				if r.ID == id {
+					cites = append(cites, r.Href())
+				}
+			}
+		}
+		t.Logf("%q →\n%s\ncites %v", q, res.Text, cites)
+		if res.Usage == nil || res.Usage.Model != ComposerModel {
+			t.Errorf("%q: usage %+v, want model %s", q, res.Usage, ComposerModel)
+		}
+		return res.Text, cites
+	}
+	// order checks that every part is in text, in this order.
+	order := func(t *testing.T, text string, parts ...string) {
+		t.Helper()
+		at := 0
+		for _, p := range parts {
+			i := strings.Index(text[at:], p)
+			if i < 0 {
+				t.Fatalf("the answer lacks %q after byte %d:\n%s", p, at, text)
+			}
+			at += i + len(p)
+		}
+	}
+
+	t.Run("definition", func(t *testing.T) {
+		// The defining sentence of the page whose title names the
+		// subject, its opening, leads; not a section about one of its
+		// parts ("Each entry is one fact …").
+		text, cites := ask(t, "exampleSite", "What is the knowledge artifact?")
+		if !strings.HasPrefix(text, "The knowledge artifact carries every exact fact of one language.") {
+			t.Errorf("the answer does not open with the page's definition:\n%s", text)
+		}
+		if len(cites) == 0 || cites[0] != "/protocol/knowledge-artifact/" {
+			t.Errorf("cites %v, want the page's opening first", cites)
+		}
+		if strings.Contains(text, "```") || len(text) > DefaultComposeBytes {
+			t.Errorf("a definition is a short paragraph, not %d bytes or code", len(text))
+		}
+	})
+
+	t.Run("procedure", func(t *testing.T) {
+		// Every step of the guide in reading order, the steps the
+		// evidence holds with their first sentence, then the first
+		// step's command; never the guide's last sentence alone.
+		text, cites := ask(t, "exampleSite", "What are the steps of the quickstart?")
+		order(t, text, "The steps (Quickstart):",
+			"\n1. Import the module: Add the import to your site configuration and fetch it.",
+			"\n2. Configure the module", "\n3. Add the widget", "\n4. Declare a first fact", "\n5. Build and check",
+			"```toml\n# hugo.toml\n[module]\n  [[module.imports]]\n    path = \"github.com/askplane/askplane/hugo-module\"\n```")
+		if !slices.Contains(cites, "/getting-started/quickstart/#import-the-module") {
+			t.Errorf("cites %v, not the first step", cites)
+		}
+		for _, c := range cites {
+			if !strings.HasPrefix(c, "/getting-started/quickstart/") {
+				t.Errorf("cites %s, outside the guide", c)
+			}
+		}
+	})
+
+	t.Run("alternatives", func(t *testing.T) {
+		// One line saying there are several ways, each way a line of
+		// its own, then the first way's commands.
+		text, cites := ask(t, "testdata/retrieval/lighthouse", "how do I install the Lighthouse theme")
+		order(t, text, "There are two ways (Installation):",
+			"\n- As a Hugo module: The recommended way is a Hugo module.",
+			"\n- As a Git submodule: If you cannot use modules, add the theme as a submodule",
+			"```sh\nhugo mod init github.com/you/docs\n```")
+		for _, want := range []string{"/docs/start/installation/#as-a-hugo-module", "/docs/start/installation/#as-a-git-submodule"} {
+			if !slices.Contains(cites, want) {
+				t.Errorf("cites %v, not %s", cites, want)
+			}
+		}
+		// Asking for one of the ways gets that way alone.
+		text, _ = ask(t, "testdata/retrieval/lighthouse", "install the theme as a git submodule")
+		order(t, text, "add the theme as a submodule", "```sh\ngit submodule add")
+		if strings.Contains(text, "There are") || strings.Contains(text, "hugo mod init") {
+			t.Errorf("one way asked for, several given:\n%s", text)
+		}
+	})
+
+	t.Run("error", func(t *testing.T) {
+		// The troubleshooting entry naming the error: its cause, then its
+		// fix; not the row of the limits table that names its code.
+		text, cites := ask(t, "exampleSite", "build error: duplicate fact id")
+		order(t, text, "unique per language", "Fix: rename one of them.")
+		if strings.Contains(text, "fact.id.invalid") {
+			t.Errorf("the answer quotes the limits table:\n%s", text)
+		}
+		if len(cites) == 0 || cites[0] != "/facts/validation/#duplicate-id" {
+			t.Errorf("cites %v, want the entry first", cites)
+		}
+	})
+
+	t.Run("model hints", func(t *testing.T) {
+		// A model reads the same shapes in the records' titles.
+		for _, tc := range []struct{ src, q, title string }{
+			{"exampleSite", "What are the steps of the quickstart?", "Quickstart › Import the module (step 1 of 5)"},
+			{"testdata/retrieval/lighthouse", "how do I install the Lighthouse theme", "Installation › As a Git submodule (way 2 of 2)"},
+		} {
+			b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), tc.src))
+			if err != nil {
+				t.Fatalf("hugo: %v\n%s", err, b.Output)
+			}
+			c, err := corpus.LoadDir(os.DirFS(b.Public), "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pkg := engines.Current().Index(c).Search(tc.q, evidence.Budget{MaxRecords: 5})
+			var titles []string
+			for _, r := range askInput(Question{Text: tc.q}, &pkg).Records {
+				titles = append(titles, r.Title)
+			}
+			if !slices.Contains(titles, tc.title) {
+				t.Errorf("%q: titles %q, none %q", tc.q, titles, tc.title)
+			}
+		}
+	})
+
+	t.Run("unsure", func(t *testing.T) {
+		// A question the docs do not answer gets one line saying so and
+		// the closest sections, each cited, never a stray sentence.
+		text, cites := ask(t, "exampleSite", "how do I bake sourdough bread with askplane?")
+		if !strings.HasPrefix(text, "I found no passage that answers this directly; the closest sections are:\n- ") || len(cites) == 0 {
+			t.Errorf("not an honest answer:\n%s", text)
+		}
+	})
+}

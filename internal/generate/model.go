@@ -312,7 +312,10 @@ func callUsage(resp provider.Response, req provider.Request) Usage {
 }
 
 // askInput is the contract input for a package: the question and the
-// package's records in rank order, each cut to the contract's bounds on
+// package's records in rank order, each titled with its label and, when
+// the record carries its page, what it is among the page's sections
+// (sectionHint: a step, one of several ways, the page's opening, as the
+// Composer reads them), each cut to the contract's bounds on
 // a character boundary (the evidence engine's own bounds are tighter, so
 // cutting is a safeguard, not a normal path). Records with no text are
 // left out: there is nothing in them to cite.
@@ -329,7 +332,7 @@ func askInput(q Question, pkg *evidence.Package) agent.AskInput {
 		}
 		in.Records = append(in.Records, agent.AskRecord{
 			ID:    r.ID,
-			Title: protocol.TruncateRunes(r.Label(), agent.AskMaxTitleLen),
+			Title: protocol.TruncateRunes(r.Label()+sectionHint(r), agent.AskMaxTitleLen),
 			Text:  text,
 		})
 	}

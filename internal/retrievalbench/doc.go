@@ -4,8 +4,9 @@
 //
 //   - each evidence engine's records (evidence.Engine.Search, the budget
 //     the sidecar uses), mapped to their pages;
-//   - the pages each answer generator (Generators: today's extractive/1
-//     and any new version registered beside it) cites, and its answers,
+//   - the pages each answer generator (Generators: today's extractive/2,
+//     the sidecar's default, beside extractive/1, the generator it
+//     replaced) cites, and its answers,
 //     through ask.Grounded over each engine's evidence;
 //   - the real Ask pipeline for the engine the sidecar serves
 //     (internal/sidecar over httptest, POST /v1/ask, the NDJSON cite

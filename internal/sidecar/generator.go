@@ -13,14 +13,18 @@ import (
 
 // GeneratorConfig says how a site's answers are written. Omitted, or with
 // provider "extractive", answers are passages of the evidence (no model,
-// no key, no network). Any other provider writes them with a model
+// no key, no network), composed by generate.Composer
+// ("askplane.extractive/2"); with model "askplane.extractive/1" by the
+// first extractive generator, generate.Extractive, which stays available
+// for sites whose answers were pinned to it. Any other provider writes them with a model
 // through the typed Ask answer contract: the model's whole answer is
 // validated against the contract's output schema, and every citation
 // checked against the evidence, before a word reaches the reader.
 //
 //	"generator": {
 //	  "provider": "anthropic",          // extractive | openai | anthropic | deepseek | openai-compatible
-//	  "model": "claude-sonnet-4-5",     // the provider's model id
+//	  "model": "claude-sonnet-4-5",     // the provider's model id; for extractive, optional:
+//	                                    //   askplane.extractive/2 (default) or askplane.extractive/1
 //	  "apiKeyEnv": "ANTHROPIC_API_KEY", // NAME of the environment variable holding the key
 //	  "baseUrl": "",                    // another endpoint: required for openai-compatible
 //	                                    //   (e.g. http://127.0.0.1:11434/v1 for Ollama); https
@@ -44,8 +48,11 @@ const extractive = "extractive"
 // the environment.
 func (g *GeneratorConfig) check() error {
 	if g.extractive() {
-		if g != nil && (g.Model != "" || g.APIKeyEnv != "" || g.BaseURL != "") {
-			return errors.New("the extractive generator takes no model, apiKeyEnv or baseUrl")
+		if g != nil && (g.APIKeyEnv != "" || g.BaseURL != "") {
+			return errors.New("the extractive generator takes no apiKeyEnv or baseUrl")
+		}
+		if g != nil && g.Model != "" && g.Model != generate.ComposerModel && g.Model != generate.ExtractiveModel {
+			return errors.New("the extractive generator's model is " + generate.ComposerModel + " (the default) or " + generate.ExtractiveModel)
 		}
 		return nil
 	}
@@ -70,12 +77,17 @@ func (g *GeneratorConfig) timeout() (time.Duration, error) {
 	return d, nil
 }
 
-// build returns the site's generator: nil for the extractive default,
+// build returns the site's generator: nil for the extractive default
+// (generate.Composer), generate.Extractive for model
+// "askplane.extractive/1",
 // else a model generator bound (fail closed) to the provider's profile.
 // It reads the API key through env now, so a missing key stops the
 // sidecar before it listens. Errors never contain the key.
 func (g *GeneratorConfig) build(env Env, logger *slog.Logger) (generate.Generator, error) {
 	if g.extractive() {
+		if g != nil && g.Model == generate.ExtractiveModel {
+			return generate.Extractive{}, nil // answers pinned to the first extractive generator
+		}
 		return nil, nil
 	}
 	cfg := provider.Config{

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/generate"
 )
 
 // fakeProvider answers one provider's API on a real loopback server with
@@ -196,7 +197,8 @@ func TestGeneratorConfigRefuses(t *testing.T) {
 		`{"provider":"openai","model":"m","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","baseUrl":"http://example.com/v1"}`: "config: sites[0].generator:",
 		`{"provider":"gemini","model":"m","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"}`:                                   "config: sites[0].generator:",
 		`{"provider":"openai","model":"m","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY","timeout":"soon"}`:                  `config: sites[0].generator: timeout must be a duration such as "60s"`,
-		`{"provider":"extractive","model":"m"}`:                                                                     "config: sites[0].generator: the extractive generator takes no model, apiKeyEnv or baseUrl",
+		`{"provider":"extractive","model":"m"}`:                                                                     "config: sites[0].generator: the extractive generator's model is askplane.extractive/2 (the default) or askplane.extractive/1",
+		`{"provider":"extractive","apiKeyEnv":"ASKPLANE_TEST_MODEL_KEY"}`:                                           "config: sites[0].generator: the extractive generator takes no apiKeyEnv or baseUrl",
 	} {
 		err := checkConfig([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "c"), `,"generator":`+gen) + `]}`))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
@@ -216,4 +218,34 @@ func checkConfig(data []byte) error {
 		_, _, err = provisionSecrets(c, nil, nil)
 	}
 	return err
+}
+
+// The extractive provider composes with generate.Composer by default; a
+// site pinned to the first extractive generator keeps it.
+func TestExtractiveGeneratorVersions(t *testing.T) {
+	for model, want := range map[string]string{
+		"":                       generate.ComposerModel,
+		generate.ComposerModel:   generate.ComposerModel,
+		generate.ExtractiveModel: generate.ExtractiveModel,
+	} {
+		g := &GeneratorConfig{Provider: "extractive", Model: model}
+		if err := g.check(); err != nil {
+			t.Fatalf("%q: %v", model, err)
+		}
+		gen, err := g.build(nil, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", model, err)
+		}
+		got := generate.ComposerModel // nil: the handler's default
+		switch gen.(type) {
+		case nil:
+		case generate.Extractive:
+			got = generate.ExtractiveModel
+		default:
+			t.Fatalf("%q: %T", model, gen)
+		}
+		if got != want {
+			t.Errorf("model %q builds %s, want %s", model, got, want)
+		}
+	}
 }

@@ -131,7 +131,7 @@ func TestLambdaEntry(t *testing.T) {
 
 	res := api.invoke(t, event("POST", "/v1/ask", question, nil))
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Headers["Content-Type"], "application/x-ndjson") ||
-		!strings.Contains(res.Body, `"type":"cite"`) && !strings.Contains(res.Body, `"name":"cite"`) || !strings.HasSuffix(strings.TrimSpace(res.Body), `"type":"done","model":"askplane.extractive/1"}`) {
+		!strings.Contains(res.Body, `"type":"cite"`) && !strings.Contains(res.Body, `"name":"cite"`) || !strings.HasSuffix(strings.TrimSpace(res.Body), `"type":"done","model":"askplane.extractive/2"}`) {
 		t.Fatalf("answer: %d %v\n%s", res.StatusCode, res.Headers, res.Body)
 	}
 	if len(res.Cookies) != 1 || !strings.HasPrefix(res.Cookies[0], "askplane_subject=v2.") || !strings.Contains(res.Cookies[0], "Secure") {

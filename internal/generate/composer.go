@@ -1,0 +1,1071 @@
+package generate
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+	"github.com/askplane/askplane/internal/evidence"
+)
+
+// ComposerModel is the usage model of the Composer, the default
+// extractive generator since it replaced Extractive
+// (ExtractiveModel, "askplane.extractive/1"), which stays available.
+const ComposerModel = "askplane.extractive/2"
+
+// Composer bounds: the prose of an answer, and one code block quoted
+// whole or not at all.
+const (
+	DefaultComposeBytes = 600
+	maxComposeCode      = 900
+	maxChoices          = 5 // alternatives listed
+	maxSteps            = 6 // steps listed
+)
+
+// Composer answers with text copied verbatim from the package's records,
+// shaped by what the question asks and by what the best evidence is:
+//
+//   - a definition ("What is X?") by the defining sentence of the section
+//     or page whose title names X, usually its first paragraph;
+//   - one action ("How do I X?") by the sentence that says how, then its
+//     code block verbatim;
+//   - a procedure (sibling sections of one page that are steps, or an
+//     ordered list) by the ordered steps, the first command quoted;
+//   - alternatives (sibling sections of one page that are ways of doing
+//     the same thing) by one line saying there are several, the options
+//     as a list, and the first option's command;
+//   - a setting or function (a short question naming it) by the table
+//     row, definition entry or sentence that says what it is, and an
+//     example when the section has one;
+//   - an error message by the troubleshooting entry: its cause, then the
+//     fix and its code.
+//
+// A lead is chosen by asking whether a sentence answers: its coverage of
+// the question's words, with its section's headings; its place in the
+// section; definitional or imperative forms; and penalties for sentences
+// that depend on what came before ("This …", "For example …"),
+// fragments and closing boilerplate. Nothing is stitched from unrelated
+// sections. When nothing answers well it says so in one line and lists
+// the closest sections. Run cites the records used in the engine's
+// order; when the lead is not from the engine's first page, a closing
+// "See also" line names (and so cites) that page's section too. It is
+// deterministic and the zero value is ready to use.
+type Composer struct {
+	MaxBytes int // 0: DefaultComposeBytes; the prose's length in bytes
+}
+
+var _ Generator = Composer{}
+
+// Question shapes.
+type shape int
+
+const (
+	shapeHowto shape = iota
+	shapeDefine
+	shapeReference
+	shapeError
+	shapeWhy
+	shapeCompare
+)
+
+// sent is one quotable sentence (or table row) of one record.
+type sent struct {
+	rec, block, pos int
+	text            string
+	kind            chunk.Kind
+	mask            uint64 // question terms in the sentence
+	heads           uint64 // question terms in the record's title and headings
+	score           int
+}
+
+// Generate composes the answer and streams it, one delta per piece.
+func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Package, emit func(Event) error) error {
+	if pkg == nil || len(pkg.Records) == 0 {
+		return ErrNoEvidence
+	}
+	maxBytes := c.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultComposeBytes
+	}
+	out := compose(q.Text, pkg, maxBytes)
+	if out == nil || len(out.deltas) == 0 {
+		return ErrEmpty
+	}
+	for _, ev := range out.deltas {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := emit(ev); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return emit(Event{Usage: &Usage{Model: ComposerModel}})
+}
+
+// composer is one composition's state.
+type composer struct {
+	pkg      *evidence.Package
+	question string
+	terms    []string // the question's terms, sorted, distinct, stemmed
+	all      uint64   // every term's bit
+	subject  uint64   // the terms naming what is asked about
+	sh       shape
+	sents    []sent
+	heads    []uint64 // per record: question terms in its title and headings
+	code     []uint64 // per record: question terms in its code blocks
+	own      []uint64 // per record: question terms in its own heading (the title for a page's intro)
+	verb     uint64   // a how-to question's first term, usually what to do
+	listing  bool     // the question asks for several things ("which keys …")
+	entry    bool     // the answer is a troubleshooting entry
+	masks    map[string]uint64
+	maxBytes int
+	out      composed
+}
+
+func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
+	c := newComposer(question, pkg, maxBytes)
+	switch sib, parent, kind := c.group(); kind {
+	case choiceSections:
+		c.alternatives(sib, parent)
+		return &c.out
+	case stepSections:
+		c.procedure(sib, parent)
+		return &c.out
+	}
+	if c.sh == shapeError {
+		if r := c.errorEntry(); r >= 0 && c.troubleshoot(r) {
+			return &c.out
+		}
+	}
+	if c.listing && c.listLead() {
+		return &c.out
+	}
+	lead := c.lead()
+	if lead < 0 {
+		c.unsure()
+		return &c.out
+	}
+	c.single(lead)
+	return &c.out
+}
+
+// newComposer reads the question and scores every sentence of the
+// package.
+func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer {
+	c := &composer{pkg: pkg, question: question, maxBytes: maxBytes}
+	c.terms = stemTerms(question)
+	c.all = 1<<uint(len(c.terms)) - 1
+	if len(c.terms) == 64 {
+		c.all = ^uint64(0)
+	}
+	c.sh, c.subject = classify(question, c)
+	l := strings.ToLower(question)
+	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
+		strings.Contains(l, " are there") || strings.HasPrefix(l, "what ") && strings.Contains(l, "s ") && !strings.HasPrefix(l, "what is")
+	c.heads = make([]uint64, len(pkg.Records))
+	c.code = make([]uint64, len(pkg.Records))
+	c.own = make([]uint64, len(pkg.Records))
+	if c.sh == shapeHowto {
+		if t := evidence.Terms(question); len(t) > 0 {
+			if i, ok := slices.BinarySearch(c.terms, stem(t[0])); ok && len(c.terms) > 1 {
+				c.verb = 1 << uint(i)
+			}
+		}
+	}
+	for ri := range pkg.Records {
+		r := &pkg.Records[ri]
+		m := c.mask(r.Title)
+		for _, h := range r.Headings {
+			m |= c.mask(h)
+		}
+		c.heads[ri] = m
+		if n := len(r.Headings); r.Anchor != "" && n > 0 {
+			c.own[ri] = c.mask(r.Headings[n-1])
+		} else {
+			c.own[ri] = c.mask(r.Title)
+		}
+		for _, b := range r.Blocks {
+			if b.Kind == chunk.Code {
+				c.code[ri] |= c.mask(b.Text)
+			}
+		}
+	}
+	if pkg.Records[0].Blocks == nil {
+		c.collectExcerpts()
+	} else {
+		c.collect()
+	}
+	for i := range c.sents {
+		c.sents[i].score = c.score(&c.sents[i])
+	}
+	return c
+}
+
+// classify says what the question asks and which of its terms name the
+// subject (the terms after "what is", or the whole short question).
+func classify(q string, c *composer) (shape, uint64) {
+	l := strings.ToLower(strings.TrimSpace(q))
+	l = strings.TrimRight(l, "?!. ")
+	words := strings.Fields(l)
+	has := func(ps ...string) bool {
+		for _, p := range ps {
+			if strings.HasPrefix(l, p) {
+				return true
+			}
+		}
+		return false
+	}
+	rest := func(ps ...string) uint64 {
+		for _, p := range ps {
+			if r, ok := strings.CutPrefix(l, p); ok {
+				return c.mask(r)
+			}
+		}
+		return c.all
+	}
+	switch {
+	case procedureAsked(l):
+		return shapeHowto, c.all
+	case errorLike(q):
+		return shapeError, c.all
+	case strings.Contains(l, "difference between") || strings.Contains(l, " vs ") || strings.Contains(l, " versus "):
+		return shapeCompare, c.all
+	case has("why ", "does ", "can ", "is ", "should "):
+		return shapeWhy, c.all
+	case has("what is ", "what's ", "what are ", "what is a ", "define ", "meaning of ", "what does ") && !strings.Contains(l, " need") && !has("what does the ", "what does a "):
+		return shapeDefine, rest("what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of ", "what does ")
+	case has("how ", "to ", "where ", "when ", "which ", "what ", "can i", "i "):
+		return shapeHowto, c.all
+	case len(words) <= 4 && codeLike(q):
+		return shapeReference, c.all
+	}
+	return shapeHowto, c.all
+}
+
+// procedureAsked: the question asks for the steps, not one action.
+func procedureAsked(l string) bool {
+	for _, w := range []string{"steps", "step by step", "step-by-step", "set up", "setup", "get started", "getting started", "walk me through", "from scratch"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeLike: a question naming a setting or function (a dot, an
+// underscore, camelCase, a colon) rather than asking in words.
+func codeLike(q string) bool {
+	for _, w := range strings.Fields(q) {
+		if strings.ContainsAny(w, "._:/") && len(w) > 2 {
+			return true
+		}
+		for i := 1; i < len(w); i++ {
+			if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
+				return true
+			}
+		}
+	}
+	return len(strings.Fields(q)) <= 2
+}
+
+// errorLike: a pasted error message, or a question about one.
+func errorLike(q string) bool {
+	l := strings.ToLower(q)
+	for _, w := range []string{"error", "failed", "fails", "not found", "can't", "cannot", "404", "unable", "invalid", "panic", "refused", "denied", "doesn't work", "does not work", "not working", "broken"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
+}
+
+// mask is the question terms s contains, computed once per text: titles,
+// headings and code blocks are read again by several steps.
+func (c *composer) mask(s string) uint64 {
+	if m, ok := c.masks[s]; ok {
+		return m
+	}
+	m := c.maskOf(s)
+	if c.masks == nil {
+		c.masks = make(map[string]uint64, 64)
+	}
+	c.masks[s] = m
+	return m
+}
+
+func (c *composer) maskOf(s string) uint64 {
+	var m uint64
+	for _, t := range evidence.Terms(s) {
+		w := stem(t)
+		if i, ok := slices.BinarySearch(c.terms, w); ok {
+			m |= 1 << uint(i)
+			continue
+		}
+		// A derived form: "installation" for "install", "configure"
+		// for "configuration".
+		for i, q := range c.terms {
+			short, long := q, w
+			if len(long) < len(short) {
+				short, long = long, short
+			}
+			if len(short) >= 5 && len(long)-len(short) <= 5 && strings.HasPrefix(long, short[:len(short)-1]) {
+				m |= 1 << uint(i)
+			}
+		}
+	}
+	return m
+}
+
+// stemTerms is the question's terms, stemmed, sorted and distinct, at
+// most 64.
+func stemTerms(q string) []string {
+	t := evidence.Terms(q)
+	for i := range t {
+		t[i] = stem(t[i])
+	}
+	slices.Sort(t)
+	t = slices.Compact(t)
+	return t[:min(len(t), 64)]
+}
+
+// stem strips a few English suffixes, so "pages" meets "page" and
+// "deploying" meets "deploy".
+func stem(w string) string {
+	for _, s := range []string{"ing", "ies", "es", "ed", "s"} {
+		if len(w) > len(s)+3 && strings.HasSuffix(w, s) {
+			w = strings.TrimSuffix(w, s)
+			if s == "ies" {
+				w += "y"
+			}
+			break
+		}
+	}
+	return w
+}
+
+// collect gathers the quotable sentences of records with blocks.
+func (c *composer) collect() {
+	for ri := range c.pkg.Records {
+		for bi, b := range c.pkg.Records[ri].Blocks {
+			switch b.Kind {
+			case chunk.Paragraph, chunk.Note, chunk.Definition:
+				for si, s := range evidence.Sentences(b.Text) {
+					if quotable(s) {
+						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
+					}
+				}
+			case chunk.Table:
+				for pos, cells := range tableRows(b.Text) {
+					if t := rowText(cells); t != "" && len(t) <= maxTableRowBytes && quotable(t) {
+						var m uint64
+						if c.mask(cells[0]) != 0 {
+							m = c.mask(t)
+						}
+						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: t, kind: chunk.Table, mask: m, heads: c.heads[ri]})
+					}
+				}
+			case chunk.List:
+				pos := 0
+				for _, line := range strings.Split(b.Text, "\n") {
+					for _, s := range evidence.Sentences(listItem(line)) {
+						if quotable(s) {
+							c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: s, kind: chunk.List, mask: c.mask(s), heads: c.heads[ri]})
+						}
+						pos++
+					}
+				}
+			}
+		}
+	}
+}
+
+// collectExcerpts gathers sentences of records without blocks (v1, v2
+// corpora): their excerpts, one paragraph each.
+func (c *composer) collectExcerpts() {
+	for ri := range c.pkg.Records {
+		for si, s := range evidence.Sentences(c.pkg.Records[ri].Excerpt) {
+			if quotable(s) {
+				c.sents = append(c.sents, sent{rec: ri, pos: si, text: s, kind: chunk.Paragraph, mask: c.mask(s), heads: c.heads[ri]})
+			}
+		}
+	}
+}
+
+// dependent openings: a sentence starting so leans on what came before.
+var dependent = []string{
+	"this ", "it ", "its ", "these ", "those ", "that ", "they ", "them ", "then ", "also ", "however", "but ", "so ", "otherwise",
+	"instead", "for example", "for instance", "in the future", "in that case", "in this case", "here ", "there ", "such ",
+	"the same ", "both ", "either ", "likewise", "finally", "next,", "afterwards", "once ", "now ", "still ", "as above", "see ",
+	"e.g.", "and ", "or ", "which ", "like ",
+}
+
+// closing boilerplate: sentences that end a guide rather than answer.
+var closing = []string{"whenever you", "from now on", "that's it", "that is it", "you're done", "you are done", "congratulations", "happy ", "next steps", "read on", "learn more", "in the next"}
+
+// imperative first words of a sentence that says how.
+var imperative = map[string]bool{
+	"add": true, "set": true, "run": true, "use": true, "create": true, "put": true, "install": true, "call": true, "give": true,
+	"pass": true, "declare": true, "enable": true, "disable": true, "remove": true, "copy": true, "write": true, "open": true,
+	"change": true, "configure": true, "import": true, "include": true, "start": true, "build": true, "deploy": true, "allow": true,
+	"point": true, "keep": true, "make": true, "save": true, "list": true, "check": true, "initialise": true, "initialize": true,
+	"override": true, "replace": true, "clone": true, "push": true, "select": true, "choose": true, "type": true, "edit": true,
+	"download": true, "upgrade": true, "update": true, "define": true, "mark": true, "name": true, "bundle": true, "proxy": true,
+	"serve": true, "place": true, "register": true, "quote": true, "wrap": true, "follow": true, "ask": true,
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return strings.ToLower(strings.Trim(w, ",:;."))
+}
+
+// fewWords: s has fewer than n words.
+func fewWords(s string, n int) bool {
+	words, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sp && !in {
+			words++
+			if words >= n {
+				return false
+			}
+		}
+		in = !sp
+	}
+	return true
+}
+
+// score says how well a sentence answers the question.
+func (c *composer) score(s *sent) int {
+	n := bits.OnesCount64(s.mask)
+	ctx := s.mask | s.heads
+	if c.sh == shapeHowto || c.sh == shapeReference {
+		ctx |= c.code[s.rec] // a how-to or a setting's section is also its code
+	}
+	sc := 8*n + 12*bits.OnesCount64(ctx)
+	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
+		sc += 10 // names what is asked about
+	}
+	own := c.own[s.rec]
+	if c.verb != 0 && (s.mask|own)&c.verb != 0 {
+		sc += 10 // does what is asked
+	}
+	if s.mask == 0 && !(s.pos == 0 && 2*bits.OnesCount64(own) >= bits.OnesCount64(c.all)) {
+		sc -= 12 // says nothing of the question, and is not what its section opens with
+	}
+	l := strings.ToLower(s.text)
+	if s.pos == 0 {
+		sc += 6 // a block's first sentence says what the block is about
+	}
+	first := true // the record's first prose block
+	for bi := 0; bi < s.block && s.rec < len(c.pkg.Records); bi++ {
+		if k := c.pkg.Records[s.rec].Blocks[bi].Kind; k == chunk.Paragraph || k == chunk.List || k == chunk.Table {
+			first = false
+			break
+		}
+	}
+	if first && s.pos == 0 {
+		sc += 4
+		if r := &c.pkg.Records[s.rec]; r.Anchor == "" && c.heads[s.rec] != 0 && c.sh != shapeError {
+			sc += 8 // a page's opening says what the page is about
+		}
+	}
+	sc -= 6 * s.rec // the engine's ranking
+	for _, d := range dependent {
+		if strings.HasPrefix(l, d) {
+			sc -= 18
+			break
+		}
+	}
+	for _, d := range closing {
+		if strings.Contains(l, d) {
+			sc -= 20
+			break
+		}
+	}
+	if r := s.text[0]; (r >= 'a' && r <= 'z') && s.kind != chunk.Table && s.kind != chunk.List && !codeStart(s.text) {
+		sc -= 14 // a fragment cut from a longer sentence
+	}
+	if strings.HasPrefix(s.text, "(") || fewWords(s.text, 4) && s.kind != chunk.Table {
+		sc -= 14
+	}
+	if strings.HasSuffix(s.text, ";") || strings.HasSuffix(s.text, ",") {
+		sc -= 10
+	}
+	if strings.HasSuffix(s.text, "?") {
+		sc -= 20 // a question is not its answer
+	}
+	if pointer(l) {
+		sc -= 10 // it sends the reader elsewhere rather than answering
+	}
+	fw := firstWord(s.text)
+	switch c.sh {
+	case shapeDefine, shapeReference:
+		if definitional(l) {
+			sc += 8
+			if strings.Contains(l, " is not ") || strings.Contains(l, " are not ") {
+				sc -= 12 // what something is not
+			}
+		}
+		if s.kind == chunk.Table || s.kind == chunk.Definition {
+			if s.mask&c.subject != 0 {
+				sc += 8
+			}
+		}
+		if s.heads&c.subject == c.subject && c.subject != 0 {
+			sc += 8 // the section names the subject
+		}
+	case shapeHowto:
+		if imperative[fw] || strings.HasPrefix(l, "to ") {
+			sc += 8
+		}
+		if s.kind == chunk.Table && !c.listing {
+			sc -= 8 // a reference row is rarely how to do something
+		}
+	case shapeError:
+		if s.kind == chunk.Table {
+			sc -= 8 // a limits table names an error; its entry explains it
+		}
+		if strings.Contains(l, " means ") || strings.Contains(l, "cause") || strings.Contains(l, " because ") {
+			sc += 8
+		}
+	}
+	return sc
+}
+
+// pointer: a sentence that only sends the reader to another page.
+func pointer(l string) bool {
+	for _, p := range []string{", see ", "see the ", "refer to ", "follow our ", "follow the ", "is described in ", "are described in ", "for details", "for more information"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return strings.HasPrefix(l, "see ")
+}
+
+// codeStart: a sentence opening with a lowercase identifier that is the
+// thing it speaks of ("hidden: true removes …", "editURL sets …").
+func codeStart(s string) bool {
+	w, _, _ := strings.Cut(s, " ")
+	return strings.ContainsAny(w, ".:_=/<>{}()") || strings.ToLower(w) != w
+}
+
+func definitional(l string) bool {
+	for _, v := range []string{" is a ", " is an ", " is the ", " are ", " is ", " means ", " refers to ", " holds ", " lets ", " makes "} {
+		if i := strings.Index(l, v); i > 0 && i < 80 {
+			return true
+		}
+	}
+	return false
+}
+
+// lead is the sentence that answers best, -1 when none answers well
+// enough to be presented as the answer.
+func (c *composer) lead() int {
+	best := -1
+	for i := range c.sents {
+		s := &c.sents[i]
+		if len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
+			continue
+		}
+		if best < 0 || s.score > c.sents[best].score {
+			best = i
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	s := &c.sents[best]
+	// An answer covers the question: in the sentence, its headings and
+	// its code at least a third of the question's terms.
+	n := bits.OnesCount64(c.all)
+	cov := bits.OnesCount64(s.mask | s.heads | c.code[s.rec])
+	if s.mask == 0 && s.heads == 0 || cov < min(2, (n+2)/3) || s.score < 10 {
+		return -1
+	}
+	// A question is not an answer, unless it is a FAQ item whose answer
+	// follows it.
+	if strings.HasSuffix(s.text, "?") {
+		if best+1 >= len(c.sents) || c.sents[best+1].rec != s.rec || strings.HasSuffix(c.sents[best+1].text, "?") {
+			return -1
+		}
+	}
+	return best
+}
+
+func (c *composer) introducesCode(s *sent) bool {
+	bs := c.pkg.Records[s.rec].Blocks
+	return s.block+1 < len(bs) && bs[s.block+1].Kind == chunk.Code && len(bs[s.block+1].Text) <= maxComposeCode &&
+		c.lastOf(s)
+}
+
+func (c *composer) lastOf(s *sent) bool {
+	for i := range c.sents {
+		t := &c.sents[i]
+		if t.rec == s.rec && t.block == s.block && t.pos > s.pos {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *composer) add(text string, rec int) {
+	c.out.add(text, c.pkg.Records[rec].ID)
+}
+
+// single composes one section's answer: the lead, the sentences after it
+// in its block that still answer, the list or table it introduces, its
+// code (with a code block directly after it), and the sentence after the
+// code; all from the lead's record, the code also from another section
+// of the same page when the lead's has none.
+func (c *composer) single(li int) {
+	// A lead that is itself a question (a FAQ item, a heading-like
+	// sentence) is answered by the sentence after it.
+	if strings.HasSuffix(c.sents[li].text, "?") && li+1 < len(c.sents) && c.sents[li+1].rec == c.sents[li].rec {
+		li++
+	}
+	// An explanation or a definition is read from the start of its
+	// paragraph when the paragraph is short and opens on its own: the
+	// sentence before the lead is usually its reason.
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare) && l.pos > 0 && l.kind == chunk.Paragraph {
+		first, n := li, 0
+		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
+			first--
+		}
+		for i := first; i <= li; i++ {
+			n += len(c.sents[i].text) + 1
+		}
+		if f := &c.sents[first]; n <= 400 && f.pos == 0 && f.score > 0 && !strings.HasSuffix(f.text, ":") {
+			li = first
+		}
+	}
+	lead := c.sents[li]
+	c.add(lead.text, lead.rec)
+	size := len(lead.text)
+	covered := lead.mask
+	// The sentences that follow the lead in its block, while they add to
+	// the answer and fit: the rest of a definition, the fix after a cause.
+	if lead.kind != chunk.Table && lead.kind != chunk.List && !strings.HasSuffix(lead.text, ":") {
+		for i := li + 1; i < len(c.sents); i++ {
+			s := &c.sents[i]
+			// A definition goes on into the next paragraph of its
+			// section while it is short: what the thing is, then what
+			// it holds or does.
+			next := c.sh == shapeDefine && s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300
+			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
+				break
+			}
+			sep := " "
+			if s.block != lead.block {
+				sep = "\n\n"
+			}
+			if size+1+len(s.text) > c.maxBytes || closingLike(s.text) {
+				break
+			}
+			if strings.HasSuffix(s.text, ":") && (c.sh == shapeWhy || c.sh == shapeCompare) {
+				break // it introduces code this answer does not quote
+			}
+			// A how-to goes on while the sentence adds a question word or
+			// says what to do, or while the answer is a short line yet.
+			if c.sh == shapeHowto && s.mask&^covered == 0 && !imperative[firstWord(s.text)] && (size >= 200 || s.score <= 0) {
+				break
+			}
+			if c.sh == shapeError && s.mask&^covered == 0 && !fixLike(s.text) && size > 200 {
+				break
+			}
+			c.add(sep+s.text, s.rec)
+			size += len(sep) + len(s.text)
+			covered |= s.mask
+			lead = *s
+			if strings.HasSuffix(s.text, ":") {
+				break
+			}
+		}
+	}
+	bs := c.pkg.Records[lead.rec].Blocks
+	// A list or small table the lead's paragraph introduces is the answer's
+	// body ("Lighthouse reads a few keys of its own:" then the keys); so is
+	// the whole list when the lead is one item of a section whose headings
+	// ask more than the item says ("which keys …").
+	whole := (lead.kind == chunk.List || lead.kind == chunk.Table) && c.listing && c.heads[lead.rec]&^lead.mask != 0
+	if whole {
+		c.out = composed{}
+		size = 0
+		lead.block--
+	}
+	listed := false
+	if (whole || lead.kind == chunk.Paragraph && c.lastOf(&lead)) && lead.block+1 < len(bs) {
+		listed = c.quoteList(lead.rec, lead.block+1, &size)
+	}
+	// A question asking for several things ("which keys", "what files")
+	// is answered by the list or table of the lead's section, or of a
+	// section of its page whose heading speaks to the question.
+	if c.listing && !listed {
+		for ri := range c.pkg.Records {
+			if ri != lead.rec && (c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL || c.own[ri] == 0) {
+				continue
+			}
+			for bi, b := range c.pkg.Records[ri].Blocks {
+				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.quoteList(ri, bi, &size) {
+					listed = true
+					break
+				}
+			}
+			if listed {
+				break
+			}
+		}
+	}
+	if c.sh == shapeWhy || c.sh == shapeCompare && lead.kind != chunk.Paragraph {
+		c.seeAlso(lead.rec)
+		return
+	}
+	// The code: the block the lead introduces, else the best-matching
+	// code block of the lead's section, else of another section of its
+	// page with a question term in its code or headings.
+	codeRec, code := lead.rec, -1
+	if c.introducesCode(&lead) && strings.HasSuffix(lead.text, ":") {
+		code = lead.block + 1
+	} else {
+		best := 0
+		for ri := range c.pkg.Records {
+			if ri != lead.rec && c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL {
+				continue
+			}
+			if ri != lead.rec && (c.sh == shapeDefine || c.sh == shapeCompare || code >= 0 && codeRec == lead.rec) {
+				continue
+			}
+			rbs := c.pkg.Records[ri].Blocks
+			for bi, b := range rbs {
+				if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
+					continue
+				}
+				if c.sh == shapeDefine && (ri != lead.rec || bi != lead.block+1) {
+					continue // a definition quotes only the example right after it
+				}
+				m := c.mask(b.Text)
+				if bi > 0 && rbs[bi-1].Kind != chunk.Code {
+					m |= c.mask(rbs[bi-1].Text)
+				}
+				if ri == lead.rec {
+					m |= c.heads[ri]
+				} else if h := c.pkg.Records[ri].Headings; len(h) > 0 {
+					m |= c.mask(h[len(h)-1])
+				}
+				n := bits.OnesCount64(m) * 2
+				switch {
+				case ri == lead.rec:
+					n += 2
+				case c.pkg.Records[lead.rec].Anchor == "" && c.pkg.Records[ri].Order == c.pkg.Records[lead.rec].Order+1:
+					// A page's intro is followed by its first section,
+					// which usually holds the page's first command.
+					n++
+				case bits.OnesCount64(m) < min(2, bits.OnesCount64(c.all)):
+					// Another section's code must earn its place with
+					// its own words, not the page title they share.
+					continue
+				}
+				if ri == lead.rec && bi == lead.block+1 {
+					n++ // right after the lead
+				}
+				if n > best {
+					best, codeRec, code = n, ri, bi
+				}
+			}
+		}
+	}
+	if code < 0 && c.sh == shapeReference {
+		codeRec, code = c.exampleOf()
+	}
+	if code >= 0 {
+		cbs := c.pkg.Records[codeRec].Blocks
+		// Code the lead does not introduce keeps its own introduction.
+		if codeRec != lead.rec || code != lead.block+1 || !strings.HasSuffix(lead.text, ":") {
+			for i := range c.sents {
+				s := &c.sents[i]
+				if s.rec == codeRec && s.block == code-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) && s.text != lead.text && size+2+len(s.text) <= c.maxBytes+200 {
+					c.add("\n\n"+s.text, s.rec)
+					size += 2 + len(s.text)
+					break
+				}
+			}
+		}
+		c.add("\n\n"+fence(cbs[code]), codeRec)
+		end := code + 1
+		if end < len(cbs) && cbs[end].Kind == chunk.Code && len(cbs[end].Text) <= maxComposeCode/2 {
+			c.add("\n\n"+fence(cbs[end]), codeRec)
+			end++
+		}
+		// The first sentence after the code, when it still speaks to the
+		// question.
+		for i := range c.sents {
+			s := &c.sents[i]
+			if s.rec == codeRec && s.block == end && s.pos == 0 && s.mask&^covered != 0 && !strings.HasSuffix(s.text, ":") && size+2+len(s.text) <= c.maxBytes && s.score > 0 {
+				c.add("\n\n"+s.text, s.rec)
+				break
+			}
+		}
+	}
+	c.support(lead.rec, &covered)
+	c.seeAlso(lead.rec)
+}
+
+// listLead answers a question asking for several things ("what are the
+// parts", "which keys") with the list or small table of one of the
+// engine's first two records whose own heading speaks to the question,
+// after the sentence introducing it; false when there is none.
+func (c *composer) listLead() bool {
+	for ri := range min(2, len(c.pkg.Records)) {
+		if c.own[ri] == 0 {
+			continue
+		}
+		bs := c.pkg.Records[ri].Blocks
+		for bi, b := range bs {
+			if b.Kind != chunk.List && b.Kind != chunk.Table {
+				continue
+			}
+			size := 0
+			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
+				for i := range c.sents {
+					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && s.score > 0 && len(s.text) <= maxSupportBytes {
+						c.add(s.text, ri)
+						size = len(s.text)
+					}
+				}
+			}
+			if c.quoteList(ri, bi, &size) {
+				c.seeAlso(ri)
+				return true
+			}
+			c.out = composed{}
+		}
+	}
+	return false
+}
+
+// quoteList quotes a list or table block one "- " line per item or
+// row when it has at most maxTableRows and fits; false when it does not.
+func (c *composer) quoteList(rec, block int, size *int) bool {
+	b := c.pkg.Records[rec].Blocks[block]
+	if b.Kind != chunk.List && b.Kind != chunk.Table {
+		return false
+	}
+	// One line per item or row, whole: an item of two sentences is one
+	// line, not two.
+	var lines []string
+	n := 0
+	if b.Kind == chunk.List {
+		for _, l := range strings.Split(b.Text, "\n") {
+			if strings.HasPrefix(l, " ") {
+				continue // a nested item belongs to the one above it
+			}
+			if t := strings.TrimSpace(listItem(l)); t != "" {
+				if !quotable(t) || len(t) > maxTableRowBytes {
+					return false
+				}
+				lines = append(lines, t)
+				n += 3 + len(t)
+			}
+		}
+	} else {
+		for i := range c.sents {
+			if s := &c.sents[i]; s.rec == rec && s.block == block {
+				lines = append(lines, s.text)
+				n += 3 + len(s.text)
+			}
+		}
+	}
+	if len(lines) == 0 || len(lines) > maxTableRows || *size+n > c.maxBytes+200 {
+		return false
+	}
+	// An ordered list keeps its numbers.
+	ordered := b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text
+	for i, l := range lines {
+		marker := "- "
+		if ordered {
+			marker = itoa(i+1) + ". "
+		}
+		sep := "\n"
+		switch {
+		case i == 0 && c.out.size == 0:
+			sep = ""
+		case i == 0:
+			sep = "\n\n"
+		}
+		c.add(sep+marker+l, rec)
+	}
+	*size += n
+	return true
+}
+
+// support adds at most maxSupport sentences that cover question terms
+// the answer does not yet hold: from the lead's page, or from another
+// page when the sentence holds two question terms or more. Each must
+// stand on its own (its score) and fit the prose bound; they follow in
+// reading order, each its own paragraph.
+func (c *composer) support(leadRec int, covered *uint64) {
+	used := map[string]bool{}
+	prose := 0
+	for _, ev := range c.out.deltas {
+		used[strings.TrimSpace(ev.Delta)] = true
+		if !strings.Contains(ev.Delta, "```") {
+			prose += len(ev.Delta)
+		}
+	}
+	url := c.pkg.Records[leadRec].URL
+	var picked []int
+	for range maxSupport {
+		best, bestNew := -1, 0
+		for i := range c.sents {
+			s := &c.sents[i]
+			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") || s.score < 20 {
+				continue
+			}
+			if c.pkg.Records[s.rec].URL != url && (bits.OnesCount64(s.mask) < 2 || c.entry) {
+				continue // another page's sentence must share two words; an error's entry stands alone
+			}
+			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
+				continue // a reference row is not support for a how-to or an error
+			}
+			if n := bits.OnesCount64(s.mask &^ *covered); n > bestNew || n == bestNew && n > 0 && s.score > c.sents[best].score {
+				best, bestNew = i, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		s := &c.sents[best]
+		used[s.text] = true
+		*covered |= s.mask
+		prose += 2 + len(s.text)
+		picked = append(picked, best)
+	}
+	slices.Sort(picked) // sentences are collected in reading order
+	for _, i := range picked {
+		c.add("\n\n"+c.sents[i].text, c.sents[i].rec)
+	}
+}
+
+// exampleOf is, for a question naming a setting or function (camelCase,
+// or a dotted path), the first code block of the package (in the
+// engine's order) that names it verbatim (the last dotted part of a
+// name: "maxResults" of "search.maxResults"), as its example; -1 when
+// none does.
+func (c *composer) exampleOf() (int, int) {
+	var names []string
+	for _, w := range strings.Fields(c.question) {
+		w = strings.Trim(w, "`'\"?,;()")
+		dotted := false
+		if i := strings.LastIndexAny(w, ".:/"); i >= 0 {
+			w, dotted = w[i+1:], true
+		}
+		camel := false
+		for i := 1; i < len(w); i++ {
+			camel = camel || w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z'
+		}
+		if camel && len(w) >= 4 || dotted && len(w) >= 5 {
+			names = append(names, w) // a setting, not an error code or a file extension
+		}
+	}
+	for ri := range c.pkg.Records {
+		for bi, b := range c.pkg.Records[ri].Blocks {
+			if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
+				continue
+			}
+			for _, n := range names {
+				if strings.Contains(b.Text, n) {
+					return ri, bi
+				}
+			}
+		}
+	}
+	return -1, -1
+}
+
+// fixLike: a sentence saying how to fix something.
+func fixLike(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "fix") || strings.HasPrefix(l, "to fix") || imperative[firstWord(s)] || strings.Contains(l, " instead")
+}
+
+func closingLike(s string) bool {
+	l := strings.ToLower(s)
+	for _, d := range closing {
+		if strings.Contains(l, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// seeAlso cites the engine's first record when the answer was taken from
+// another page, in one line naming it.
+func (c *composer) seeAlso(rec int) {
+	r0 := &c.pkg.Records[0]
+	if rec == 0 || c.pkg.Records[rec].URL == r0.URL {
+		return
+	}
+	for _, ev := range c.out.deltas {
+		if ev.Sources[0] == r0.ID {
+			return // already quoted
+		}
+	}
+	line := "\n\nSee also " + r0.Label()
+	// With what that section says, when it says something of its own.
+	best := -1
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == 0 && s.mask != 0 && s.score >= 20 && len(s.text) <= maxSupportBytes && !strings.HasSuffix(s.text, ":") && (best < 0 || s.score > c.sents[best].score) {
+			best = i
+		}
+	}
+	switch {
+	case best >= 0:
+		line += ": " + c.sents[best].text
+	case c.heads[0]|c.code[0] != 0:
+		line += "."
+	default:
+		return // the engine's first says nothing of the question
+	}
+	c.add(line, 0)
+}
+
+// unsure says that nothing answers well and lists the closest sections.
+func (c *composer) unsure() {
+	c.add("I found no passage that answers this directly; the closest sections are:", 0)
+	seen := map[string]bool{}
+	for ri := range c.pkg.Records {
+		r := &c.pkg.Records[ri]
+		if seen[r.Href()] || len(seen) == 3 {
+			continue
+		}
+		seen[r.Href()] = true
+		line := "\n- " + r.Label()
+		if s := c.firstSentence(ri); s != "" {
+			line += ": " + s
+		}
+		c.add(line, ri)
+	}
+}
+
+// firstSentence is a record's best one-line excerpt: its sentence with the
+// most question terms, the first on ties, if short enough.
+func (c *composer) firstSentence(rec int) string {
+	best := -1
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.rec != rec || len(s.text) > 200 || strings.HasSuffix(s.text, ":") {
+			continue
+		}
+		if best < 0 || bits.OnesCount64(s.mask) > bits.OnesCount64(c.sents[best].mask) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return ""
+	}
+	return c.sents[best].text
+}

@@ -1,0 +1,67 @@
+package generate
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/internal/evidence"
+)
+
+// compose answers q over the pages with the Composer.
+func composeOver(t *testing.T, q string, pages ...[3]string) (string, []string) {
+	t.Helper()
+	pkg := v3(t, pages...).Search(q, evidence.Budget{})
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return res.Text, res.Used
+}
+
+// A sentence leaning on what came before ("This …", "For example …")
+// or a guide's closing line does not lead; the sentence that says how
+// does, with its code.
+func TestComposerLeadAnswers(t *testing.T) {
+	page := [3]string{"/docs/deploy/", "Deploy", `<p>This makes the site faster to deploy on every push.</p>
+<p>For example, deploy previews get their own URL.</p>
+<p>To deploy the site, run hugo deploy with a target:</p>
+<pre><code class="language-sh">hugo deploy --target production</code></pre>
+<p>In the future, whenever you push a change, the site will rebuild and deploy.</p>`}
+	text, _ := composeOver(t, "how do I deploy the site", page)
+	if !strings.HasPrefix(text, "To deploy the site, run hugo deploy with a target:\n\n```sh\nhugo deploy --target production\n```") {
+		t.Errorf("lead:\n%s", text)
+	}
+	if strings.Contains(text, "In the future") || strings.Contains(text, "For example") {
+		t.Errorf("a dependent or closing sentence was quoted:\n%s", text)
+	}
+}
+
+// A list answers a question asking for several things, one line per
+// item however many sentences it has, ordered lists keeping numbers.
+func TestComposerLists(t *testing.T) {
+	page := [3]string{"/docs/search/", "Search", `<h2 id="options">Search options</h2>
+<p>You can choose from:</p>
+<ol><li>Local search, which indexes in the browser. It needs no service.</li>
+<li>Algolia, which is hosted. It is free for open source.</li></ol>`}
+	text, _ := composeOver(t, "which search options are there", page)
+	want := "You can choose from:\n\n1. Local search, which indexes in the browser. It needs no service.\n2. Algolia, which is hosted. It is free for open source."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+// Records without blocks (v1 and v2 corpora, or a package decoded from
+// JSON) are answered from their excerpts.
+func TestComposerExcerpts(t *testing.T) {
+	pkg := &evidence.Package{Records: []evidence.Selected{
+		{ID: "a", URL: "/a/", Title: "Sessions", Excerpt: "This is noted. Sessions live in SQLite by default. Several instances need PostgreSQL."},
+	}}
+	res, err := Run(context.Background(), Composer{}, Question{Text: "where do sessions live"}, pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Text, "Sessions live in SQLite by default.") || len(res.Used) != 1 {
+		t.Errorf("%q cites %v", res.Text, res.Used)
+	}
+}
