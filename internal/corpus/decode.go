@@ -6,8 +6,28 @@ import (
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
+	"github.com/askplane/askplane/internal/chunk/chunk1"
 	"github.com/askplane/askplane/internal/protocol"
 )
+
+// Rules are how a v3 page's HTML becomes records: the chunker and what
+// comes with its version. They are part of the evidence engine that
+// reads the corpus (see internal/engines); v1 and v2 corpora do not
+// depend on them.
+type Rules struct {
+	// Split is the chunker.
+	Split func(string) ([]chunk.Chunk, error)
+	// HeadingTitle takes an untitled page's title from its first h1, else
+	// its first heading (askplane.chunk/2 on).
+	HeadingTitle bool
+}
+
+// Current are the rules of [chunk.Version], what [Load] reads with.
+var Current = Rules{Split: chunk.Split, HeadingTitle: true}
+
+// Chunk1 are the rules of askplane.chunk/1 (internal/chunk/chunk1), kept
+// for the engines that read v3 corpora with them.
+var Chunk1 = Rules{Split: chunk1.Split}
 
 // The wire shape of askplane.corpus v1, v2 and v3 (see the package doc). The
 // build writes keys sorted, so nothing may depend on key order;
@@ -54,7 +74,7 @@ const maxLevel = 6
 // A version 2 corpus is turned into the records version 1 stores, by the
 // rules in the package doc: headings and text trimmed, heading paths
 // rebuilt from the levels, and chunks without text left out.
-func decode(data []byte) (*Corpus, error) {
+func decode(data []byte, rules Rules) (*Corpus, error) {
 	var w wireCorpus
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, fail(CodeInvalid, "the corpus is not valid askplane.corpus JSON")
@@ -83,7 +103,7 @@ func decode(data []byte) (*Corpus, error) {
 		}
 		if w.Version == 3 {
 			var err error
-			if stack, err = c.addPageV3(p, where, w.Language, seen, stack); err != nil {
+			if stack, err = c.addPageV3(p, where, w.Language, rules, seen, stack); err != nil {
 				return nil, err
 			}
 			continue
@@ -168,14 +188,14 @@ func openHeadingAt(stack []openHeading, root []string, level int, title string) 
 
 // addPageV3 chunks one v3 page (see the package doc) and appends its
 // records. seen holds the ids of every record so far.
-func (c *Corpus) addPageV3(p wirePage, where, lang string, seen map[string]struct{}, stack []openHeading) ([]openHeading, error) {
+func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map[string]struct{}, stack []openHeading) ([]openHeading, error) {
 	switch {
 	case p.HTML == nil || p.Kind == nil || p.Section == nil || p.Lang == nil:
 		return stack, fail(CodeInvalid, where+": kind, section, lang and html are required")
 	case *p.Lang != lang:
 		return stack, fail(CodeInvalid, where+": lang is not the corpus language")
 	}
-	chunks, err := chunk.Split(*p.HTML)
+	chunks, err := rules.Split(*p.HTML)
 	if err != nil {
 		return stack, fail(CodeInvalid, where+": "+err.Error())
 	}

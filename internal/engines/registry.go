@@ -68,7 +68,8 @@ var bm25v2 = Engine{
 	ID: evidence.EngineID2,
 	Sources: []string{
 		"internal/chunk/chunk.go",
-		"internal/chunk/split.go",
+		"internal/chunk/chunk1/chunk1.go",
+		"internal/chunk/chunk1/split.go",
 		"internal/corpus/decode.go",
 		"internal/corpus/record.go",
 		"internal/evidence/analyze2.go",
@@ -92,14 +93,16 @@ var bm25v2 = Engine{
 		"internal/evidence/terms.go",
 		"internal/evidence/wire.go",
 	},
-	Index: func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex2(c) },
+	Index:  func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex2(c) },
+	Decode: loadChunk1,
 }
 
 var bm25v1 = Engine{
 	ID: evidence.EngineID,
 	Sources: []string{
 		"internal/chunk/chunk.go",
-		"internal/chunk/split.go",
+		"internal/chunk/chunk1/chunk1.go",
+		"internal/chunk/chunk1/split.go",
 		"internal/corpus/decode.go",
 		"internal/corpus/record.go",
 		"internal/evidence/budget.go",
@@ -118,7 +121,15 @@ var bm25v1 = Engine{
 		"internal/evidence/terms.go",
 		"internal/evidence/wire.go",
 	},
-	Index: func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex(c) },
+	Index:  func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex(c) },
+	Decode: loadChunk1,
+}
+
+// loadChunk1 reads a corpus as askplane.bm25/1 and /2 always have: a v3
+// page is chunked by askplane.chunk/1, frozen in internal/chunk/chunk1
+// (internal/chunk/chunk.go still gives it its block and chunk types).
+func loadChunk1(raw []byte, version string) (*corpus.Corpus, error) {
+	return corpus.LoadWith(raw, version, corpus.Chunk1)
 }
 
 // retained lists every engine this binary can replay, current first: the
