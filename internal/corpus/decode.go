@@ -200,13 +200,25 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map
 		return stack, fail(CodeInvalid, where+": "+err.Error())
 	}
 	title := chunk.TrimGlyphs(p.Title)
+	titled := -1 // the chunk whose heading is the page's title
+	if title == "" && rules.HeadingTitle {
+		titled = headingTitle(chunks)
+		if titled >= 0 {
+			title = chunks[titled].Heading
+		}
+	}
 	root := []string{title}
 	stack = stack[:0]
 	for j, ch := range chunks {
 		var headings []string
-		if ch.Level == 0 {
+		switch {
+		case ch.Level == 0:
 			headings = root
-		} else {
+		case j == titled: // its path is the title's, not the title twice
+			stack, _ = openHeadingAt(stack, root, ch.Level, ch.Heading)
+			stack[len(stack)-1].path = root
+			headings = root
+		default:
 			stack, headings = openHeadingAt(stack, root, ch.Level, ch.Heading)
 		}
 		if len(ch.Blocks) == 0 {
@@ -220,7 +232,11 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map
 		if !protocol.ValidHref(r.Href()) {
 			return stack, fail(CodeInvalid, at+": url#anchor is not a safe href")
 		}
-		r.ID = RecordID(r.URL, r.Anchor)
+		key := ch.Key // a heading without an id: the key Hugo would make it
+		if key == "" {
+			key = ch.Anchor
+		}
+		r.ID = RecordID(r.URL, key)
 		if _, dup := seen[r.ID]; dup {
 			return stack, fail(CodeInvalid, at+": the same url and anchor appear twice")
 		}
@@ -228,4 +244,22 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map
 		c.Records = append(c.Records, r)
 	}
 	return stack, nil
+}
+
+// headingTitle is the index of the chunk whose heading titles an untitled
+// page: its first h1, else its first heading (not a term), or -1.
+func headingTitle(chunks []chunk.Chunk) int {
+	first := -1
+	for j, ch := range chunks {
+		if ch.Level < 1 || ch.Level > maxLevel || chunk.TrimGlyphs(ch.Heading) == "" {
+			continue
+		}
+		if ch.Level == 1 {
+			return j
+		}
+		if first < 0 {
+			first = j
+		}
+	}
+	return first
 }
