@@ -145,3 +145,12 @@ hugo</code></pre>`)
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A callout's title heading is the callout's text, not a section.
+func TestHeadingInsideANote(t *testing.T) {
+	got := split(t, `<h2 id="a">A</h2><div class="alert alert-info"><h4 class="alert-heading">Note</h4><p>Needs <code>go</code>.</p></div><blockquote><h5>Tip</h5><p>Quote.</p></blockquote>`)
+	want := "[0# ]\n[2#a A]\nnote(): Note Needs `go`.\nnote(): Tip Quote.\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -37,8 +37,10 @@ import (
 //     element child it is); the target of a same-page link inside it
 //     when the page has that id. An id found other than on the heading
 //     is not used twice. Without any, Anchor is "" and Key is the id
-//     Hugo's "github" rule makes of the text (see [Chunk]). A heading
-//     named "See also", "Related" (and their translations, see
+//     Hugo's "github" rule makes of the text (see [Chunk]). In a note, a
+//     heading without an id of its own is the note's text (a callout's
+//     title), not a chunk. A heading named "See also", "Related" (and
+//     their translations, see
 //     seeAlsoTitles) makes every following list whose items all start
 //     with a link be dropped, up to the next heading of the same or a
 //     higher level.
@@ -305,6 +307,12 @@ func headingLevel(a atom.Atom) int {
 }
 
 func (s *splitter) heading(n *html.Node, depth, level int) {
+	if s.kind == Note && attr(n, "id") == "" { // a callout's title: part of its text
+		s.inline.WriteByte(' ')
+		s.children(n, depth)
+		s.inline.WriteByte(' ')
+		return
+	}
 	s.flush()
 	text := TrimGlyphs(s.text(n, depth, 0))
 	if text == "" { // a theme whose heading is all one permalink
