@@ -191,6 +191,7 @@ func TestPlainText(t *testing.T) {
 func FuzzSplit(f *testing.F) {
 	f.Add(`<h2 id="a">A<a class="anchor">#</a></h2><pre><code class="language-go">x</code></pre><ul><li>a<ul><li>b</li></ul></li></ul>`)
 	f.Add(`<dl><dt id="t">t</dt><dd><table><tr><td>|</td></tr></table></dd></dl>`)
+	f.Add("<a id=x></a><h2>A <code>`b`</code></h2><pre><code class=\"language-toml\">[t]\n# c\nk = 1 # d\n'q' = \"#\"</code></pre><pre data-lang=yaml>a:\n  # c\n  b: 1\n- x # y</pre>")
 	f.Fuzz(func(t *testing.T, src string) {
 		chunks, err := Split(src)
 		if err != nil {
@@ -203,7 +204,10 @@ func FuzzSplit(f *testing.F) {
 			if c.Level > 0 && c.Key == "" || c.Anchor != "" && c.Key != c.Anchor {
 				t.Fatalf("chunk %+v: no key, or a key that is not its anchor", c)
 			}
-			for _, b := range c.Blocks {
+			for i, b := range c.Blocks {
+				if b.Kind == Annotation && (i == 0 || c.Blocks[i-1].Kind != Code) {
+					t.Fatalf("an annotation after %+v", c.Blocks[max(i-1, 0)])
+				}
 				if b.Text == "" || (b.Kind != Code && b.Kind != List && b.Text != strings.TrimSpace(b.Text)) {
 					t.Fatalf("block %+v", b)
 				}
