@@ -44,10 +44,11 @@ func TestAnchorBeforeContentIsNotTheHeadings(t *testing.T) {
 
 // Keys are unique: a made one steps aside for every id the page has and
 // every key before it ("-1", "-2", as Hugo numbers), and a found id that a
-// chunk has already is not used twice.
+// chunk has already is not used twice, not even by a heading or term that
+// carries it itself (so the corpus reader never refuses a page for it).
 func TestKeysAreUnique(t *testing.T) {
 	got := split(t, `<h2>Example</h2><p>a</p><h2>Example</h2><p>b</p><h2 id="example-2">Other</h2><p>c</p><h2>Example</h2><p>d</p>
-<h2><span id="dup"></span>One</h2><p>e</p><h2><span id="dup"></span>Two</h2><p>f</p>`)
+<h2><span id="dup"></span>One</h2><p>e</p><h2><span id="dup"></span>Two</h2><p>f</p><h2 id="dup">Three</h2><p>g</p><dl><dt id="dup">four</dt><dd>h</dd></dl>`)
 	want := `[0# ]
 [2#~example Example]
 paragraph(): a
@@ -61,6 +62,10 @@ paragraph(): d
 paragraph(): e
 [2#~two Two]
 paragraph(): f
+[2#~three Three]
+paragraph(): g
+term(): four
+definition(): h
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

@@ -36,7 +36,9 @@ import (
 //     between; the element it opens (a section or div whose first
 //     element child it is); the target of a same-page link inside it
 //     when the page has that id. An id found other than on the heading
-//     is not used twice. Without any, Anchor is "" and Key is the id
+//     is not used twice, and a heading's or term's own id that an earlier
+//     chunk found off its heading counts as none: only two headings' own
+//     ids can clash (and the corpus reader refuses the page). Without any, Anchor is "" and Key is the id
 //     Hugo's "github" rule makes of the text (see [Chunk]). In a note, a
 //     heading without an id of its own is the note's text (a callout's
 //     title), not a chunk. A heading named "See also", "Related" (and
@@ -127,6 +129,7 @@ type splitter struct {
 	nodes   []*html.Node    // the fragment, for ids
 	ids     map[string]bool // every id and a name of the page, once a heading needs them
 	used    map[string]bool // the chunks' keys so far
+	found   map[string]bool // the keys that are ids found off their heading
 	pending string          // the id of an empty anchor not yet followed by content
 }
 
@@ -322,9 +325,14 @@ func (s *splitter) heading(n *html.Node, depth, level int) {
 		s.seeAlso = 0
 	}
 	see := seeAlsoTitles[strings.ToLower(strings.TrimRight(text, " :."))]
-	anchor := attr(n, "id")
+	anchor := s.ownID(n)
 	if anchor == "" {
-		anchor = s.foundID(n)
+		if anchor = s.foundID(n); anchor != "" {
+			if s.found == nil {
+				s.found = map[string]bool{}
+			}
+			s.found[anchor] = true
+		}
 	}
 	s.pending = ""
 	switch {
@@ -336,6 +344,16 @@ func (s *splitter) heading(n *html.Node, depth, level int) {
 	if see {
 		s.seeAlso = level
 	}
+}
+
+// ownID is n's id, unless an earlier chunk found that id off its heading
+// (a link to it goes there, the first in the page): then n is treated as
+// having none.
+func (s *splitter) ownID(n *html.Node) string {
+	if id := attr(n, "id"); !s.found[id] {
+		return id
+	}
+	return ""
 }
 
 // foundID is the id a heading without one of its own is linked by (see
@@ -488,7 +506,7 @@ var seeAlsoTitles = map[string]bool{
 func (s *splitter) term(n *html.Node, depth int) {
 	s.flush()
 	s.pending = ""
-	if id := attr(n, "id"); id != "" {
+	if id := s.ownID(n); id != "" {
 		s.open(TermLevel, id, id, TrimGlyphs(s.text(n, depth, 0)))
 	} else if text := TrimGlyphs(s.text(n, depth, codeSpans)); text != "" {
 		s.emit(Term, "", text, 0)
