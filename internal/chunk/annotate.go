@@ -5,8 +5,8 @@ import "strings"
 // maxAnnotationLines bounds the lines one code block's comments give.
 const maxAnnotationLines = 64
 
-// annotate turns the # comments of a TOML or YAML code block into the
-// text of its Annotation block, or "" when it has none (or is in another
+// annotate turns the # comments of a TOML or YAML code block into its
+// Notes, or "" when none annotates a setting (or the block is in another
 // language). Each comment, with the comment lines right above it joined
 // to it, annotates:
 //
@@ -15,7 +15,7 @@ const maxAnnotationLines = 64
 //     `parent.key`" (YAML, by indentation) when the key is inside one;
 //   - in TOML, the table header on the next line: "`[table]`: text";
 //   - nothing, when a blank line, the end or anything else comes first:
-//     then the line is the comment's text alone.
+//     then it gives no line (its words are in the code already).
 //
 // A setting is a line "key = …" (TOML) or "key: …" (YAML), key bare or
 // quoted. Comments are read simply: a '#' starts one at a line's start,
@@ -40,12 +40,7 @@ func annotate(lang, code string) string {
 		key    string
 	}
 	var parents []parent // YAML: open mappings by indentation
-	alone := func() {
-		if len(pending) > 0 {
-			out = append(out, strings.Join(pending, " "))
-			pending = pending[:0]
-		}
-	}
+	alone := func() { pending = pending[:0] }
 	for line := range strings.Lines(code) {
 		if len(out) >= maxAnnotationLines {
 			break

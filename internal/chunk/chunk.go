@@ -30,13 +30,6 @@ const (
 	Term       Kind = "term"       // a dt without an id
 	Definition Kind = "definition" // a dd
 	Note       Kind = "note"       // blockquote, or an admonition (role=note, class note/warning/…)
-	// Annotation is what the comments of the TOML or YAML Code block
-	// right before it say, one line per comment: "`key` in `[table]`:
-	// comment" for the setting (or table) it annotates, the bare text
-	// for a comment that annotates none. It is derived text, for search
-	// and sentence selection; the Code block shows the comments already
-	// (askplane.chunk/2 on).
-	Annotation Kind = "annotation"
 )
 
 // Block is one unit of content. Text is plain text: whitespace collapsed
@@ -49,6 +42,13 @@ type Block struct {
 	Kind Kind
 	Lang string // Code only: the language from class="language-x" or data-lang
 	Text string
+	// Notes (Code only, askplane.chunk/2 on) is what the # comments of a
+	// TOML or YAML block say about the settings they annotate, a line
+	// each: "`search` in `[params.askplane]`: Set to false to hide the
+	// search box". It is derived text, for search and sentence
+	// selection: [PlainText] writes it after the code; Text, which shows
+	// the comments already, stays verbatim for display.
+	Notes string
 }
 
 // Chunk is the content under one heading: the text before the page's

@@ -105,8 +105,9 @@ func TestCodeSpans(t *testing.T) {
 	}
 }
 
-// The comments of a TOML or YAML block become an Annotation block after
-// it; the code stays verbatim.
+// The comments of a TOML or YAML block that annotate settings become the
+// block's Notes; the code stays verbatim, and comments that annotate
+// nothing give no note.
 func TestAnnotations(t *testing.T) {
 	toml := `# Site-wide settings.
 
@@ -134,17 +135,15 @@ list:
 	got := split(t, `<pre><code class="language-toml">`+toml+`</code></pre><pre><code class="language-yaml">`+yaml+`</code></pre><pre><code class="language-sh"># a shell comment
 hugo</code></pre>`)
 	want := "[0# ]\ncode(toml): " + toml + "\n" +
-		"annotation(): Site-wide settings.\n" +
-		"`search` in `[params.askplane]`: Set to false to hide the search box\n" +
+		"notes: `search` in `[params.askplane]`: Set to false to hide the search box\n" +
 		"`feedback` in `[params.askplane]`: show the feedback buttons\n" +
 		"`url` in `[params.askplane]`: the sidecar\n" +
 		"`theme` in `[params.askplane]`: Themes: light or dark. Default is light.\n" +
 		"`[[menu.main]]`: A lone remark.\n" +
 		"code(yaml): " + yaml + "\n" +
-		"annotation(): `params`: Site settings\n" +
+		"notes: `params`: Site settings\n" +
 		"`search` in `params.askplane`: Set to false to hide the search box\n" +
 		"`other` in `params`: the other one\n" +
-		"not a setting\n" +
 		"code(sh): # a shell comment\nhugo\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

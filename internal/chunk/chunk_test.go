@@ -21,6 +21,9 @@ func show(chunks []Chunk) string {
 		fmt.Fprintf(&b, "[%d#%s%s %s]\n", c.Level, c.Anchor, key, c.Heading)
 		for _, bl := range c.Blocks {
 			fmt.Fprintf(&b, "%s(%s): %s\n", bl.Kind, bl.Lang, bl.Text)
+			if bl.Notes != "" {
+				fmt.Fprintf(&b, "notes: %s\n", bl.Notes)
+			}
 		}
 	}
 	return b.String()
@@ -204,9 +207,9 @@ func FuzzSplit(f *testing.F) {
 			if c.Level > 0 && c.Key == "" || c.Anchor != "" && c.Key != c.Anchor {
 				t.Fatalf("chunk %+v: no key, or a key that is not its anchor", c)
 			}
-			for i, b := range c.Blocks {
-				if b.Kind == Annotation && (i == 0 || c.Blocks[i-1].Kind != Code) {
-					t.Fatalf("an annotation after %+v", c.Blocks[max(i-1, 0)])
+			for _, b := range c.Blocks {
+				if b.Notes != "" && (b.Kind != Code || b.Notes != strings.TrimSpace(b.Notes)) {
+					t.Fatalf("notes on %+v", b)
 				}
 				if b.Text == "" || (b.Kind != Code && b.Kind != List && b.Text != strings.TrimSpace(b.Text)) {
 					t.Fatalf("block %+v", b)

@@ -53,8 +53,8 @@ import (
 //   - pre is a Code block, verbatim; a Chroma table (class lntable) is
 //     the Code block of its code cell. Lang is the first language-x class
 //     or data-lang attribute on the pre or the code inside it. A toml or
-//     yaml (yml) Code block with # comments is followed by an
-//     [Annotation] block (see annotate).
+//     yaml (yml) Code block whose # comments annotate settings has them
+//     in Notes (see annotate).
 //   - ul/ol are one List block, an item per line ("- " or "N. "), nested
 //     lists indented by their parent's marker width; a pre, table, dl or
 //     note inside an item ends the List block, becomes its own block, and
@@ -92,13 +92,13 @@ func Split(src string) ([]Chunk, error) {
 }
 
 // PlainText is the text of blocks as one string: each block's text on
-// its own line(s), in order. It is a chunk's Record.Text, so sentence
-// splitting (which ends a sentence at a line break) never joins two
-// blocks.
+// its own line(s), in order, a Code block's Notes on the lines after its
+// code. It is a chunk's Record.Text, so sentence splitting (which ends a
+// sentence at a line break) never joins two blocks.
 func PlainText(blocks []Block) string {
 	n := 0
 	for _, b := range blocks {
-		n += len(b.Text) + 1
+		n += len(b.Text) + len(b.Notes) + 2
 	}
 	var sb strings.Builder
 	sb.Grow(n)
@@ -107,6 +107,10 @@ func PlainText(blocks []Block) string {
 			sb.WriteByte('\n')
 		}
 		sb.WriteString(b.Text)
+		if b.Notes != "" {
+			sb.WriteByte('\n')
+			sb.WriteString(b.Notes)
+		}
 	}
 	return sb.String()
 }
@@ -547,8 +551,8 @@ func (s *splitter) code(pre *html.Node, depth int) {
 	}
 	lang := language(pre)
 	s.emit(Code, lang, text, 0)
-	if notes := annotate(lang, text); notes != "" {
-		s.emit(Annotation, "", notes, 0)
+	if c := &s.chunks[len(s.chunks)-1]; s.err == nil && len(c.Blocks) > 0 {
+		c.Blocks[len(c.Blocks)-1].Notes = annotate(lang, text)
 	}
 }
 

@@ -15,19 +15,22 @@ import (
 // reads the corpus (see internal/engines); v1 and v2 corpora do not
 // depend on them.
 type Rules struct {
-	// Split is the chunker.
-	Split func(string) ([]chunk.Chunk, error)
+	// Split is the chunker; PlainText and TrimGlyphs are its version's
+	// (a record's text from its blocks; a title's trailing glyphs).
+	Split      func(string) ([]chunk.Chunk, error)
+	PlainText  func([]chunk.Block) string
+	TrimGlyphs func(string) string
 	// HeadingTitle takes an untitled page's title from its first h1, else
 	// its first heading (askplane.chunk/2 on).
 	HeadingTitle bool
 }
 
 // Current are the rules of [chunk.Version], what [Load] reads with.
-var Current = Rules{Split: chunk.Split, HeadingTitle: true}
+var Current = Rules{Split: chunk.Split, PlainText: chunk.PlainText, TrimGlyphs: chunk.TrimGlyphs, HeadingTitle: true}
 
 // Chunk1 are the rules of askplane.chunk/1 (internal/chunk/chunk1), kept
 // for the engines that read v3 corpora with them.
-var Chunk1 = Rules{Split: chunk1.Split}
+var Chunk1 = Rules{Split: chunk1.Split, PlainText: chunk1.PlainText, TrimGlyphs: chunk1.TrimGlyphs}
 
 // The wire shape of askplane.corpus v1, v2 and v3 (see the package doc). The
 // build writes keys sorted, so nothing may depend on key order;
@@ -199,7 +202,7 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map
 	if err != nil {
 		return stack, fail(CodeInvalid, where+": "+err.Error())
 	}
-	title := chunk.TrimGlyphs(p.Title)
+	title := rules.TrimGlyphs(p.Title)
 	titled := -1 // the chunk whose heading is the page's title
 	if title == "" && rules.HeadingTitle {
 		titled = headingTitle(chunks)
@@ -224,7 +227,7 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map
 		if len(ch.Blocks) == 0 {
 			continue // no content: the chunk only opens its heading
 		}
-		r := Record{URL: p.URL, Anchor: ch.Anchor, Title: title, Headings: headings, Text: chunk.PlainText(ch.Blocks), Blocks: ch.Blocks}
+		r := Record{URL: p.URL, Anchor: ch.Anchor, Title: title, Headings: headings, Text: rules.PlainText(ch.Blocks), Blocks: ch.Blocks}
 		if protocol.Trim(r.Text) == "" {
 			continue
 		}
@@ -251,7 +254,7 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map
 func headingTitle(chunks []chunk.Chunk) int {
 	first := -1
 	for j, ch := range chunks {
-		if ch.Level < 1 || ch.Level > maxLevel || chunk.TrimGlyphs(ch.Heading) == "" {
+		if ch.Level < 1 || ch.Level > maxLevel || ch.Heading == "" { // the chunker trimmed it
 			continue
 		}
 		if ch.Level == 1 {

@@ -26,10 +26,10 @@
 // [chunk.Split] of [chunk.Version]), which belongs to the retrieval
 // engine: the same bytes give the same records only for the same chunker
 // version, so an engine reads with its own ([LoadWith]). Every chunk with
-// text is a record whose Text is [chunk.PlainText] of its blocks, whose
+// text is a record whose Text is the chunker's PlainText of its blocks, whose
 // Headings are built from the chunk levels by the version 2 stack rule
 // below (an anchored definition term is level [chunk.TermLevel]), whose
-// Title has trailing anchor glyphs ([chunk.TrimGlyphs]) removed, and whose
+// Title has trailing anchor glyphs (its TrimGlyphs) removed, and whose
 // ID is [RecordID] of the url and the chunk's Key (its Anchor under
 // askplane.chunk/1); a heading the page gives no id is cited by the page's
 // url alone. From askplane.chunk/2 on, a page whose title is empty takes

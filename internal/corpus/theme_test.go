@@ -143,7 +143,7 @@ func TestTailwindTheme(t *testing.T) {
 			t.Errorf("the h4's record: %q anchor %q", r.ID, r.Anchor)
 		}
 	}
-	if r := byHref["/docs/config/#search-box"]; len(r.Blocks) != 2 || r.Blocks[0].Kind != chunk.Code || r.Blocks[0].Lang != "toml" || r.Blocks[1].Kind != chunk.Annotation {
+	if r := byHref["/docs/config/#search-box"]; len(r.Blocks) != 1 || r.Blocks[0].Kind != chunk.Code || r.Blocks[0].Lang != "toml" || !strings.HasPrefix(r.Blocks[0].Notes, "`search` in `[params.askplane]`: ") {
 		t.Errorf("the search box's blocks: %+v", r.Blocks)
 	}
 
