@@ -35,14 +35,14 @@ import (
 //     span (id, or a's name) right before it, with no text or block
 //     between; the element it opens (a section or div whose first
 //     element child it is); the target of a same-page link inside it
-//     when the page has that id. An id found other than on the heading
-//     is not used twice, and a heading's or term's own id that an earlier
-//     chunk found off its heading counts as none: only two headings' own
-//     ids can clash (and the corpus reader refuses the page). Without any, Anchor is "" and Key is the id
-//     Hugo's "github" rule makes of the text (see [Chunk]). In a note, a
-//     heading without an id of its own is the note's text (a callout's
-//     title), not a chunk. A heading named "See also", "Related" (and
-//     their translations, see
+//     when the page has that id. An id found off its heading is not
+//     used twice, and a heading's or term's own id that an earlier chunk
+//     found off its heading counts as none: only two headings' own ids
+//     can clash (and the corpus reader refuses the page). Without any
+//     id, Anchor is "" and Key is the id Hugo's "github" rule makes of
+//     the text (see [Chunk]). In a note, a heading without an id of its
+//     own is the note's text (a callout's title), not a chunk. A heading
+//     named "See also", "Related" (and their translations, see
 //     seeAlsoTitles) makes every following list whose items all start
 //     with a link be dropped, up to the next heading of the same or a
 //     higher level.
@@ -131,7 +131,7 @@ type splitter struct {
 	seeAlso int // level of the "See also" heading whose section this is, or 0
 
 	nodes   []*html.Node    // the fragment, for ids
-	ids     map[string]bool // every id and a name of the page, once a heading needs them
+	ids     map[string]bool // every id (and a's name) of the page, once a heading needs them
 	used    map[string]bool // the chunks' keys so far
 	found   map[string]bool // the keys that are ids found off their heading
 	pending string          // the id of an empty anchor not yet followed by content
