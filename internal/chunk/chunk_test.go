@@ -8,14 +8,22 @@ import (
 	"testing"
 )
 
-// show renders chunks compactly: "[level#anchor heading]" then
-// "kind(lang): text" per block.
+// show renders chunks compactly: "[level#anchor heading]" (with "~key"
+// after the anchor when the key is another) then "kind(lang): text" per
+// block.
 func show(chunks []Chunk) string {
 	var b strings.Builder
 	for _, c := range chunks {
-		fmt.Fprintf(&b, "[%d#%s %s]\n", c.Level, c.Anchor, c.Heading)
+		key := ""
+		if c.Key != c.Anchor {
+			key = "~" + c.Key
+		}
+		fmt.Fprintf(&b, "[%d#%s%s %s]\n", c.Level, c.Anchor, key, c.Heading)
 		for _, bl := range c.Blocks {
 			fmt.Fprintf(&b, "%s(%s): %s\n", bl.Kind, bl.Lang, bl.Text)
+			if bl.Notes != "" {
+				fmt.Fprintf(&b, "notes: %s\n", bl.Notes)
+			}
 		}
 	}
 	return b.String()
@@ -34,7 +42,7 @@ func TestBlockKinds(t *testing.T) {
 	for _, tc := range []struct{ name, html, want string }{
 		{"paragraph", "<p>Hello\n  <em>world</em>.</p><p>Two</p>", "[0# ]\nparagraph(): Hello world.\nparagraph(): Two\n"},
 		{"loose text and br", "Loose <b>text</b><br>more<div>in div</div>after", "[0# ]\nparagraph(): Loose text more\nparagraph(): in div\nparagraph(): after\n"},
-		{"heading without id", "<h3>Plain</h3><p>x</p>", "[0# ]\nheading(): Plain\nparagraph(): x\n"},
+		{"heading without id", "<h3>Plain</h3><p>x</p>", "[0# ]\n[3#~plain Plain]\nparagraph(): x\n"},
 		{"code class", `<pre><code class="language-toml">[a]
   b = "c"
 </code></pre>`, "[0# ]\ncode(toml): [a]\n  b = \"c\"\n"},
@@ -50,11 +58,11 @@ func TestBlockKinds(t *testing.T) {
 </span></span></code></pre></td></tr></table></div></div>`, "[0# ]\ncode(yaml): a: 1\nb: 2\n"},
 		{"code without language", "<pre>raw  text</pre>", "[0# ]\ncode(): raw  text\n"},
 		{"list", "<ul><li>one</li><li><p>two</p><ul><li>nested <code>x</code></li></ul></li></ul><ol start=\"3\"><li>c</li><li>d</li></ol>",
-			"[0# ]\nlist(): - one\n- two\n  - nested x\nlist(): 3. c\n4. d\n"},
+			"[0# ]\nlist(): - one\n- two\n  - nested `x`\nlist(): 3. c\n4. d\n"},
 		{"code inside a list item", "<ol><li>Add:<pre><code class=\"language-toml\">a = 1</code></pre></li><li>Run it</li></ol>",
 			"[0# ]\nlist(): 1. Add:\ncode(toml): a = 1\nlist(): 2. Run it\n"},
 		{"table", "<table><thead><tr><th>key</th><th>what</th></tr></thead><tbody><tr><td><code>a|b</code></td><td>the <em>A</em></td></tr><tr><td>c</td><td>C</td></tr></tbody></table>",
-			"[0# ]\ntable(): | key | what |\n| --- | --- |\n| a\\|b | the A |\n| c | C |\n"},
+			"[0# ]\ntable(): | key | what |\n| --- | --- |\n| `a\\|b` | the A |\n| c | C |\n"},
 		{"table without header", "<table><tr><td>a</td><td>b</td></tr></table>", "[0# ]\ntable(): | a | b |\n"},
 		{"definition list", "<dl><dt>term</dt><dd><p>First.</p><p>Second.</p></dd><dt>other</dt><dd>Def.</dd></dl>",
 			"[0# ]\nterm(): term\ndefinition(): First. Second.\nterm(): other\ndefinition(): Def.\n"},
@@ -117,7 +125,7 @@ func TestDropped(t *testing.T) {
 		{"voir aussi", `<h2 id="voir-aussi">Voir aussi</h2><ul><li><a href="/a/">A</a></li></ul>`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := split(t, "<p>Kept.</p>"+tc.html); got != "[0# ]\nparagraph(): Kept.\n" && got != "[0# ]\nparagraph(): Kept.\n[2#voir-aussi Voir aussi]\n" {
+			if got := split(t, "<p>Kept.</p>"+tc.html); got != "[0# ]\nparagraph(): Kept.\n" && got != "[0# ]\nparagraph(): Kept.\n[2#voir-aussi Voir aussi]\n" && got != "[0# ]\nparagraph(): Kept.\n[2#~see-also See also]\n" {
 				t.Errorf("got\n%s", got)
 			}
 		})
@@ -186,6 +194,7 @@ func TestPlainText(t *testing.T) {
 func FuzzSplit(f *testing.F) {
 	f.Add(`<h2 id="a">A<a class="anchor">#</a></h2><pre><code class="language-go">x</code></pre><ul><li>a<ul><li>b</li></ul></li></ul>`)
 	f.Add(`<dl><dt id="t">t</dt><dd><table><tr><td>|</td></tr></table></dd></dl>`)
+	f.Add("<a id=x></a><h2>A <code>`b`</code></h2><pre><code class=\"language-toml\">[t]\n# c\nk = 1 # d\n'q' = \"#\"</code></pre><pre data-lang=yaml>a:\n  # c\n  b: 1\n- x # y</pre>")
 	f.Fuzz(func(t *testing.T, src string) {
 		chunks, err := Split(src)
 		if err != nil {
@@ -195,7 +204,13 @@ func FuzzSplit(f *testing.F) {
 			t.Fatal("no level-0 chunk first")
 		}
 		for _, c := range chunks {
+			if c.Level > 0 && c.Key == "" || c.Anchor != "" && c.Key != c.Anchor {
+				t.Fatalf("chunk %+v: no key, or a key that is not its anchor", c)
+			}
 			for _, b := range c.Blocks {
+				if b.Notes != "" && (b.Kind != Code || b.Notes != strings.TrimSpace(b.Notes)) {
+					t.Fatalf("notes on %+v", b)
+				}
 				if b.Text == "" || (b.Kind != Code && b.Kind != List && b.Text != strings.TrimSpace(b.Text)) {
 					t.Fatalf("block %+v", b)
 				}

@@ -28,15 +28,33 @@ import (
 //     a link that is a heading anchor (class anchor, headerlink,
 //     header-anchor, heading-anchor, anchor-link, hanchor, anchorjs-link,
 //     or text made only of #, ¶, §, 🔗 or ⚓); Chroma line numbers.
-//   - h1–h6 with an id, and dt with an id, start a chunk (a dt at
-//     [TermLevel]); without an id a heading is a Heading block and a dt
-//     a Term block. A heading named "See also", "Related" (and their
-//     translations, see seeAlsoTitles) makes every following list whose
-//     items all start with a link be dropped, up to the next heading of
-//     the same or a higher level.
+//   - Every h1–h6 with text or an id starts a chunk, and so does a dt
+//     with an id (at [TermLevel]); a dt without one is a Term block. A
+//     heading's Anchor is the first id found on: the heading; an element
+//     inside it (a span or a link, also a link's name); an empty a or
+//     span (id, or a's name) right before it, with no text or block
+//     between; the element it opens (a section or div whose first
+//     element child it is); the target of a same-page link inside it
+//     when the page has that id. An id found off its heading is not
+//     used twice, and a heading's or term's own id that an earlier chunk
+//     found off its heading counts as none: only two headings' own ids
+//     can clash (and the corpus reader refuses the page). Without any
+//     id, Anchor is "" and Key is the id Hugo's "github" rule makes of
+//     the text (see [Chunk]). In a note, a heading without an id of its
+//     own is the note's text (a callout's title), not a chunk. A heading
+//     named "See also", "Related" (and their translations, see
+//     seeAlsoTitles) makes every following list whose items all start
+//     with a link be dropped, up to the next heading of the same or a
+//     higher level.
+//   - code outside pre is a Markdown code span in the text around it
+//     (headings and chunk Heading text keep the bare text): fenced by
+//     one backtick more than its longest backtick run, with a space
+//     inside each fence when it starts or ends with a backtick.
 //   - pre is a Code block, verbatim; a Chroma table (class lntable) is
 //     the Code block of its code cell. Lang is the first language-x class
-//     or data-lang attribute on the pre or the code inside it.
+//     or data-lang attribute on the pre or the code inside it. A toml or
+//     yaml (yml) Code block whose # comments annotate settings has them
+//     in Notes (see annotate).
 //   - ul/ol are one List block, an item per line ("- " or "N. "), nested
 //     lists indented by their parent's marker width; a pre, table, dl or
 //     note inside an item ends the List block, becomes its own block, and
@@ -62,7 +80,7 @@ func Split(src string) ([]Chunk, error) {
 	if err != nil {
 		return nil, &Error{Code: CodeInvalid, Message: "the page's HTML cannot be parsed"}
 	}
-	s := &splitter{chunks: []Chunk{{}}, kind: Paragraph}
+	s := &splitter{chunks: []Chunk{{}}, kind: Paragraph, nodes: nodes}
 	for _, n := range nodes {
 		s.walk(n, 1)
 	}
@@ -74,13 +92,13 @@ func Split(src string) ([]Chunk, error) {
 }
 
 // PlainText is the text of blocks as one string: each block's text on
-// its own line(s), in order. It is a chunk's Record.Text, so sentence
-// splitting (which ends a sentence at a line break) never joins two
-// blocks.
+// its own line(s), in order, a Code block's Notes on the lines after its
+// code. It is a chunk's Record.Text, so sentence splitting (which ends a
+// sentence at a line break) never joins two blocks.
 func PlainText(blocks []Block) string {
 	n := 0
 	for _, b := range blocks {
-		n += len(b.Text) + 1
+		n += len(b.Text) + len(b.Notes) + 2
 	}
 	var sb strings.Builder
 	sb.Grow(n)
@@ -89,6 +107,10 @@ func PlainText(blocks []Block) string {
 			sb.WriteByte('\n')
 		}
 		sb.WriteString(b.Text)
+		if b.Notes != "" {
+			sb.WriteByte('\n')
+			sb.WriteString(b.Notes)
+		}
 	}
 	return sb.String()
 }
@@ -107,6 +129,12 @@ type splitter struct {
 	prefix string   // the current list item's marker (its first line) or indent
 
 	seeAlso int // level of the "See also" heading whose section this is, or 0
+
+	nodes   []*html.Node    // the fragment, for ids
+	ids     map[string]bool // every id (and a's name) of the page, once a heading needs them
+	used    map[string]bool // the chunks' keys so far
+	found   map[string]bool // the keys that are ids found off their heading
+	pending string          // the id of an empty anchor not yet followed by content
 }
 
 func (s *splitter) fail(code, msg string) {
@@ -151,13 +179,17 @@ func (s *splitter) flush() {
 	}
 }
 
-func (s *splitter) open(level int, anchor, heading string) {
+func (s *splitter) open(level int, anchor, key, heading string) {
 	s.flush()
 	if len(s.chunks) == MaxChunks {
 		s.fail(CodeTooManyParts, "a page has more than "+strconv.Itoa(MaxChunks)+" chunks")
 		return
 	}
-	s.chunks = append(s.chunks, Chunk{Level: level, Anchor: anchor, Heading: heading})
+	if s.used == nil {
+		s.used = map[string]bool{}
+	}
+	s.used[key] = true
+	s.chunks = append(s.chunks, Chunk{Level: level, Anchor: anchor, Key: key, Heading: heading})
 	s.last = 0
 }
 
@@ -189,6 +221,9 @@ func (s *splitter) walk(n *html.Node, depth int) {
 	}
 	switch n.Type {
 	case html.TextNode:
+		if s.pending != "" && strings.TrimSpace(n.Data) != "" {
+			s.pending = ""
+		}
 		s.inline.WriteString(n.Data)
 		return
 	case html.ElementNode:
@@ -198,9 +233,20 @@ func (s *splitter) walk(n *html.Node, depth int) {
 	if dropped(n) {
 		return
 	}
+	if id := emptyAnchor(n); id != "" {
+		s.pending = id
+		return
+	}
 	switch a := n.DataAtom; a {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 		s.heading(n, depth, int(headingLevel(a)))
+		return
+	case atom.Pre, atom.Ul, atom.Ol, atom.Table, atom.Dl, atom.Dt, atom.Dd, atom.Blockquote, atom.Hr, atom.Img:
+		s.pending = ""
+	}
+	switch a := n.DataAtom; a {
+	case atom.Code:
+		s.codeSpan(n, depth, &s.inline)
 	case atom.Pre:
 		s.flush()
 		s.code(n, depth)
@@ -268,20 +314,188 @@ func headingLevel(a atom.Atom) int {
 }
 
 func (s *splitter) heading(n *html.Node, depth, level int) {
+	if s.kind == Note && attr(n, "id") == "" { // a callout's title: part of its text
+		s.inline.WriteByte(' ')
+		s.children(n, depth)
+		s.inline.WriteByte(' ')
+		return
+	}
 	s.flush()
-	text := TrimGlyphs(s.text(n, depth))
+	text := TrimGlyphs(s.text(n, depth, 0))
+	if text == "" { // a theme whose heading is all one permalink
+		text = TrimGlyphs(s.text(n, depth, keepLinks))
+	}
 	if s.seeAlso > 0 && level <= s.seeAlso {
 		s.seeAlso = 0
 	}
 	see := seeAlsoTitles[strings.ToLower(strings.TrimRight(text, " :."))]
-	if id := attr(n, "id"); id != "" {
-		s.open(level, id, text)
-	} else if text != "" && !see {
-		s.emit(Heading, "", text, 0)
+	anchor := s.ownID(n)
+	if anchor == "" {
+		if anchor = s.foundID(n); anchor != "" {
+			if s.found == nil {
+				s.found = map[string]bool{}
+			}
+			s.found[anchor] = true
+		}
+	}
+	s.pending = ""
+	switch {
+	case anchor != "":
+		s.open(level, anchor, anchor, text)
+	case text != "":
+		s.open(level, "", s.generate(text), text)
 	}
 	if see {
 		s.seeAlso = level
 	}
+}
+
+// ownID is n's id, unless an earlier chunk found that id off its heading
+// (a link to it goes there, the first in the page): then n is treated as
+// having none.
+func (s *splitter) ownID(n *html.Node) string {
+	if id := attr(n, "id"); !s.found[id] {
+		return id
+	}
+	return ""
+}
+
+// foundID is the id a heading without one of its own is linked by (see
+// Split), or "" when it has none, or when that id is some chunk's already.
+func (s *splitter) foundID(n *html.Node) string {
+	id := innerID(n, 0)
+	if id == "" {
+		id = s.pending
+	}
+	if id == "" && n.Parent != nil && (n.Parent.DataAtom == atom.Section || n.Parent.DataAtom == atom.Div || n.Parent.DataAtom == atom.Article) && firstElement(n.Parent) == n {
+		id = attr(n.Parent, "id")
+	}
+	if id == "" {
+		for d := range n.Descendants() {
+			if d.Type == html.ElementNode && d.DataAtom == atom.A {
+				if frag, ok := strings.CutPrefix(attr(d, "href"), "#"); ok && frag != "" && s.pageIDs()[frag] {
+					id = frag
+					break
+				}
+			}
+		}
+	}
+	if s.used[id] {
+		return ""
+	}
+	return id
+}
+
+// innerID is the first id (or a link's name) on an element inside n,
+// not looking into svg or math.
+func innerID(n *html.Node, depth int) string {
+	if depth > MaxDepth {
+		return ""
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.DataAtom == atom.Svg || c.DataAtom == atom.Math || c.Data == "svg" {
+			continue
+		}
+		if id := attr(c, "id"); id != "" {
+			return id
+		}
+		if c.DataAtom == atom.A {
+			if name := attr(c, "name"); name != "" {
+				return name
+			}
+		}
+		if id := innerID(c, depth+1); id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+func firstElement(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+// emptyAnchor is the id of an a or span with no text that only marks a
+// place (<a id="x"></a>, <a name="x"></a>, <span id="x"></span>), or "".
+func emptyAnchor(n *html.Node) string {
+	var id string
+	switch n.DataAtom {
+	case atom.A:
+		if id = attr(n, "id"); id == "" {
+			id = attr(n, "name")
+		}
+	case atom.Span:
+		id = attr(n, "id")
+	}
+	if id == "" {
+		return ""
+	}
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode && strings.TrimSpace(d.Data) != "" || d.Type == html.ElementNode && d.DataAtom == atom.Img {
+			return ""
+		}
+	}
+	return id
+}
+
+// pageIDs are the ids (and link names) on the page's elements.
+func (s *splitter) pageIDs() map[string]bool {
+	if s.ids != nil {
+		return s.ids
+	}
+	s.ids = map[string]bool{}
+	for _, n := range s.nodes {
+		for d := range n.Descendants() {
+			s.addIDs(d)
+		}
+		s.addIDs(n)
+	}
+	return s.ids
+}
+
+func (s *splitter) addIDs(n *html.Node) {
+	if n.Type != html.ElementNode {
+		return
+	}
+	for _, a := range n.Attr {
+		if a.Key == "id" || (a.Key == "name" && n.DataAtom == atom.A) {
+			if v := strings.TrimSpace(a.Val); v != "" {
+				s.ids[v] = true
+			}
+		}
+	}
+}
+
+// generate is the key of a heading without an id: what Hugo's "github"
+// autoHeadingIDType makes of its text (trimmed; space and '-' become
+// '-', letters, digits and '_' are kept, lower-cased, the rest dropped;
+// "heading" when nothing is left), with "-1", "-2", … appended while an
+// id of the page or a chunk's key has it.
+func (s *splitter) generate(text string) string {
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(text) {
+		switch {
+		case r == '-' || r == ' ':
+			b.WriteByte('-')
+		case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	base := b.String()
+	if base == "" {
+		base = "heading"
+	}
+	ids := s.pageIDs()
+	key := base
+	for i := 1; ids[key] || s.used[key]; i++ {
+		key = base + "-" + strconv.Itoa(i)
+	}
+	return key
 }
 
 // seeAlsoTitles are the headings of link lists that point elsewhere.
@@ -295,10 +509,10 @@ var seeAlsoTitles = map[string]bool{
 
 func (s *splitter) term(n *html.Node, depth int) {
 	s.flush()
-	text := TrimGlyphs(s.text(n, depth))
-	if id := attr(n, "id"); id != "" {
-		s.open(TermLevel, id, text)
-	} else if text != "" {
+	s.pending = ""
+	if id := s.ownID(n); id != "" {
+		s.open(TermLevel, id, id, TrimGlyphs(s.text(n, depth, 0)))
+	} else if text := TrimGlyphs(s.text(n, depth, codeSpans)); text != "" {
 		s.emit(Term, "", text, 0)
 	}
 }
@@ -335,7 +549,36 @@ func (s *splitter) code(pre *html.Node, depth int) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	s.emit(Code, language(pre), text, 0)
+	lang := language(pre)
+	s.emit(Code, lang, text, 0)
+	if c := &s.chunks[len(s.chunks)-1]; s.err == nil && len(c.Blocks) > 0 {
+		c.Blocks[len(c.Blocks)-1].Notes = annotate(lang, text)
+	}
+}
+
+// codeSpan writes code element n's text to b as a Markdown code span.
+func (s *splitter) codeSpan(n *html.Node, depth int, b *strings.Builder) {
+	var raw strings.Builder
+	s.codeText(n, depth, &raw)
+	code := collapse(raw.String())
+	if code == "" {
+		return
+	}
+	run, longest := 0, 0
+	for i := 0; i < len(code); i++ {
+		if code[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	pad := ""
+	if code[0] == '`' || code[len(code)-1] == '`' {
+		pad = " "
+	}
+	b.WriteString(fence + pad + code + pad + fence)
 }
 
 func (s *splitter) codeText(n *html.Node, depth int, b *strings.Builder) {
@@ -444,6 +687,8 @@ func (s *splitter) item(n *html.Node, depth, indent int) {
 			s.prefix = strings.Repeat(" ", indent)
 		case atom.Br:
 			s.inline.WriteByte(' ')
+		case atom.Code:
+			s.codeSpan(c, depth+1, &s.inline)
 		default:
 			if isNote(c) {
 				s.commitLine()
@@ -503,7 +748,7 @@ func (s *splitter) table(n *html.Node, depth int) {
 			}
 			switch c.DataAtom {
 			case atom.Caption:
-				if t := s.text(c, depth+1); t != "" {
+				if t := s.text(c, depth+1, codeSpans); t != "" {
 					s.emit(Paragraph, "", t, 0)
 				}
 			case atom.Thead:
@@ -518,7 +763,7 @@ func (s *splitter) table(n *html.Node, depth int) {
 						continue
 					}
 					allTh = allTh && d.DataAtom == atom.Th
-					cells = append(cells, strings.ReplaceAll(s.text(d, depth+2), "|", `\|`))
+					cells = append(cells, strings.ReplaceAll(s.text(d, depth+2, codeSpans), "|", `\|`))
 				}
 				if len(cells) == 0 {
 					continue
@@ -542,8 +787,14 @@ func (s *splitter) table(n *html.Node, depth int) {
 	s.emit(Table, "", strings.Join(rows, "\n"), 0)
 }
 
+// How text writes n's content.
+const (
+	codeSpans = 1 << iota // code as Markdown code spans
+	keepLinks             // heading anchor links kept (their text, glyphs aside)
+)
+
 // text is the collapsed text of n's content, dropped elements left out.
-func (s *splitter) text(n *html.Node, depth int) string {
+func (s *splitter) text(n *html.Node, depth int, mode int) string {
 	var b strings.Builder
 	var visit func(n *html.Node, depth int)
 	visit = func(n *html.Node, depth int) {
@@ -555,7 +806,11 @@ func (s *splitter) text(n *html.Node, depth int) string {
 			case html.TextNode:
 				b.WriteString(c.Data)
 			case html.ElementNode:
-				if dropped(c) {
+				if dropped(c) && (mode&keepLinks == 0 || c.DataAtom != atom.A || glyphOnly(c)) {
+					continue
+				}
+				if c.DataAtom == atom.Code && mode&codeSpans != 0 {
+					s.codeSpan(c, depth+1, &b)
 					continue
 				}
 				if c.DataAtom == atom.Br || blockLevel[c.DataAtom] {

@@ -6,8 +6,31 @@ import (
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
+	"github.com/askplane/askplane/internal/chunk/chunk1"
 	"github.com/askplane/askplane/internal/protocol"
 )
+
+// Rules are how a v3 page's HTML becomes records: the chunker and what
+// comes with its version. They are part of the evidence engine that
+// reads the corpus (see internal/engines); v1 and v2 corpora do not
+// depend on them.
+type Rules struct {
+	// Split is the chunker; PlainText and TrimGlyphs are its version's
+	// (a record's text from its blocks; a title's trailing glyphs).
+	Split      func(string) ([]chunk.Chunk, error)
+	PlainText  func([]chunk.Block) string
+	TrimGlyphs func(string) string
+	// HeadingTitle takes an untitled page's title from its first h1, else
+	// its first heading (askplane.chunk/2 on).
+	HeadingTitle bool
+}
+
+// Current are the rules of [chunk.Version], what [Load] reads with.
+var Current = Rules{Split: chunk.Split, PlainText: chunk.PlainText, TrimGlyphs: chunk.TrimGlyphs, HeadingTitle: true}
+
+// Chunk1 are the rules of askplane.chunk/1 (internal/chunk/chunk1), kept
+// for the engines that read v3 corpora with them.
+var Chunk1 = Rules{Split: chunk1.Split, PlainText: chunk1.PlainText, TrimGlyphs: chunk1.TrimGlyphs}
 
 // The wire shape of askplane.corpus v1, v2 and v3 (see the package doc). The
 // build writes keys sorted, so nothing may depend on key order;
@@ -54,7 +77,7 @@ const maxLevel = 6
 // A version 2 corpus is turned into the records version 1 stores, by the
 // rules in the package doc: headings and text trimmed, heading paths
 // rebuilt from the levels, and chunks without text left out.
-func decode(data []byte) (*Corpus, error) {
+func decode(data []byte, rules Rules) (*Corpus, error) {
 	var w wireCorpus
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, fail(CodeInvalid, "the corpus is not valid askplane.corpus JSON")
@@ -83,7 +106,7 @@ func decode(data []byte) (*Corpus, error) {
 		}
 		if w.Version == 3 {
 			var err error
-			if stack, err = c.addPageV3(p, where, w.Language, seen, stack); err != nil {
+			if stack, err = c.addPageV3(p, where, w.Language, rules, seen, stack); err != nil {
 				return nil, err
 			}
 			continue
@@ -168,31 +191,43 @@ func openHeadingAt(stack []openHeading, root []string, level int, title string) 
 
 // addPageV3 chunks one v3 page (see the package doc) and appends its
 // records. seen holds the ids of every record so far.
-func (c *Corpus) addPageV3(p wirePage, where, lang string, seen map[string]struct{}, stack []openHeading) ([]openHeading, error) {
+func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map[string]struct{}, stack []openHeading) ([]openHeading, error) {
 	switch {
 	case p.HTML == nil || p.Kind == nil || p.Section == nil || p.Lang == nil:
 		return stack, fail(CodeInvalid, where+": kind, section, lang and html are required")
 	case *p.Lang != lang:
 		return stack, fail(CodeInvalid, where+": lang is not the corpus language")
 	}
-	chunks, err := chunk.Split(*p.HTML)
+	chunks, err := rules.Split(*p.HTML)
 	if err != nil {
 		return stack, fail(CodeInvalid, where+": "+err.Error())
 	}
-	title := chunk.TrimGlyphs(p.Title)
+	title := rules.TrimGlyphs(p.Title)
+	titled := -1 // the chunk whose heading is the page's title
+	if title == "" && rules.HeadingTitle {
+		titled = headingTitle(chunks)
+		if titled >= 0 {
+			title = chunks[titled].Heading
+		}
+	}
 	root := []string{title}
 	stack = stack[:0]
 	for j, ch := range chunks {
 		var headings []string
-		if ch.Level == 0 {
+		switch {
+		case ch.Level == 0:
 			headings = root
-		} else {
+		case j == titled: // its path is the title's, not the title twice
+			stack, _ = openHeadingAt(stack, root, ch.Level, ch.Heading)
+			stack[len(stack)-1].path = root
+			headings = root
+		default:
 			stack, headings = openHeadingAt(stack, root, ch.Level, ch.Heading)
 		}
 		if len(ch.Blocks) == 0 {
 			continue // no content: the chunk only opens its heading
 		}
-		r := Record{URL: p.URL, Anchor: ch.Anchor, Title: title, Headings: headings, Text: chunk.PlainText(ch.Blocks), Blocks: ch.Blocks}
+		r := Record{URL: p.URL, Anchor: ch.Anchor, Title: title, Headings: headings, Text: rules.PlainText(ch.Blocks), Blocks: ch.Blocks}
 		if protocol.Trim(r.Text) == "" {
 			continue
 		}
@@ -200,7 +235,11 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, seen map[string]struc
 		if !protocol.ValidHref(r.Href()) {
 			return stack, fail(CodeInvalid, at+": url#anchor is not a safe href")
 		}
-		r.ID = RecordID(r.URL, r.Anchor)
+		key := ch.Key // a heading without an id: the key Hugo would make it
+		if key == "" {
+			key = ch.Anchor
+		}
+		r.ID = RecordID(r.URL, key)
 		if _, dup := seen[r.ID]; dup {
 			return stack, fail(CodeInvalid, at+": the same url and anchor appear twice")
 		}
@@ -208,4 +247,22 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, seen map[string]struc
 		c.Records = append(c.Records, r)
 	}
 	return stack, nil
+}
+
+// headingTitle is the index of the chunk whose heading titles an untitled
+// page: its first h1, else its first heading (not a term), or -1.
+func headingTitle(chunks []chunk.Chunk) int {
+	first := -1
+	for j, ch := range chunks {
+		if ch.Level < 1 || ch.Level > maxLevel || ch.Heading == "" { // the chunker trimmed it
+			continue
+		}
+		if ch.Level == 1 {
+			return j
+		}
+		if first < 0 {
+			first = j
+		}
+	}
+	return first
 }

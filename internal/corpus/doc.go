@@ -22,15 +22,20 @@
 //	 "pages":[{"url":"/docs/x/","title":"X","kind":"page","section":"docs",
 //	   "lang":"en","html":"<p>intro</p><h2 id=\"install\">Install</h2>…"}]}
 //
-// Each page's html is split by [chunk.Split] (rules [chunk.Version]),
-// which belongs to the retrieval engine: the same bytes give the same
-// records only for the same chunker version. Every chunk with text is a
-// record whose Text is [chunk.PlainText] of its blocks, whose Headings are
-// built from the chunk levels by the version 2 stack rule below (an
-// anchored definition term is level [chunk.TermLevel]), and whose Title
-// has trailing anchor glyphs ([chunk.TrimGlyphs]) removed. A page's lang
-// must be the corpus language, and a page the chunker refuses makes the
-// whole corpus invalid.
+// Each page's html is split by a chunker ([Rules]; [Load] uses [Current],
+// [chunk.Split] of [chunk.Version]), which belongs to the retrieval
+// engine: the same bytes give the same records only for the same chunker
+// version, so an engine reads with its own ([LoadWith]). Every chunk with
+// text is a record whose Text is the chunker's PlainText of its blocks, whose
+// Headings are built from the chunk levels by the version 2 stack rule
+// below (an anchored definition term is level [chunk.TermLevel]), whose
+// Title has trailing anchor glyphs (its TrimGlyphs) removed, and whose
+// ID is [RecordID] of the url and the chunk's Key (its Anchor under
+// askplane.chunk/1); a heading the page gives no id is cited by the page's
+// url alone. From askplane.chunk/2 on, a page whose title is empty takes
+// its first h1's heading (else its first heading's) as its title, and
+// that chunk's path is the title alone. A page's lang must be the corpus
+// language, and a page the chunker refuses makes the whole corpus invalid.
 //
 // Version 1 stores each chunk's heading path and trimmed text as the
 // templates computed them:

@@ -22,7 +22,13 @@ func LoadDir(fsys fs.FS, lang string) (*Corpus, error) {
 // Load decodes an already-read corpus file after checking that its exact
 // bytes hash to wantHash ("sha256:" + hex), the contentHash its manifest
 // pinned. The hash is checked first so unverified bytes are never parsed.
+// A v3 corpus is chunked by the [Current] rules.
 func Load(data []byte, wantHash string) (*Corpus, error) {
+	return LoadWith(data, wantHash, Current)
+}
+
+// LoadWith is [Load] with the given chunking rules.
+func LoadWith(data []byte, wantHash string, rules Rules) (*Corpus, error) {
 	if len(data) > MaxCorpusBytes {
 		return nil, fail(CodeTooLarge, "the corpus exceeds 64 MiB")
 	}
@@ -30,7 +36,7 @@ func Load(data []byte, wantHash string) (*Corpus, error) {
 	if got != wantHash {
 		return nil, fail(CodeMismatch, "the corpus bytes hash to "+got+", not the pinned "+safeHash(wantHash))
 	}
-	c, err := decode(data)
+	c, err := decode(data, rules)
 	if err != nil {
 		return nil, err
 	}

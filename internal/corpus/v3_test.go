@@ -58,3 +58,47 @@ func TestV3Errors(t *testing.T) {
 		})
 	}
 }
+
+// askplane.chunk/2 (the Current rules): an untitled page takes its first
+// h1's text (else its first heading's) as its title; a heading the page
+// gives no id splits all the same, is cited without an anchor and keeps a
+// record id of its own (the id Hugo would give it); inline code is kept.
+// Chunk1 reads the same bytes as askplane.bm25/1 and /2 always did.
+func TestV3HeadingTitleAndKeys(t *testing.T) {
+	doc := v3(t,
+		v3page("/a/", "", `<p>Intro.</p><h2>Setup</h2><p>Run <code>hugo mod init</code>.</p><h1 id="guide">Guide</h1><p>Read it.</p><h2><span id="use"></span>Use</h2><p>Use it.</p>`),
+		v3page("/b/", "", `<h3 class="x">First</h3><p>b text</p><h2>Second</h2><p>more</p>`),
+		v3page("/c/", "C", `<p>c</p>`))
+	c, err := load(t, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"=Guide:Intro.",
+		"=Guide/Setup:Run `hugo mod init`.",
+		"guide=Guide:Read it.",
+		"use=Guide/Use:Use it.",
+		"=First:b text",
+		"=First/Second:more",
+		"=C:c",
+	}
+	if got := paths(c); !reflect.DeepEqual(got, want) {
+		t.Fatalf("records %q, want %q", got, want)
+	}
+	ids := map[string]bool{}
+	for _, r := range c.Records {
+		ids[r.ID] = true
+	}
+	if len(ids) != len(c.Records) || c.Records[1].ID != RecordID("/a/", "setup") || c.Records[1].Href() != "/a/" || c.Records[3].Href() != "/a/#use" || c.Records[0].Title != "Guide" {
+		t.Errorf("ids or hrefs: %+v", c.Records)
+	}
+
+	old, err := LoadWith([]byte(doc), ContentHash([]byte(doc)), Chunk1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"=:Intro.\nSetup\nRun hugo mod init.", "guide=/Guide:Read it.\nUse\nUse it.", "=:First\nb text\nSecond\nmore", "=C:c"}
+	if got := paths(old); !reflect.DeepEqual(got, want) {
+		t.Fatalf("askplane.chunk/1 records %q, want %q", got, want)
+	}
+}

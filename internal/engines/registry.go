@@ -58,7 +58,44 @@ func (e *Engine) Digest() string { return e.digest }
 // package), and shared protocol code (NFKC key normalization, ECMAScript
 // string spelling), which has conformance vectors of its own under
 // testdata/ and is bound by them rather than by this manifest.
-// bm25v2 is askplane.bm25/2, the default: askplane.bm25/1's packages,
+// bm25v3 is askplane.bm25/3, the default: askplane.bm25/2's analysis,
+// ranking and packages (index3.go gives them its id) over corpora read
+// by askplane.chunk/2 (internal/chunk as it is, with annotate.go; and
+// corpus.Current, which titles untitled pages by their first heading).
+var bm25v3 = Engine{
+	ID: evidence.EngineID3,
+	Sources: []string{
+		"internal/chunk/annotate.go",
+		"internal/chunk/chunk.go",
+		"internal/chunk/split.go",
+		"internal/corpus/decode.go",
+		"internal/corpus/record.go",
+		"internal/evidence/analyze2.go",
+		"internal/evidence/budget.go",
+		"internal/evidence/canonical.go",
+		"internal/evidence/common.go",
+		"internal/evidence/engine.go",
+		"internal/evidence/excerpt.go",
+		"internal/evidence/fuzzy2.go",
+		"internal/evidence/identity.go",
+		"internal/evidence/index.go",
+		"internal/evidence/index2.go",
+		"internal/evidence/index3.go",
+		"internal/evidence/jsontext.go",
+		"internal/evidence/package.go",
+		"internal/evidence/rank.go",
+		"internal/evidence/search.go",
+		"internal/evidence/search2.go",
+		"internal/evidence/sentences.go",
+		"internal/evidence/stem.go",
+		"internal/evidence/stopwords.go",
+		"internal/evidence/terms.go",
+		"internal/evidence/wire.go",
+	},
+	Index: func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex3(c) },
+}
+
+// bm25v2 is askplane.bm25/2: askplane.bm25/1's packages,
 // corpus decoding and chunking, with its own analysis (Snowball stemming
 // per language, code-aware tokens, stopwords weighted low rather than
 // dropped), title, path and heading boosts, a proximity bonus and typo
@@ -68,7 +105,8 @@ var bm25v2 = Engine{
 	ID: evidence.EngineID2,
 	Sources: []string{
 		"internal/chunk/chunk.go",
-		"internal/chunk/split.go",
+		"internal/chunk/chunk1/chunk1.go",
+		"internal/chunk/chunk1/split.go",
 		"internal/corpus/decode.go",
 		"internal/corpus/record.go",
 		"internal/evidence/analyze2.go",
@@ -92,14 +130,16 @@ var bm25v2 = Engine{
 		"internal/evidence/terms.go",
 		"internal/evidence/wire.go",
 	},
-	Index: func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex2(c) },
+	Index:  func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex2(c) },
+	Decode: loadChunk1,
 }
 
 var bm25v1 = Engine{
 	ID: evidence.EngineID,
 	Sources: []string{
 		"internal/chunk/chunk.go",
-		"internal/chunk/split.go",
+		"internal/chunk/chunk1/chunk1.go",
+		"internal/chunk/chunk1/split.go",
 		"internal/corpus/decode.go",
 		"internal/corpus/record.go",
 		"internal/evidence/budget.go",
@@ -118,13 +158,21 @@ var bm25v1 = Engine{
 		"internal/evidence/terms.go",
 		"internal/evidence/wire.go",
 	},
-	Index: func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex(c) },
+	Index:  func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex(c) },
+	Decode: loadChunk1,
+}
+
+// loadChunk1 reads a corpus as askplane.bm25/1 and /2 always have: a v3
+// page is chunked by askplane.chunk/1, frozen in internal/chunk/chunk1
+// (internal/chunk/chunk.go still gives it its block and chunk types).
+func loadChunk1(raw []byte, version string) (*corpus.Corpus, error) {
+	return corpus.LoadWith(raw, version, corpus.Chunk1)
 }
 
 // retained lists every engine this binary can replay, current first: the
 // order in which historical replay tries them. A new engine goes first
 // (it becomes Current); the ones it replaces stay, after it.
-var retained = []*Engine{&bm25v2, &bm25v1}
+var retained = []*Engine{&bm25v3, &bm25v2, &bm25v1}
 
 // MaxRetained bounds the catalogue; replay tries at most two engines of
 // it for one link.

@@ -5,10 +5,11 @@ package evidence
 // A package records it so a later release can tell whether it can
 // reproduce a stored context: any change to what Search returns for the
 // same input must come with a new id, and the old engine kept for replay.
-// On an askplane.corpus v3 the records come from internal/chunk, whose
-// rules are part of this engine: this id stands for chunk.Version
-// "askplane.chunk/1" (TestEngineChunker pins the pair), so a new chunker
-// version needs a new engine id.
+// On an askplane.corpus v3 the records come from a chunker, whose rules
+// are part of the engine: this id (and EngineID2) stands for
+// "askplane.chunk/1", frozen in internal/chunk/chunk1, and EngineID3 for
+// chunk.Version "askplane.chunk/2" (TestEngineChunker pins the pairs), so
+// a new chunker version needs a new engine id.
 const EngineID = "askplane.bm25/1"
 
 // Engine is what the Ask handler (and, later, replay) needs from a

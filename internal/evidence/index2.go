@@ -30,6 +30,7 @@ const (
 // Index2 is askplane.bm25/2's index of one corpus version; like Index it
 // is immutable once built and safe for concurrent searches.
 type Index2 struct {
+	id      string // EngineID2, or EngineID3 (the same index over other records)
 	version string
 	lang    string
 	records []corpus.Record
@@ -58,9 +59,11 @@ var _ Engine = (*Index2)(nil)
 
 // NewIndex2 builds askplane.bm25/2's index of c, stemming with the
 // Snowball stemmer of c.Language (none for a language it lacks).
-func NewIndex2(c *corpus.Corpus) *Index2 {
+func NewIndex2(c *corpus.Corpus) *Index2 { return newIndex2(EngineID2, c) }
+
+func newIndex2(id string, c *corpus.Corpus) *Index2 {
 	ix := &Index2{
-		version: c.Version, lang: c.Language, records: c.Records,
+		id: id, version: c.Version, lang: c.Language, records: c.Records,
 		stem:  stemmerFor(c.Language),
 		terms: map[string]int32{}, surface: map[string]int32{},
 		streamAt: make([]int32, 0, len(c.Records)+1),
@@ -211,7 +214,7 @@ func urlPath(u string) string {
 }
 
 // ID is the engine id recorded in packages.
-func (ix *Index2) ID() string { return EngineID2 }
+func (ix *Index2) ID() string { return ix.id }
 
 // SourceVersion is the contentHash of the indexed corpus.
 func (ix *Index2) SourceVersion() string { return ix.version }

@@ -514,7 +514,7 @@ func (ix *Index2) Search(question string, budget Budget) Package {
 		Protocol:      Protocol,
 		Version:       Version,
 		SourceVersion: ix.version,
-		Engine:        EngineID2,
+		Engine:        ix.id,
 		Question:      question,
 		Budget:        budget,
 		Records:       []Selected{},

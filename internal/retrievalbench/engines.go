@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/evidence"
 )
 
-// Engine is one retrieval engine under test: its id and how to index a
-// corpus with it.
+// Engine is one retrieval engine under test: its id and how it reads a
+// corpus file and indexes it (each engine chunks a v3 corpus by its own
+// rules).
 type Engine struct {
-	ID  string
-	New func(*corpus.Corpus) evidence.Engine
+	ID   string
+	Open func(raw []byte, version string) (evidence.Engine, error)
 }
 
 // Engines are the engines the benchmark knows: the sidecar's retained
@@ -24,7 +24,7 @@ var Engines = retained()
 func retained() []Engine {
 	var out []Engine
 	for _, e := range engines.All() {
-		out = append(out, Engine{ID: e.ID, New: e.Index})
+		out = append(out, Engine{ID: e.ID, Open: e.Open})
 	}
 	return out
 }

@@ -117,7 +117,7 @@ func (s *System) MedianChars() int { return medianChars(s.Results) }
 // Run measures every system on every question of opts.File.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	f := opts.File
-	c, err := corpus.LoadDir(os.DirFS(opts.Public), f.Language)
+	c, raw, err := corpus.LoadDirRaw(os.DirFS(opts.Public), f.Language)
 	if err != nil {
 		return nil, fmt.Errorf("loading the %s corpus of %s: %w", f.Language, opts.Public, err)
 	}
@@ -140,7 +140,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	ck := &checker{public: opts.Public, blocks: map[string][]string{}, byID: byID}
 
 	for _, e := range opts.Engines {
-		ix := e.New(c)
+		ix, err := e.Open(raw, c.Version)
+		if err != nil {
+			return nil, fmt.Errorf("engine %s: %w", e.ID, err)
+		}
 		if ix.ID() != e.ID {
 			return nil, fmt.Errorf("engine %s reports id %s", e.ID, ix.ID())
 		}

@@ -172,10 +172,14 @@ func checkPageV3(bad func(code, format string, args ...any), where string, page 
 			continue
 		}
 		kept++
-		if k, dup := anchors[ch.Anchor]; dup {
-			bad("corpus.anchor.duplicate", "%s, chunk %d: anchor %s is also chunk %d's; heading and term ids must be unique within a page", where, j+1, quote(ch.Anchor), k+1)
+		key := ch.Key // a heading without an id has a key, not an anchor
+		if key == "" {
+			key = ch.Anchor
+		}
+		if k, dup := anchors[key]; dup {
+			bad("corpus.anchor.duplicate", "%s, chunk %d: anchor %s is also chunk %d's; heading and term ids must be unique within a page", where, j+1, quote(key), k+1)
 		} else {
-			anchors[ch.Anchor] = j + 1
+			anchors[key] = j + 1
 		}
 	}
 	return kept
