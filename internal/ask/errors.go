@@ -44,6 +44,7 @@ const (
 	msgShuttingDown      = "The Ask service is restarting; ask again."
 	msgBusy              = "The Ask service is busy; try again shortly."
 	msgLimitsUnavailable = "The Ask service cannot check its limits now; try again shortly."
+	msgCannotSave        = "The Ask service cannot save conversations now; try again shortly."
 )
 
 var (
@@ -58,7 +59,10 @@ var (
 	errCancelled    = &Error{Status: 499, Code: protocol.CodeAskCancelled, Message: msgCancelled, Retryable: true}
 	errRetrieval    = &Error{Status: http.StatusBadGateway, Code: protocol.CodeAskRetrievalFailed, Message: msgRetrieval, Retryable: true}
 	errShuttingDown = &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskInternal, Message: msgShuttingDown, Retryable: true, RetryAfter: time.Second}
-	errNoSources    = &Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskNoGroundedSources, Message: msgNoSources}
+	// errCannotSave refuses, before anything streams, an answer a site
+	// must save while the store's writes fail.
+	errCannotSave = &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskInternal, Message: msgCannotSave, Retryable: true, RetryAfter: time.Second}
+	errNoSources  = &Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskNoGroundedSources, Message: msgNoSources}
 )
 
 // badRequest maps a protocol decode diagnostic to a 400.

@@ -53,6 +53,15 @@ type Checker interface {
 	Check(ctx context.Context) error
 }
 
+// WriteChecker is a store that remembers a failed write (a full disk, an
+// I/O error): Writable is nil unless the store's last write failed and
+// no write (or probe write, at most one a second) has succeeded since.
+// Callers ask before work whose result must be saved, so it is refused
+// before it is done rather than lost after.
+type WriteChecker interface {
+	Writable(ctx context.Context) error
+}
+
 // ErrCorrupt is what errors.Is finds in a Load error for a stored record
 // that failed strict decoding (the error holds a *CorruptError).
 var ErrCorrupt = errors.New("session: stored record is corrupt")

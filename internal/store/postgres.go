@@ -30,6 +30,7 @@ type Postgres struct {
 	limits   session.Limits
 	sources  SourceLimits // sources_postgres.go
 	runStore              // durable runs (runs.go, runs_postgres.go)
+	health   writeHealth
 }
 
 // postgresMigrations are applied in order, each once, tracked in
@@ -263,7 +264,9 @@ func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, ex
 		args = append(args, expectedRevision)
 	}
 	var n int64
-	if err := p.pool.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+	err = p.pool.QueryRow(ctx, sql, args...).Scan(&n)
+	p.health.note(ctx, err)
+	if err != nil {
 		return false, p.unavailable(ctx, "save", err)
 	}
 	return n == 1, nil
@@ -320,7 +323,20 @@ func (p *Postgres) Check(ctx context.Context) error {
 	if err := p.pool.Ping(ctx); err != nil {
 		return p.unavailable(ctx, "check", err)
 	}
-	return nil
+	return p.health.writable(ctx, "check", p.probe)
+}
+
+// Writable implements session.WriteChecker: nil unless the last write
+// failed and neither a write nor a probe write has succeeded since.
+func (p *Postgres) Writable(ctx context.Context) error {
+	return p.health.writable(ctx, "writable", p.probe)
+}
+
+// probe rewrites the newest migration row as it is: a write the server
+// must find room for, which changes nothing.
+func (p *Postgres) probe(ctx context.Context) error {
+	_, err := p.pool.Exec(ctx, `UPDATE askplane_migrations SET version = version WHERE version = (SELECT max(version) FROM askplane_migrations)`)
+	return err
 }
 
 // unavailable is the package's unavailable with the DSN's password
