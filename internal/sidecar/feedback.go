@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/ecmajson"
@@ -77,6 +78,9 @@ func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verd
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return "", http.StatusRequestEntityTooLarge, "FEEDBACK_TOO_LARGE"
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return "", http.StatusRequestTimeout, "FEEDBACK_TIMEOUT"
 		}
 		return "", http.StatusBadRequest, "FEEDBACK_INVALID"
 	}
