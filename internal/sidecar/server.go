@@ -95,6 +95,8 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	// ERROR lines are rate-limited per message (lograte.go).
+	logger = slog.New(limitErrors(logger.Handler(), nil))
 	dsn, sites, err := provisionSecrets(cfg, opts.Env, logger)
 	if err != nil {
 		return nil, err
