@@ -278,6 +278,10 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		if metrics != nil {
 			acfg.Metrics = metrics
 		}
+		if st.cfg.Feedback {
+			st.issued = newContextLog(nil)
+			acfg.Issued = st.issued.add
+		}
 		acfg.Durable = s.durable(st)
 		h, err := ask.New(acfg)
 		if err != nil {
