@@ -305,12 +305,18 @@ const (
 	victims AS (
 		SELECT session_id FROM sessions
 		WHERE site_id = $1 AND subject = $2
+		  AND bytes > 0
 		  AND session_id IN (SELECT session_id FROM ranked WHERE newer + $6 > $7)
 		  AND EXISTS (SELECT FROM saved)
 		FOR UPDATE SKIP LOCKED
 	),
 	evicted AS (
-		DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id IN (SELECT session_id FROM victims)
+		UPDATE sessions SET messages = '[]', bytes = 0, updated_at = now()
+		WHERE site_id = $1 AND subject = $2 AND session_id IN (SELECT session_id FROM victims)
+	),
+	purged AS (
+		DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id <> $3 AND bytes = 0
+		  AND updated_at < now() - interval '5 minutes' AND EXISTS (SELECT FROM saved)
 	)
 	SELECT count(*) FROM saved`
 )

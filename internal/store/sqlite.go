@@ -375,7 +375,11 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 		return false, nil // a stale revision; not a fault
 	}
 	if _, err := tx.ExecContext(ctx, sqliteEvictSubject,
-		k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes); err != nil {
+		k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes, now); err != nil {
+		return false, s.wrote(ctx, "save", err)
+	}
+	if _, err := tx.ExecContext(ctx, sqlitePurgeEvicted,
+		k.SiteID, k.Subject, k.SessionID, now-EvictedGrace.Milliseconds()); err != nil {
 		return false, s.wrote(ctx, "save", err)
 	}
 	if err := s.wrote(ctx, "save", tx.Commit()); err != nil {
@@ -384,15 +388,25 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	return true, nil
 }
 
-// sqliteEvictSubject deletes the oldest-written sessions of subject
+// sqliteEvictSubject empties the oldest-written sessions of subject
 // (?1, ?2) other than ?3 that do not fit MaxSubjectBytes (?5) beside the
 // ?4 bytes just saved: a running sum from the newest down, over the
-// primary key's range for the subject.
-const sqliteEvictSubject = `DELETE FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id IN (
+// primary key's range for the subject. An evicted session keeps its row
+// and revision, with no messages and no bytes, written at ?6: an answer
+// being written for it (loaded before it was evicted) still saves over
+// that revision, where a deleted row would make its save a conflict
+// after its text streamed. sqlitePurgeEvicted deletes the emptied rows
+// once no answer can be in flight for them.
+const sqliteEvictSubject = `UPDATE sessions SET messages = '[]', bytes = 0, updated_at = ?6
+	WHERE site_id = ?1 AND subject = ?2 AND bytes > 0 AND session_id IN (
 	SELECT session_id FROM (
 		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
 		FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3)
 	WHERE newer + ?4 > ?5)`
+
+// sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than ?3
+// that were evicted before ?4 (EvictedGrace ago).
+const sqlitePurgeEvicted = `DELETE FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3 AND bytes = 0 AND updated_at < ?4`
 
 // Prune implements Pruner, deleting in batches so the write lock is never
 // held for long.
