@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// ERROR lines are rate-limited per message: a failure on every request
-// (a store gone under load) logged ~14,000 lines in 10 s. Each message
+// ERROR and WARN lines are rate-limited per message: a failure on every
+// request (a store gone under load) logged ~14,000 lines in 10 s. Each message
 // gets errorBurst lines in each errorWindow; past that its lines are
 // counted, not written, and once its window is over one line says how
 // many were left out ("askplane: error lines suppressed", with the
@@ -31,12 +31,14 @@ type errorLimiter struct {
 }
 
 type errorSlot struct {
+	level      slog.Level
 	start      time.Time
 	written    int
 	suppressed int
 }
 
-// limitErrors wraps h so ERROR records are rate-limited per message.
+// limitErrors wraps h so WARN and ERROR records are rate-limited per
+// message (INFO and DEBUG never are).
 func limitErrors(h slog.Handler, now func() time.Time) slog.Handler {
 	if now == nil {
 		now = time.Now
@@ -63,6 +65,7 @@ func (e *errorLimitHandler) WithGroup(name string) slog.Handler {
 
 // summary is one message's count of lines left out.
 type summary struct {
+	level   slog.Level
 	message string
 	n       int
 }
@@ -77,7 +80,7 @@ func (e *errorLimitHandler) Handle(ctx context.Context, r slog.Record) error {
 		for m, s := range l.slots {
 			if now.Sub(s.start) >= errorWindow {
 				if s.suppressed > 0 {
-					due = append(due, summary{m, s.suppressed})
+					due = append(due, summary{s.level, m, s.suppressed})
 				}
 				delete(l.slots, m)
 			}
@@ -85,11 +88,11 @@ func (e *errorLimitHandler) Handle(ctx context.Context, r slog.Record) error {
 		l.next = now.Add(errorWindow)
 	}
 	write := true
-	if r.Level >= slog.LevelError {
+	if r.Level >= slog.LevelWarn {
 		s := l.slots[r.Message]
 		if s != nil && now.Sub(s.start) >= errorWindow {
 			if s.suppressed > 0 {
-				due = append(due, summary{r.Message, s.suppressed})
+				due = append(due, summary{s.level, r.Message, s.suppressed})
 			}
 			delete(l.slots, r.Message)
 			s = nil
@@ -98,7 +101,7 @@ func (e *errorLimitHandler) Handle(ctx context.Context, r slog.Record) error {
 			if len(l.slots) >= errorMessages {
 				clear(l.slots) // bounded: a flood of distinct messages resets the windows
 			}
-			s = &errorSlot{start: now}
+			s = &errorSlot{level: r.Level, start: now}
 			l.slots[r.Message] = s
 		}
 		if s.written < errorBurst {
@@ -110,7 +113,7 @@ func (e *errorLimitHandler) Handle(ctx context.Context, r slog.Record) error {
 	}
 	l.mu.Unlock()
 	for _, d := range due {
-		sr := slog.NewRecord(now, slog.LevelError, msgSuppressed, 0)
+		sr := slog.NewRecord(now, d.level, msgSuppressed, 0)
 		sr.AddAttrs(slog.String("message", d.message), slog.Int("suppressed", d.n), slog.Duration("window", errorWindow))
 		if err := e.h.Handle(ctx, sr); err != nil {
 			return err

@@ -90,14 +90,24 @@ func TestSuppressedErrorLinesAreCounted(t *testing.T) {
 		log.Error("store gone")
 	}
 	log.Error("other failure")
-	log.Info("info is never limited")
+	for range 12 {
+		log.Warn("warned")
+		log.Info("info is never limited")
+	}
+	if got := strings.Count(logs.String(), "msg=warned"); got != errorBurst {
+		t.Fatalf("%d WARN lines of one message in a window; want %d", got, errorBurst)
+	}
+	if got := strings.Count(logs.String(), "info is never limited"); got != 12 {
+		t.Fatalf("%d INFO lines; want all 12", got)
+	}
 	if got := strings.Count(logs.String(), "msg=\"store gone\""); got != errorBurst {
 		t.Fatalf("%d lines of one message in a window; want %d", got, errorBurst)
 	}
 	now = now.Add(errorWindow)
 	log.Info("a later line")
 	out := logs.String()
-	if !strings.Contains(out, `msg="askplane: error lines suppressed" message="store gone" suppressed=15`) || strings.Count(out, "suppressed=") != 1 {
+	if !strings.Contains(out, `level=ERROR msg="askplane: error lines suppressed" message="store gone" suppressed=15`) ||
+		!strings.Contains(out, `level=WARN msg="askplane: error lines suppressed" message=warned suppressed=2`) || strings.Count(out, "suppressed=") != 2 {
 		t.Fatalf("no count of the left-out lines:\n%s", out)
 	}
 	log.Error("store gone")
