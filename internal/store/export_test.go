@@ -20,3 +20,6 @@ func (p *Postgres) PruneLimitsTo(ctx context.Context, maxKeys int64) (int64, err
 // probes fail with what f returns for their op ("save", "delete",
 // "probe"), as a full disk would; nil f restores them.
 func InjectWriteFault(s *SQLite, f func(op string) error) { s.health.inject = f }
+
+// InjectPostgresWriteFault is InjectWriteFault for PostgreSQL.
+func InjectPostgresWriteFault(p *Postgres, f func(op string) error) { p.health.inject = f }

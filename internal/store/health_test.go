@@ -133,3 +133,37 @@ func TestSQLiteWriteFaultFailsCheckUntilAWriteSucceeds(t *testing.T) {
 		t.Fatalf("Check after a save succeeded = %v", err)
 	}
 }
+
+// PostgreSQL remembers a failed write the same way (its server's disk
+// full: SQLSTATE 53100), and a probe write clears it.
+func TestPostgresWriteFaultFailsCheckUntilAWriteSucceeds(t *testing.T) {
+	s := openPostgres(t, postgresSchema(t))
+	k := session.Key{SiteID: "docs", Subject: "anon:a", SessionID: "s1"}
+	full := true
+	store.InjectPostgresWriteFault(s, func(string) error {
+		if full {
+			return errors.New("could not extend file: No space left on device")
+		}
+		return nil
+	})
+	if ok, err := s.Save(t.Context(), k, bigRecord(1, 100), 0); ok || store.CodeOf(err) != store.CodeUnavailable {
+		t.Fatalf("Save with a write fault = %v, %v", ok, err)
+	}
+	if err := s.Check(t.Context()); store.CodeOf(err) != store.CodeWriteFailed {
+		t.Fatalf("Check = %v; want %s", err, store.CodeWriteFailed)
+	}
+	if err := s.Writable(t.Context()); store.CodeOf(err) != store.CodeWriteFailed {
+		t.Fatalf("Writable = %v; want %s", err, store.CodeWriteFailed)
+	}
+	full = false
+	deadline := time.Now().Add(5 * time.Second)
+	for s.Check(t.Context()) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("Check still fails with the fault gone: the probe write never cleared it")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if ok, err := s.Save(t.Context(), k, bigRecord(1, 100), 0); !ok || err != nil {
+		t.Fatalf("Save with the fault gone = %v, %v", ok, err)
+	}
+}

@@ -264,7 +264,10 @@ func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, ex
 		args = append(args, expectedRevision)
 	}
 	var n int64
-	err = p.pool.QueryRow(ctx, sql, args...).Scan(&n)
+	err = p.health.injected("save")
+	if err == nil {
+		err = p.pool.QueryRow(ctx, sql, args...).Scan(&n)
+	}
 	p.health.note(ctx, err)
 	if err != nil {
 		return false, p.unavailable(ctx, "save", err)
