@@ -57,3 +57,27 @@ func TestRunLeaseFitsTheSitesDeadlines(t *testing.T) {
 		})
 	}
 }
+
+// On a platform that caps request time (the Lambda function's
+// ASKPLANE_MAX_REQUEST_TIME), runLease must fit the capped deadlines; the
+// default follows them.
+func TestRunLeaseFitsTheCappedDeadlines(t *testing.T) {
+	model := `,"generator":{"provider":"openai-compatible","model":"m","baseUrl":"http://127.0.0.1:9/v1"}`
+	site := siteJSON(edgePublic(t), "docs", "docs-public", model)
+	cfg, err := Decode([]byte(`{"sessions":"memory:","runLease":"10s","sites":[` + site + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(t.Context(), cfg, Options{Env: edgeEnv, MaxRequestTime: 6 * time.Second}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "runLease: 10s cannot run out") {
+		t.Fatalf("a 10 s lease under a 6 s cap: %v", err)
+	}
+	cfg.RunLease = 0
+	s, err := New(t.Context(), cfg, Options{Env: edgeEnv, MaxRequestTime: 6 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.runLease(); got != 2*time.Second {
+		t.Fatalf("default lease under a 6 s cap: %v; want 2s", got)
+	}
+}

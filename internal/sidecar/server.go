@@ -107,6 +107,14 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 				logger.Warn("askplane: the site's deadlines are capped below the platform's", "site", st.record.SiteID, "requestTimeoutMs", st.record.Limits.RequestTimeoutMs)
 			}
 		}
+		// runLease must still fit the capped deadlines (check did the
+		// file's).
+		for i, st := range sites {
+			if l := time.Duration(cfg.RunLease); l != 0 && st.cfg.durableSite() && !leaseFits(l, runDeadline(st.record.Limits)) {
+				return nil, configErr("runLease: %v cannot run out and be swept (every %v) before sites[%d]'s runs end (%v once capped at the platform's request time); shorten runLease or omit it",
+					l, sweepInterval(l), i, runDeadline(st.record.Limits))
+			}
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, corpusFetchTimeout)
 	defer cancel()
