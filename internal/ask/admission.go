@@ -135,9 +135,25 @@ func readRequest(x *exchange, ctx context.Context) error {
 func loadHistory(x *exchange, ctx context.Context) error {
 	h, req := x.h, x.req
 	store := h.cfg.Sessions
-	if x.site.Persistence.Mode == PersistenceRequired && (req.SessionID == "" || store == nil) {
-		h.log.Error("ask: persistence required but the request has no session or the server no store", "requestId", x.id)
-		return errInternal
+	if x.site.Persistence.Mode == PersistenceRequired {
+		switch {
+		case req.SessionID == "":
+			return errNoSession // the client's mistake: no retry mends it
+		case store == nil:
+			h.log.Error("ask: persistence required but the server has no session store", "requestId", x.id)
+			return errInternal
+		}
+	}
+	if w, ok := store.(session.WriteChecker); ok && x.site.Persistence.Mode == PersistenceRequired {
+		// The answer must be saved: while the store's writes fail (a
+		// full disk), refuse it now rather than stream it and lose it.
+		if err := w.Writable(ctx); err != nil {
+			if ctx.Err() != nil {
+				return x.ctxError(ctx)
+			}
+			h.log.Warn("ask: the session store cannot write; refused before answering", "requestId", x.id, "err", err)
+			return errCannotSave
+		}
 	}
 	var stored []protocol.AskMessage
 	if req.SessionID != "" && store != nil {

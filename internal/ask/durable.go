@@ -235,6 +235,7 @@ func (x *exchange) streamRun(ctx context.Context, id string, after int, pkg *evi
 	hd.Set(RunHeader, id)
 	if pkg != nil {
 		if link, ok := evidenceLink(x.site.Corpus.ID, pkg); ok {
+			x.issued(pkg)
 			hd.Set("Link", link)
 		}
 	}

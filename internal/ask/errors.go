@@ -44,6 +44,8 @@ const (
 	msgShuttingDown      = "The Ask service is restarting; ask again."
 	msgBusy              = "The Ask service is busy; try again shortly."
 	msgLimitsUnavailable = "The Ask service cannot check its limits now; try again shortly."
+	msgNoSession         = "This site keeps conversations: the Ask request needs a sessionId."
+	msgCannotSave        = "The Ask service cannot save conversations now; try again shortly."
 )
 
 var (
@@ -53,12 +55,16 @@ var (
 	errForbidden    = &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgForbidden}
 	errTooLarge     = &Error{Status: http.StatusRequestEntityTooLarge, Code: protocol.CodeAskInvalidRequest, Message: msgTooLarge}
 	errNoBody       = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgNoBody}
+	errNoSession    = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgNoSession}
 	errNoQuestion   = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgNoQuestion}
 	errTimeout      = &Error{Status: http.StatusRequestTimeout, Code: protocol.CodeAskTimeout, Message: msgTimeout, Retryable: true}
 	errCancelled    = &Error{Status: 499, Code: protocol.CodeAskCancelled, Message: msgCancelled, Retryable: true}
 	errRetrieval    = &Error{Status: http.StatusBadGateway, Code: protocol.CodeAskRetrievalFailed, Message: msgRetrieval, Retryable: true}
 	errShuttingDown = &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskInternal, Message: msgShuttingDown, Retryable: true, RetryAfter: time.Second}
-	errNoSources    = &Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskNoGroundedSources, Message: msgNoSources}
+	// errCannotSave refuses, before anything streams, an answer a site
+	// must save while the store's writes fail.
+	errCannotSave = &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskInternal, Message: msgCannotSave, Retryable: true, RetryAfter: time.Second}
+	errNoSources  = &Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskNoGroundedSources, Message: msgNoSources}
 )
 
 // badRequest maps a protocol decode diagnostic to a 400.

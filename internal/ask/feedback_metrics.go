@@ -17,3 +17,19 @@ func (p *Prometheus) Feedback(site, verdict string) {
 		}, []string{"site", "verdict"})
 	}).WithLabelValues(site, verdict).Inc()
 }
+
+// feedbackUnverifiedKey is the counter of verdicts naming a context_id
+// this instance did not issue lately.
+const feedbackUnverifiedKey = "askplane_feedback_unverified_total"
+
+// FeedbackUnverified counts a verdict whose context_id this instance did
+// not issue lately (made up, too old, or issued by another instance), as
+// askplane_feedback_unverified_total{site,verdict}.
+func (p *Prometheus) FeedbackUnverified(site, verdict string) {
+	p.init()
+	vector(p, p.counters, feedbackUnverifiedKey, func() *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: feedbackUnverifiedKey, Help: "Readers' verdicts naming a context_id this instance did not issue lately (made up, too old, or another instance's).",
+		}, []string{"site", "verdict"})
+	}).WithLabelValues(site, verdict).Inc()
+}

@@ -69,6 +69,10 @@ type Config struct {
 	// client sends it; 0 means DefaultBodyTimeout. The request deadline
 	// still wins when it is earlier.
 	BodyTimeout time.Duration
+	// Issued, when set, is told the context_id of every evidence package
+	// an answer's Link header names, as the answer starts: the ids this
+	// site issued, which feedback may then name.
+	Issued func(contextID string)
 	// Shutdown, when closed, ends every request in flight: a question not
 	// yet streaming gets 503 and one streaming gets a terminal, retryable
 	// ASK_INTERNAL error event, so a reader's widget can ask again of

@@ -1,8 +1,10 @@
 package ask_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -84,11 +86,20 @@ func TestInvalidSubjectIsInternal(t *testing.T) {
 	wantError(t, resp, body, 500, protocol.CodeAskInternal)
 }
 
-// TestPersistenceRequired: without a session id the request fails 500.
+// TestPersistenceRequired: without a session id the request is the
+// client's mistake (issue 25: it was a retryable 500 and an ERROR line):
+// 400 ASK_INVALID_REQUEST, not retryable, logged at no level above INFO.
 func TestPersistenceRequired(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) { c.Site.Persistence.Mode = ask.PersistenceRequired })
+	var logged bytes.Buffer
+	f := newFixture(t, func(c *ask.Config) {
+		c.Site.Persistence.Mode = ask.PersistenceRequired
+		c.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	})
 	resp, body := f.post(t, "", askBody("", "q"))
-	wantError(t, resp, body, 500, protocol.CodeAskInternal)
+	wantError(t, resp, body, 400, protocol.CodeAskInvalidRequest)
+	if !strings.Contains(body, `"retryable":false`) || !strings.Contains(body, "sessionId") || logged.Len() != 0 {
+		t.Fatalf("body %s; logged %q", body, logged.String())
+	}
 	resp, body = f.post(t, "", askBody("s1", "q"))
 	if resp.StatusCode != 200 {
 		t.Fatalf("with a session: %d %s", resp.StatusCode, body)

@@ -44,6 +44,14 @@ func evidenceLink(corpusID string, p *evidence.Package) (link string, ok bool) {
 	return link, len(link) <= MaxEvidenceLinkBytes
 }
 
+// issued tells Config.Issued the package's context_id, the one the
+// answer's Link names.
+func (x *exchange) issued(p *evidence.Package) {
+	if f := x.h.cfg.Issued; f != nil && p != nil {
+		f(p.ContextID)
+	}
+}
+
 // stream runs step 17: headers, text deltas, one cite event, the session
 // save and done, or one terminal error event.
 func (x *exchange) stream(ctx context.Context, sources []Source) {
@@ -53,6 +61,7 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	if x.pkg != nil {
 		if link, ok := evidenceLink(x.site.Corpus.ID, x.pkg); ok {
+			x.issued(x.pkg)
 			hd.Set("Link", link)
 		} else {
 			x.h.log.Info("ask: evidence link omitted: longer than MaxEvidenceLinkBytes", "requestId", x.id, "bytes", len(link))

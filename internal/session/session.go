@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -53,6 +54,15 @@ type Checker interface {
 	Check(ctx context.Context) error
 }
 
+// WriteChecker is a store that remembers a failed write (a full disk, an
+// I/O error): Writable is nil unless the store's last write failed and
+// no write (or probe write, at most one a second) has succeeded since.
+// Callers ask before work whose result must be saved, so it is refused
+// before it is done rather than lost after.
+type WriteChecker interface {
+	Writable(ctx context.Context) error
+}
+
 // ErrCorrupt is what errors.Is finds in a Load error for a stored record
 // that failed strict decoding (the error holds a *CorruptError).
 var ErrCorrupt = errors.New("session: stored record is corrupt")
@@ -79,6 +89,9 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 // MaxSubjectBytes evicts that subject's oldest-written sessions first; one
 // that takes the store past MaxTotalBytes or MaxMemorySessions then evicts
 // the oldest-written overall. The session just saved is never evicted.
+// An evicted session's revision is remembered for EvictedGrace (at most
+// maxEvicted of them), so an answer loaded before the eviction still
+// saves over it instead of ending in a conflict; Delete forgets it.
 type MemoryStore struct {
 	mu       sync.Mutex
 	recs     map[Key]*memEntry
@@ -87,6 +100,25 @@ type MemoryStore struct {
 	bytes    int64
 	max      int
 	limits   Limits
+	// evicted are the revisions of sessions evicted by a bound lately
+	// (at most maxEvicted, each for EvictedGrace), so an answer loaded
+	// before its session was evicted still saves over that revision
+	// rather than end a conflict; Delete forgets the entry.
+	evicted     map[Key]evictedRev
+	evictedRing []Key
+	evictedNext int
+}
+
+// maxEvicted bounds MemoryStore.evicted.
+const maxEvicted = 4096
+
+// EvictedGrace is how long an evicted session's revision is kept for an
+// answer in flight: longer than any request (at most 120 s).
+const EvictedGrace = 5 * time.Minute
+
+type evictedRev struct {
+	rev int
+	at  time.Time
 }
 
 type subjectKey struct{ site, subject string }
@@ -160,10 +192,13 @@ func (m *MemoryStore) Save(ctx context.Context, k Key, r Record, expectedRevisio
 	stored := 0
 	if ok {
 		stored = e.rec.Revision
+	} else if ev, was := m.evicted[k]; was && expectedRevision != 0 && time.Since(ev.at) < EvictedGrace {
+		stored = ev.rev // evicted by a bound while its answer was written
 	}
 	if stored != expectedRevision {
 		return false, nil
 	}
+	delete(m.evicted, k)
 	r.Messages = slices.Clone(r.Messages)
 	sk := subjectKey{k.SiteID, k.Subject}
 	sub := m.subjects[sk]
@@ -188,12 +223,26 @@ func (m *MemoryStore) Save(ctx context.Context, k Key, r Record, expectedRevisio
 	// e is at the back of both lists and no larger than any bound, so
 	// neither loop reaches it.
 	for sub.bytes > m.limits.MaxSubjectBytes {
-		m.evict(sub.order.Front().Value.(*memEntry))
+		m.evictByBound(sub.order.Front().Value.(*memEntry))
 	}
 	for m.bytes > m.limits.MaxTotalBytes || len(m.recs) > m.max {
-		m.evict(m.order.Front().Value.(*memEntry))
+		m.evictByBound(m.order.Front().Value.(*memEntry))
 	}
 	return true, nil
+}
+
+// evictByBound evicts e for a bound, remembering its revision.
+func (m *MemoryStore) evictByBound(e *memEntry) {
+	if m.evicted == nil {
+		m.evicted, m.evictedRing = make(map[Key]evictedRev), make([]Key, maxEvicted)
+	}
+	if old := m.evictedRing[m.evictedNext]; old != (Key{}) {
+		delete(m.evicted, old)
+	}
+	m.evictedRing[m.evictedNext] = e.key
+	m.evictedNext = (m.evictedNext + 1) % maxEvicted
+	m.evicted[e.key] = evictedRev{e.rec.Revision, time.Now()}
+	m.evict(e)
 }
 
 func (m *MemoryStore) evict(e *memEntry) {
@@ -220,6 +269,7 @@ func (m *MemoryStore) Delete(ctx context.Context, k Key) (bool, error) {
 	if ok {
 		m.evict(e)
 	}
+	delete(m.evicted, k) // forgotten: an answer in flight must not bring it back
 	return ok, nil
 }
 

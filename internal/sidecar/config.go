@@ -38,9 +38,12 @@ import (
 //	  "hosts": ["ask.example.com"],    // Host values every route answers under, with the sites' own
 //	  "edge": {…},                     // limits of the HTTP edge (see Edge); omitted: the defaults
 //	  "sources": {…},                  // retained corpus versions and replay permits (see SourcesConfig)
-//	  "runLease": "30s",               // how long an instance's claim on a durable run lasts unrenewed:
+//	  "runLease": "10s",               // how long an instance's claim on a durable run lasts unrenewed:
 //	                                   //   a crashed instance's runs resume elsewhere this long after
-//	                                   //   (100ms to 10m; see RunsConfig)
+//	                                   //   (100ms to 10m; default 30s, or a third of the shortest
+//	                                   //   requestTimeoutMs / generationTimeoutMs of a model site if
+//	                                   //   less; refused unless it and a sweep (a quarter of it, at
+//	                                   //   most 5s) fit in that deadline; see RunsConfig)
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
 //	    "site": {…},                   // the trusted agentskit.chat.backend-site v1 record
 //	                                   //   (siteId, assistant, corpus {id, mode}, limits, persistence),
@@ -291,6 +294,10 @@ func (c *Config) check() error {
 			return configErr("sites[%d].site.corpus.id: %q is also sites[%d]'s; corpus ids route requests and must be unique", i, site.Corpus.ID, j)
 		}
 		corpora[site.Corpus.ID] = i
+		if l := time.Duration(c.RunLease); l != 0 && s.durableSite() && !leaseFits(l, runDeadline(site.Limits)) {
+			return configErr("runLease: %v cannot run out and be swept (every %v) before sites[%d]'s runs end (%v, the smaller of limits.requestTimeoutMs and limits.generationTimeoutMs): a crashed instance's runs would never be resumed; shorten runLease or omit it",
+				l, sweepInterval(l), i, runDeadline(site.Limits))
+		}
 		if s.Static {
 			if static >= 0 {
 				return configErr("sites[%d].static: sites[%d] is already served at /; only one site may set static", i, static)

@@ -4,12 +4,65 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
+	"sync"
+	"time"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 )
+
+// The context_ids a site issued lately, which feedback is checked against:
+// at most issuedContexts a site, each for issuedContextTTL.
+const (
+	issuedContexts   = 16384
+	issuedContextTTL = 24 * time.Hour
+)
+
+// contextLog is a bounded record of issued context_ids: a ring of the
+// newest issuedContexts, each remembered until issuedContextTTL after it
+// was last issued. It costs about 150 bytes an id.
+type contextLog struct {
+	mu   sync.Mutex
+	at   map[string]time.Time
+	ring []string
+	next int
+	now  func() time.Time
+}
+
+func newContextLog(now func() time.Time) *contextLog {
+	if now == nil {
+		now = time.Now
+	}
+	return &contextLog{at: make(map[string]time.Time), ring: make([]string, issuedContexts), now: now}
+}
+
+// add records id as issued now.
+func (c *contextLog) add(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.at[id]; !ok {
+		if old := c.ring[c.next]; old != "" {
+			delete(c.at, old)
+		}
+		c.ring[c.next] = id
+		c.next = (c.next + 1) % len(c.ring)
+	}
+	c.at[id] = c.now()
+}
+
+// has reports whether id was issued within issuedContextTTL.
+func (c *contextLog) has(id string) bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.at[id]
+	return ok && c.now().Sub(t) < issuedContextTTL
+}
 
 // MaxFeedbackBytes bounds a feedback body: {"context_id":"sha256:<64>",
 // "verdict":"not_helpful"} is 107 bytes.
@@ -24,7 +77,9 @@ const (
 // feedbackHandler is a site's POST /v1/feedback?corpus=<id>: a reader's
 // verdict on one backend answer, named by the answer's evidence
 // context_id and nothing the reader typed. It is counted in
-// askplane_feedback_total{site,verdict} and kept nowhere else. A site
+// askplane_feedback_total{site,verdict} when this instance issued that
+// context_id within issuedContextTTL, else in
+// askplane_feedback_unverified_total{site,verdict}, and kept nowhere else. A site
 // whose config does not set "feedback": true answers 404
 // FEEDBACK_DISABLED; one that does puts the handler behind agentGate, the
 // rules of its /v1/ask (the guard's Host and Origin rules, the address's
@@ -38,7 +93,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
 	return st.cors(st.agentGate(edge, subjects, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		verdict, status, code := readFeedback(w, r, corpusID)
+		verdict, contextID, status, code := readFeedback(w, r, corpusID)
 		if status != 0 {
 			ask.CloseUnread(w, r)
 			if status == http.StatusForbidden {
@@ -49,7 +104,13 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 			return
 		}
 		if metrics != nil {
-			metrics.Feedback(siteID, verdict)
+			// A context_id this instance did not issue lately (made up,
+			// too old, or another instance's) is counted apart.
+			if st.issued.has(contextID) {
+				metrics.Feedback(siteID, verdict)
+			} else {
+				metrics.FeedbackUnverified(siteID, verdict)
+			}
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusNoContent)
@@ -61,31 +122,34 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 // most MaxFeedbackBytes that is one object with exactly context_id (a
 // sha256 identity) and verdict (helpful or not_helpful). It returns the
 // verdict, or the status and code to refuse with.
-func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verdict string, status int, code protocol.Code) {
+func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verdict, contextID string, status int, code protocol.Code) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		return "", http.StatusMethodNotAllowed, "FEEDBACK_METHOD"
+		return "", "", http.StatusMethodNotAllowed, "FEEDBACK_METHOD"
 	}
 	if hints := r.URL.Query()["corpus"]; len(hints) != 1 || hints[0] != corpusID {
-		return "", http.StatusForbidden, ""
+		return "", "", http.StatusForbidden, ""
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "application/json" && ct != "application/json; charset=utf-8" {
-		return "", http.StatusUnsupportedMediaType, "FEEDBACK_INVALID"
+		return "", "", http.StatusUnsupportedMediaType, "FEEDBACK_INVALID"
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxFeedbackBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return "", http.StatusRequestEntityTooLarge, "FEEDBACK_TOO_LARGE"
+			return "", "", http.StatusRequestEntityTooLarge, "FEEDBACK_TOO_LARGE"
 		}
-		return "", http.StatusBadRequest, "FEEDBACK_INVALID"
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return "", "", http.StatusRequestTimeout, "FEEDBACK_TIMEOUT"
+		}
+		return "", "", http.StatusBadRequest, "FEEDBACK_INVALID"
 	}
 	fields, ok := strictStrings(raw)
 	if !ok || len(fields) != 2 || !protocol.ValidContentHash(fields["context_id"]) ||
 		fields["verdict"] != VerdictHelpful && fields["verdict"] != VerdictNotHelpful {
-		return "", http.StatusBadRequest, "FEEDBACK_INVALID"
+		return "", "", http.StatusBadRequest, "FEEDBACK_INVALID"
 	}
-	return fields["verdict"], 0, ""
+	return fields["verdict"], fields["context_id"], 0, ""
 }
 
 // strictStrings decodes raw as one JSON object whose members are all

@@ -1,26 +1,50 @@
 package sidecar
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFeedback: a site with "feedback": true answers a well-formed verdict
-// 204 and counts it in askplane_feedback_total{site,verdict}; every body
+// 204 and counts it in askplane_feedback_total{site,verdict} when it names
+// a context_id an answer of this instance issued, and in
+// askplane_feedback_unverified_total otherwise (issue 25: any well-formed
+// context_id, one never issued too, was counted as a reader's verdict);
+// every body
 // that is not exactly {context_id, verdict} of the right shapes, a wrong
 // corpus hint and another method are refused and counted nowhere. A site
 // without the setting answers 404 FEEDBACK_DISABLED.
 func TestFeedback(t *testing.T) {
 	public := edgePublic(t)
-	id := "sha256:" + strings.Repeat("ab", 32)
+	madeUp := "sha256:" + strings.Repeat("ab", 32)
 	on := startEdge(t, edgeConfig(t, `,"metrics":true`, "", siteJSON(public, "docs", "docs", `,"feedback":true`)))
 	const path = "/v1/feedback?corpus=docs"
 	fb := func(ctx, verdict string) string { return `{"context_id":"` + ctx + `","verdict":"` + verdict + `"}` }
+	// An answer's Link names the context_id the widget sends.
+	asked := on.send(t, "POST", "/v1/ask?corpus=docs", askJSON("how do I install askplane?"))
+	link := asked.header.Get("Link")
+	frag := link[strings.Index(link, "#")+1 : strings.Index(link, ">")]
+	raw, err := base64.RawURLEncoding.DecodeString(frag)
+	var recipe struct {
+		ContextID string `json:"context_id"`
+	}
+	if err != nil || json.Unmarshal(raw, &recipe) != nil || recipe.ContextID == "" {
+		t.Fatalf("no context_id in the answer's Link %q: %v", link, err)
+	}
+	id := recipe.ContextID
 	for _, v := range []string{"helpful", "helpful", "not_helpful"} {
 		if a := on.send(t, "POST", path, fb(id, v)); a.status != 204 || a.body != "" {
 			t.Errorf("%s: %d %q, want 204 and no body", v, a.status, a.body)
 		}
+	}
+	// Never issued: answered alike (an id issued by another instance is
+	// not told apart from a made-up one), counted apart.
+	if a := on.send(t, "POST", path, fb(madeUp, "helpful")); a.status != 204 {
+		t.Errorf("a context_id never issued: %d %q, want 204", a.status, a.body)
 	}
 	bad := []struct{ what, method, path, body string }{
 		{"an unknown verdict", "POST", path, fb(id, "meh")},
@@ -52,6 +76,7 @@ func TestFeedback(t *testing.T) {
 	for _, want := range []string{
 		`askplane_feedback_total{site="docs",verdict="helpful"} 2`,
 		`askplane_feedback_total{site="docs",verdict="not_helpful"} 1`,
+		`askplane_feedback_unverified_total{site="docs",verdict="helpful"} 1`,
 	} {
 		if !strings.Contains(m, want) {
 			t.Errorf("/metrics lacks %s", want)
@@ -83,4 +108,22 @@ func errorShape(body string) bool {
 	d := json.NewDecoder(strings.NewReader(body))
 	d.DisallowUnknownFields()
 	return d.Decode(&e) == nil && e.Error.Code != "" && e.Error.Message != "" && e.Error.Retryable != nil
+}
+
+// The record of issued context_ids is bounded: the newest
+// issuedContexts, each for issuedContextTTL.
+func TestIssuedContextsAreBounded(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	c := newContextLog(func() time.Time { return now })
+	id := func(i int) string { return fmt.Sprintf("sha256:%064x", i) }
+	for i := range issuedContexts + 10 {
+		c.add(id(i))
+	}
+	if len(c.at) != issuedContexts || c.has(id(9)) || !c.has(id(10)) || !c.has(id(issuedContexts+9)) {
+		t.Fatalf("kept %d; first kept %v, newest %v", len(c.at), c.has(id(10)), c.has(id(issuedContexts+9)))
+	}
+	now = now.Add(issuedContextTTL)
+	if c.has(id(issuedContexts + 9)) {
+		t.Fatal("an id older than issuedContextTTL still counts")
+	}
 }

@@ -61,6 +61,7 @@ type site struct {
 	raw     []byte // the corpus file's bytes, until the store retains them
 	handler http.Handler
 	engine  *engines.Engine // the retained engine it answers with
+	issued  *contextLog     // context_ids its answers named lately; nil unless it takes feedback
 }
 
 // provisionSecrets reads every secret the config names and builds each

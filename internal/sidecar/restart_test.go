@@ -193,6 +193,63 @@ func TestKilledInstanceResumesItsRunAfterRestart(t *testing.T) {
 	}
 }
 
+// withDeadlines sets a site's requestTimeoutMs and generationTimeoutMs
+// in its config (testSite's are 30,000 and 20,000).
+func withDeadlines(site string, request, generation int) string {
+	site = strings.Replace(site, `"requestTimeoutMs":30000`, `"requestTimeoutMs":`+strconv.Itoa(request), 1)
+	return strings.Replace(site, `"generationTimeoutMs":20000`, `"generationTimeoutMs":`+strconv.Itoa(generation), 1)
+}
+
+// Issue 25: under the default runLease (30 s then, as long as the
+// example's requestTimeoutMs and longer than its generationTimeoutMs), a
+// run whose process was SIGKILLed was still "running" when its deadline
+// passed and ended ASK_TIMEOUT, never resumed. With no runLease in the
+// config, the lease now defaults to a third of the site's shortest
+// deadline (2 s of 6 s; 6.7 s of the example's 20 s), the restarted
+// process sweeps at once and then every quarter lease, and the reader
+// gets the rest of the answer.
+func TestKilledInstanceResumesUnderTheDefaultLease(t *testing.T) {
+	bin := askplaneBinary(t)
+	for _, c := range []struct {
+		name                string
+		request, generation int
+	}{
+		{"short deadlines (lease 2 s)", 8000, 6000},
+		{"the example config's deadlines (lease 6.7 s)", 30_000, 20_000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "sessions.db")
+			model := newHeldModel(t)
+			site := withDeadlines(siteJSON(edgePublic(t), "docs", "docs-public", model.generator()), c.request, c.generation)
+			cfg := `{"sessions":"sqlite:` + db + `","sites":[` + site + `]}`
+			a := startProcess(t, bin, cfg, "")
+			rd := reader(t)
+			first := openStream(t, rd, askRequest(t, a.url, "how do I install askplane?", "q-default-lease"))
+			runID := first.header.Get(ask.RunHeader)
+			model.waitHeld(t)
+			for first.seen() < 1 {
+				time.Sleep(5 * time.Millisecond)
+			}
+			killed := time.Now()
+			a.cmd.Process.Signal(syscall.SIGKILL)
+			<-a.exited
+			saw := first.wait(t, 5*time.Second)
+
+			b := startProcess(t, bin, cfg, "")
+			deadline := time.Duration(c.generation) * time.Millisecond
+			got := rest(t, rd, b.url, runID, len(saw), deadline+5*time.Second)
+			body := strings.Join(got, "\n") + "\n"
+			if terminal(body) != "done" || answerText(t, body) != "Install it with go install.\n\nIt needs Go 1.26." {
+				t.Fatalf("the rest of the answer after a SIGKILL under the default lease:\n%s", body)
+			}
+			if took := time.Since(killed); took > deadline {
+				t.Errorf("the run was resumed %v after the kill; its deadline is %v", took, deadline)
+			}
+			t.Logf("answered %v after the kill", time.Since(killed).Round(100*time.Millisecond))
+		})
+	}
+}
+
 // SIGTERM with a durable answer in flight on a PostgreSQL pair: the
 // stopping instance ends its reader's stream with the retryable
 // "restarting; reconnect" event (exactly one terminal event), gives the
@@ -203,7 +260,9 @@ func TestSIGTERMHandsARunToTheOtherInstance(t *testing.T) {
 	bin := buildAskplane(t)
 	dsn, _, _ := postgresSchemaURL(t)
 	model := newHeldModel(t)
-	site := siteJSON(edgePublic(t), "docs", "docs-public", model.generator())
+	// Deadlines of two minutes, so a one-minute lease is allowed, and
+	// one that ran out could not be what hands the run on.
+	site := withDeadlines(siteJSON(edgePublic(t), "docs", "docs-public", model.generator()), 120_000, 120_000)
 	cfg := `{"sessionsEnv":"ASKPLANE_TEST_DB","runLease":"1m","metrics":true,"edge":{"shutdownTimeout":"2s"},"sites":[` + site + `]}`
 	a, b := startProcess(t, bin, cfg, dsn), startProcess(t, bin, cfg, dsn)
 	c := reader(t)

@@ -171,7 +171,7 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 	s.worker = &run.Worker{
 		Store: rs,
 		Owner: "askplane-" + strings.ToLower(rand.Text()[:12]),
-		Lease: time.Duration(s.cfg.RunLease),
+		Lease: s.runLease(),
 		Program: func(r run.Run) (run.Program, error) {
 			h := sites.handlers[r.Site]
 			if h == nil {
@@ -206,13 +206,67 @@ func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable) {
 	s.runSites.ceilings[st.record.SiteID] = d.Ceilings
 }
 
-// Sweeping: every sweepEvery the server claims the runs whose lease
-// expired (an instance crashed or was redeployed mid-answer) and resumes
-// them; finished runs are kept runRetention, for readers to come back to.
+// Sweeping: at start and then every sweepEvery the server claims the
+// runs whose lease expired (an instance crashed or was redeployed
+// mid-answer) and resumes them; finished runs are kept runRetention, for
+// readers to come back to.
 const (
-	sweepEvery   = 5 * time.Second
-	runRetention = 7 * 24 * time.Hour
+	sweepEvery    = 5 * time.Second
+	runRetention  = 7 * 24 * time.Hour
+	runPruneEvery = time.Hour
+	// DefaultRunLease is runLease's default where no durable site's
+	// deadlines ask for a shorter one.
+	DefaultRunLease = 30 * time.Second
+	// minDefaultRunLease is the floor of a default taken from a site's
+	// deadlines.
+	minDefaultRunLease = 100 * time.Millisecond
 )
+
+// durableSite reports whether a site's answers may be durable runs: a
+// model generator whose runs are not turned off. (Whether the store
+// keeps runs is decided later; a lease that is never taken costs
+// nothing.)
+func (s *SiteConfig) durableSite() bool {
+	g := s.Generator
+	return g != nil && g.Provider != "" && g.Provider != extractive && (s.Runs == nil || !s.Runs.off)
+}
+
+// runDeadline is the shortest deadline a durable site's run is held to:
+// the smaller of its requestTimeoutMs (the reader's request) and its
+// generationTimeoutMs (the run's own deadline).
+func runDeadline(l ask.Limits) time.Duration {
+	return time.Duration(min(l.RequestTimeoutMs, l.GenerationTimeoutMs)) * time.Millisecond
+}
+
+// leaseFits reports whether a run claimed under lease, whose worker died
+// at once, can be found by a sweep before deadline: the lease runs out,
+// then the next sweep (every sweepInterval(lease)) finds it.
+func leaseFits(lease, deadline time.Duration) bool {
+	return lease+sweepInterval(lease) < deadline
+}
+
+// sweepInterval is how often the sweeper looks for expired runs: a
+// quarter of the lease, between 100 ms and sweepEvery.
+func sweepInterval(lease time.Duration) time.Duration {
+	return min(max(lease/4, 100*time.Millisecond), sweepEvery)
+}
+
+// runLease is the lease this instance's runs take: the config's
+// runLease, or DefaultRunLease, shortened to a third of the shortest
+// deadline of a durable site (after any platform cap), so a crashed
+// instance's run is resumed while its reader still waits for it.
+func (s *Server) runLease() time.Duration {
+	if l := time.Duration(s.cfg.RunLease); l != 0 {
+		return l
+	}
+	lease := DefaultRunLease
+	for _, st := range s.sites {
+		if st.cfg.durableSite() {
+			lease = min(lease, max(runDeadline(st.record.Limits)/3, minDefaultRunLease))
+		}
+	}
+	return lease
+}
 
 // shutdownRuns gives the runs this instance executes up to grace to
 // finish, then hands the rest on (run.Worker.Shutdown).
@@ -234,23 +288,29 @@ func (s *Server) startSweeper() {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s.stopSweep, s.swept = stop, make(chan struct{})
+	every := sweepInterval(s.worker.LeaseFor())
 	go func() {
 		defer close(s.swept)
-		t := time.NewTicker(sweepEvery)
+		t := time.NewTicker(every)
 		defer t.Stop()
-		for n := 0; ; n++ {
+		var pruned time.Time
+		for {
+			// The first sweep is at start: a restarted instance resumes
+			// the runs its previous process left as soon as their lease
+			// ran out, not a tick later.
+			if _, err := s.worker.Sweep(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("askplane: sweeping expired runs failed", "err", err)
+			}
+			if time.Since(pruned) >= runPruneEvery {
+				pruned = time.Now()
+				if _, err := s.worker.Store.PruneRuns(ctx, time.Now().Add(-runRetention)); err != nil && ctx.Err() == nil {
+					s.log.Warn("askplane: pruning old runs failed", "err", err)
+				}
+			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-			}
-			if _, err := s.worker.Sweep(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("askplane: sweeping expired runs failed", "err", err)
-			}
-			if n%720 == 0 { // hourly
-				if _, err := s.worker.Store.PruneRuns(ctx, time.Now().Add(-runRetention)); err != nil && ctx.Err() == nil {
-					s.log.Warn("askplane: pruning old runs failed", "err", err)
-				}
 			}
 		}
 	}()

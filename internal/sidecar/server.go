@@ -95,6 +95,8 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	// ERROR lines are rate-limited per message (lograte.go).
+	logger = slog.New(limitErrors(logger.Handler(), nil))
 	dsn, sites, err := provisionSecrets(cfg, opts.Env, logger)
 	if err != nil {
 		return nil, err
@@ -103,6 +105,14 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 		for _, st := range sites {
 			if st.capLimits(opts.MaxRequestTime) {
 				logger.Warn("askplane: the site's deadlines are capped below the platform's", "site", st.record.SiteID, "requestTimeoutMs", st.record.Limits.RequestTimeoutMs)
+			}
+		}
+		// runLease must still fit the capped deadlines (check did the
+		// file's).
+		for i, st := range sites {
+			if l := time.Duration(cfg.RunLease); l != 0 && st.cfg.durableSite() && !leaseFits(l, runDeadline(st.record.Limits)) {
+				return nil, configErr("runLease: %v cannot run out and be swept (every %v) before sites[%d]'s runs end (%v once capped at the platform's request time); shorten runLease or omit it",
+					l, sweepInterval(l), i, runDeadline(st.record.Limits))
 			}
 		}
 	}
@@ -140,6 +150,47 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	}
 	srv.startSweeper()
 	return srv, nil
+}
+
+// withBodyTimeout lets a request's body take at most d to arrive: the
+// connection's read deadline, set before next runs, ends a body that
+// trickles in (the handler's read fails, or net/http gives up discarding
+// what it left unread) instead of the server's whole-request
+// ReadTimeout, readHeaderTimeout later.
+//
+// Once the whole body is read the deadline moves to afterBody from then:
+// net/http keeps reading the connection in the background to notice a
+// client that leaves, and a deadline hit there would cancel a handler
+// still working (an MCP tool call) as if the client had left.
+func withBodyTimeout(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		// Best effort: a writer that cannot (a test recorder) keeps
+		// the server's ReadTimeout.
+		if rc.SetReadDeadline(time.Now().Add(d)) == nil && r.Body != nil && r.Body != http.NoBody {
+			r.Body = &bodyDone{ReadCloser: r.Body, done: func() { rc.SetReadDeadline(time.Now().Add(afterBody)) }}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// afterBody is the connection's read deadline once a body was read whole:
+// the longest a site's request may take (requestTimeoutMs, at most 120 s).
+const afterBody = 2 * time.Minute
+
+// bodyDone calls done once, when its body reaches EOF.
+type bodyDone struct {
+	io.ReadCloser
+	done func()
+	once sync.Once
+}
+
+func (b *bodyDone) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		b.once.Do(b.done)
+	}
+	return n, err
 }
 
 // ServeHTTP serves every route.
@@ -235,28 +286,35 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		if metrics != nil {
 			acfg.Metrics = metrics
 		}
+		if st.cfg.Feedback {
+			st.issued = newContextLog(nil)
+			acfg.Issued = st.issued.add
+		}
 		acfg.Durable = s.durable(st)
 		h, err := ask.New(acfg)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
 		route("/v1/ask", st.cors(h))
-		route("/v1/sessions/{id}/forget", st.cors(http.HandlerFunc(h.ServeForget)))
+		// Every route that may be sent a body reads it within bodyTimeout
+		// (/v1/ask and replay bound their own reads).
+		bodyTimeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
+		route("/v1/sessions/{id}/forget", st.cors(withBodyTimeout(bodyTimeout, http.HandlerFunc(h.ServeForget))))
 		if acfg.Durable != nil {
 			// The run routes exist only for a durable site.
 			s.addRunSite(st, h, acfg.Durable)
 			route("/v1/runs/{id}/events", st.cors(http.HandlerFunc(h.ServeEvents)))
-			route("/v1/runs/{id}/cancel", st.cors(http.HandlerFunc(h.ServeCancel)))
+			route("/v1/runs/{id}/cancel", st.cors(withBodyTimeout(bodyTimeout, http.HandlerFunc(h.ServeCancel))))
 		}
 		rep, err := s.replayer(st, engine)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
-		route("/mcp", st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep}))
+		route("/mcp", withBodyTimeout(bodyTimeout, st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep})))
 		replay, read := s.replayHandlers(st, edge, subjects, rep)
 		route("/v1/evidence/replay", replay)
 		route("/v1/evidence/read", read)
-		route("/v1/feedback", st.feedbackHandler(edge, subjects, metrics))
+		route("/v1/feedback", withBodyTimeout(bodyTimeout, st.feedbackHandler(edge, subjects, metrics)))
 		if st.cfg.Static {
 			files, err := static.New(st.cfg.Public, static.Options{})
 			if err != nil {

@@ -440,8 +440,7 @@ func TestToolLoopResumeDoesNotResendACompletedRound(t *testing.T) {
 			fake := newScripted(t, name, r1, finalAnswer(name, idUpgrade))
 			fake.holdRequest(1) // instance A's round 2 never returns
 			sess := sessions(t)
-			sa, a := toolServer(t, name, fake.srv.URL, sess, `{"maxRounds":3}`)
-			sa.worker.Lease = 600 * time.Millisecond
+			sa, a := toolServer(t, name, fake.srv.URL, sess+`,"runLease":"600ms"`, `{"maxRounds":3}`)
 			sb, _ := toolServer(t, name, fake.srv.URL, sess, `{"maxRounds":3}`)
 			req, _ := http.NewRequest("POST", a.URL+"/v1/ask", strings.NewReader(askJSON("how do I install askplane?")))
 			req.Header.Set("Content-Type", "application/json")
@@ -459,7 +458,12 @@ func TestToolLoopResumeDoesNotResendACompletedRound(t *testing.T) {
 			sa.sessions.Close()
 			deadline := time.Now().Add(15 * time.Second)
 			for {
+				// B's own sweeper (at start, then every quarter lease)
+				// may be the one that claims it.
 				if n, err := sb.worker.Sweep(t.Context()); err == nil && n == 1 {
+					break
+				}
+				if r, err := sb.worker.Store.Get(t.Context(), id); err == nil && (r.LeaseOwner == sb.worker.Owner || r.State.Terminal()) {
 					break
 				}
 				if time.Now().After(deadline) {

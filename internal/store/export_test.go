@@ -15,3 +15,11 @@ func SourceHashForTest(data []byte) string { return sourceHash(data) }
 func (p *Postgres) PruneLimitsTo(ctx context.Context, maxKeys int64) (int64, error) {
 	return p.pruneLimits(ctx, maxKeys)
 }
+
+// InjectWriteFault makes the SQLite store's session writes and write
+// probes fail with what f returns for their op ("save", "delete",
+// "probe"), as a full disk would; nil f restores them.
+func InjectWriteFault(s *SQLite, f func(op string) error) { s.health.inject = f }
+
+// InjectPostgresWriteFault is InjectWriteFault for PostgreSQL.
+func InjectPostgresWriteFault(p *Postgres, f func(op string) error) { p.health.inject = f }

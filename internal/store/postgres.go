@@ -30,6 +30,7 @@ type Postgres struct {
 	limits   session.Limits
 	sources  SourceLimits // sources_postgres.go
 	runStore              // durable runs (runs.go, runs_postgres.go)
+	health   writeHealth
 }
 
 // postgresMigrations are applied in order, each once, tracked in
@@ -263,7 +264,12 @@ func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, ex
 		args = append(args, expectedRevision)
 	}
 	var n int64
-	if err := p.pool.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+	err = p.health.injected("save")
+	if err == nil {
+		err = p.pool.QueryRow(ctx, sql, args...).Scan(&n)
+	}
+	p.health.note(ctx, err)
+	if err != nil {
 		return false, p.unavailable(ctx, "save", err)
 	}
 	return n == 1, nil
@@ -302,12 +308,18 @@ const (
 	victims AS (
 		SELECT session_id FROM sessions
 		WHERE site_id = $1 AND subject = $2
+		  AND bytes > 0
 		  AND session_id IN (SELECT session_id FROM ranked WHERE newer + $6 > $7)
 		  AND EXISTS (SELECT FROM saved)
 		FOR UPDATE SKIP LOCKED
 	),
 	evicted AS (
-		DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id IN (SELECT session_id FROM victims)
+		UPDATE sessions SET messages = '[]', bytes = 0, updated_at = now()
+		WHERE site_id = $1 AND subject = $2 AND session_id IN (SELECT session_id FROM victims)
+	),
+	purged AS (
+		DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id <> $3 AND bytes = 0
+		  AND updated_at < now() - interval '5 minutes' AND EXISTS (SELECT FROM saved)
 	)
 	SELECT count(*) FROM saved`
 )
@@ -320,7 +332,20 @@ func (p *Postgres) Check(ctx context.Context) error {
 	if err := p.pool.Ping(ctx); err != nil {
 		return p.unavailable(ctx, "check", err)
 	}
-	return nil
+	return p.health.writable(ctx, "check", p.probe)
+}
+
+// Writable implements session.WriteChecker: nil unless the last write
+// failed and neither a write nor a probe write has succeeded since.
+func (p *Postgres) Writable(ctx context.Context) error {
+	return p.health.writable(ctx, "writable", p.probe)
+}
+
+// probe rewrites the newest migration row as it is: a write the server
+// must find room for, which changes nothing.
+func (p *Postgres) probe(ctx context.Context) error {
+	_, err := p.pool.Exec(ctx, `UPDATE askplane_migrations SET version = version WHERE version = (SELECT max(version) FROM askplane_migrations)`)
+	return err
 }
 
 // unavailable is the package's unavailable with the DSN's password

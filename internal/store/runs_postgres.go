@@ -104,6 +104,9 @@ func (postgresRuns) skipLocked() string { return " FOR UPDATE SKIP LOCKED" }
 func (postgresRuns) forUpdate() string  { return " FOR UPDATE" }
 
 func (d postgresRuns) fail(ctx context.Context, op string, err error) error {
+	if runWrites[op] {
+		d.p.health.note(ctx, err)
+	}
 	return run.Unavailable(ctx, op, safeCause(err, d.p.secrets))
 }
 

@@ -107,7 +107,10 @@ func (d sqliteRuns) begin(ctx context.Context) (runTx, error) {
 func (sqliteRuns) skipLocked() string { return "" }
 func (sqliteRuns) forUpdate() string  { return "" }
 
-func (sqliteRuns) fail(ctx context.Context, op string, err error) error {
+func (d sqliteRuns) fail(ctx context.Context, op string, err error) error {
+	if runWrites[op] {
+		d.s.health.note(ctx, err)
+	}
 	return run.Unavailable(ctx, op, err)
 }
 

@@ -32,6 +32,7 @@ type SQLite struct {
 	// sources bound the retained corpus versions (sources_sqlite.go).
 	sources  SourceLimits
 	runStore // durable runs (runs.go, runs_sqlite.go)
+	health   writeHealth
 }
 
 // SQLite connection settings, applied to every pooled connection through
@@ -212,7 +213,39 @@ func (s *SQLite) Check(ctx context.Context) error {
 	if err := tx.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
 		return unavailable(ctx, "check", err)
 	}
-	return nil
+	tx.Rollback()
+	return s.health.writable(ctx, "check", s.probe)
+}
+
+// Writable implements session.WriteChecker: nil unless the last write
+// failed and neither a write nor a probe write has succeeded since.
+func (s *SQLite) Writable(ctx context.Context) error {
+	return s.health.writable(ctx, "writable", s.probe)
+}
+
+// probe writes the file's header (user_version, set to what it is) in an
+// immediate transaction: a commit that needs the disk, and changes
+// nothing.
+func (s *SQLite) probe(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(len(sqliteMigrations))); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// wrote records a write's result in the store's write health and returns
+// err as the store error of op.
+func (s *SQLite) wrote(ctx context.Context, op string, err error) error {
+	s.health.note(ctx, err)
+	if err == nil {
+		return nil
+	}
+	return unavailable(ctx, op, err)
 }
 
 // sqliteMigrate applies the missing migrations in one immediate
@@ -275,8 +308,9 @@ func (s *SQLite) Delete(ctx context.Context, k session.Key) (bool, error) {
 	}
 	res, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`, k.SiteID, k.Subject, k.SessionID)
 	if err != nil {
-		return false, unavailable(ctx, "delete", err)
+		return false, s.wrote(ctx, "delete", err)
 	}
+	s.health.note(ctx, nil)
 	n, err := res.RowsAffected()
 	if err != nil {
 		return false, unavailable(ctx, "delete", err)
@@ -310,6 +344,9 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if s.fileGone() {
 		return false, &Error{Code: CodeUnavailable, Op: "save", Reason: reasonFileGone}
 	}
+	if err := s.health.injected("save"); err != nil {
+		return false, s.wrote(ctx, "save", err)
+	}
 	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
 	if err != nil {
 		return false, unavailable(ctx, "save", err)
@@ -328,34 +365,48 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 			r.Revision, size, now, raw, k.SiteID, k.Subject, k.SessionID, expectedRevision)
 	}
 	if err != nil {
-		return false, unavailable(ctx, "save", err)
+		return false, s.wrote(ctx, "save", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
 		return false, unavailable(ctx, "save", err)
 	}
 	if n != 1 {
-		return false, nil
+		return false, nil // a stale revision; not a fault
 	}
 	if _, err := tx.ExecContext(ctx, sqliteEvictSubject,
-		k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes); err != nil {
-		return false, unavailable(ctx, "save", err)
+		k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes, now); err != nil {
+		return false, s.wrote(ctx, "save", err)
 	}
-	if err := tx.Commit(); err != nil {
-		return false, unavailable(ctx, "save", err)
+	if _, err := tx.ExecContext(ctx, sqlitePurgeEvicted,
+		k.SiteID, k.Subject, k.SessionID, now-EvictedGrace.Milliseconds()); err != nil {
+		return false, s.wrote(ctx, "save", err)
+	}
+	if err := s.wrote(ctx, "save", tx.Commit()); err != nil {
+		return false, err
 	}
 	return true, nil
 }
 
-// sqliteEvictSubject deletes the oldest-written sessions of subject
+// sqliteEvictSubject empties the oldest-written sessions of subject
 // (?1, ?2) other than ?3 that do not fit MaxSubjectBytes (?5) beside the
 // ?4 bytes just saved: a running sum from the newest down, over the
-// primary key's range for the subject.
-const sqliteEvictSubject = `DELETE FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id IN (
+// primary key's range for the subject. An evicted session keeps its row
+// and revision, with no messages and no bytes, written at ?6: an answer
+// being written for it (loaded before it was evicted) still saves over
+// that revision, where a deleted row would make its save a conflict
+// after its text streamed. sqlitePurgeEvicted deletes the emptied rows
+// once no answer can be in flight for them.
+const sqliteEvictSubject = `UPDATE sessions SET messages = '[]', bytes = 0, updated_at = ?6
+	WHERE site_id = ?1 AND subject = ?2 AND bytes > 0 AND session_id IN (
 	SELECT session_id FROM (
 		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
 		FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3)
 	WHERE newer + ?4 > ?5)`
+
+// sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than ?3
+// that were evicted before ?4 (EvictedGrace ago).
+const sqlitePurgeEvicted = `DELETE FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3 AND bytes = 0 AND updated_at < ?4`
 
 // Prune implements Pruner, deleting in batches so the write lock is never
 // held for long.
