@@ -1,8 +1,11 @@
 package static
 
 import (
+	"errors"
+	"io"
 	"mime"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -69,4 +72,62 @@ func (h *Handler) negotiate(hdr http.Header, r *http.Request, name, twinURL stri
 	}
 	hdr.Set("Link", "<"+twinURL+`>; rel="alternate"; type="text/markdown"`)
 	return name
+}
+
+// MaxTwinBytes bounds what Twins.Read reads of one twin.
+const MaxTwinBytes = 4 << 20
+
+// ErrNoTwin is Twins.Read's answer for a URL with no Markdown twin (or
+// one it refuses: a dot segment, a NUL byte, a file too large).
+var ErrNoTwin = errors.New("static: no Markdown twin at that URL")
+
+// Twins reads the Markdown twins of a built site folder, by page URL,
+// with the Handler's rules (os.Root, no dot segments, regular files only).
+type Twins struct{ h *Handler }
+
+// OpenTwins opens dir for Read. Close releases it.
+func OpenTwins(dir string) (*Twins, error) {
+	h, err := New(dir, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return &Twins{h}, nil
+}
+
+// Close releases the folder.
+func (t *Twins) Close() error { return t.h.Close() }
+
+// Read returns the twin of the page at urlPath (a path from the site's
+// root: /docs/x/, /docs/x/index.html, /docs/x/index.md, /docs/x, or
+// /x.html with uglyURLs), and its path.
+func (t *Twins) Read(urlPath string) (text, twinPath string, err error) {
+	name, dirURL, ok := fileName(urlPath)
+	if !ok {
+		return "", "", ErrNoTwin
+	}
+	switch {
+	case strings.HasSuffix(name, ".md"):
+	case strings.HasSuffix(name, ".html"):
+		name = twinName(name)
+	case dirURL || name == ".":
+		name = path.Join(name, "index.md")
+	default:
+		name = path.Join(name, "index.md")
+		if _, ok := t.h.stat(name); !ok {
+			name = path.Clean(name[:len(name)-len("/index.md")] + ".md")
+		}
+	}
+	f, info, ok := t.h.openFile(name)
+	if !ok {
+		return "", "", ErrNoTwin
+	}
+	defer f.Close()
+	if info.Size() > MaxTwinBytes {
+		return "", "", ErrNoTwin
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxTwinBytes+1))
+	if err != nil || len(data) > MaxTwinBytes {
+		return "", "", ErrNoTwin
+	}
+	return string(data), "/" + name, nil
 }

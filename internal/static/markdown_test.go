@@ -107,3 +107,29 @@ func TestMarkdownTwin(t *testing.T) {
 		t.Errorf("the twin's ETag %q, the page's %q: want two different ones", etag, page.Header.Get("ETag"))
 	}
 }
+
+// TestTwinsRead: Twins.Read finds a page's twin from any of its URLs and
+// refuses what the Handler refuses.
+func TestTwinsRead(t *testing.T) {
+	pub := t.TempDir()
+	for name, body := range map[string]string{"index.md": "# Home\n", "docs/x/index.md": "# X\n", "ugly.md": "# Ugly\n", ".git/index.md": "secret"} {
+		p := filepath.Join(pub, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	tw, err := OpenTwins(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tw.Close()
+	for path, want := range map[string]string{"/": "# Home\n", "/docs/x/": "# X\n", "/docs/x": "# X\n", "/docs/x/index.html": "# X\n", "/docs/x/index.md": "# X\n", "/ugly.html": "# Ugly\n", "/ugly": "# Ugly\n"} {
+		if got, _, err := tw.Read(path); err != nil || got != want {
+			t.Errorf("Read(%q) = %q, %v; want %q", path, got, err, want)
+		}
+	}
+	for _, path := range []string{"/.git/", "/../x/", "/nope/", "/docs/x/\x00"} {
+		if _, _, err := tw.Read(path); err == nil {
+			t.Errorf("Read(%q) succeeded", path)
+		}
+	}
+}
