@@ -153,7 +153,11 @@ func checkLLMs(t *testing.T, public, baseURL string) int {
 	return twins
 }
 
-// checkTwin checks one Markdown twin.
+// continued is the link a part of a split twin ends with.
+var continued = regexp.MustCompile(`\nContinued in \[part \d+ of \d+\]\(([^)]+)\)\.\n$`)
+
+// checkTwin checks one Markdown twin, and the parts that follow it when
+// it is split.
 func checkTwin(t *testing.T, file string) {
 	t.Helper()
 	data, err := os.ReadFile(file)
@@ -162,6 +166,9 @@ func checkTwin(t *testing.T, file string) {
 		return
 	}
 	s := string(data)
+	if m := continued.FindStringSubmatch(s); m != nil {
+		checkTwin(t, filepath.Join(filepath.Dir(file), filepath.FromSlash(m[1])))
+	}
 	if !strings.HasPrefix(s, "# ") {
 		t.Errorf("twin %s does not start with an H1: %.80q", file, s)
 	}
@@ -343,6 +350,32 @@ func TestLLMsTwins(t *testing.T) {
 	full := cut.ReadFile("llms-full.txt")
 	if !bytes.Contains(full, []byte("> This file stops here: 2 of 3 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
 		t.Errorf("llms-full.txt cut at 300 bytes:\n%s", full)
+	}
+
+	// A long page is split before its H2 headings into parts under
+	// 50,000 characters, each linking the next; llms-full.txt holds it
+	// whole.
+	long := sitetest.Layouts + `
+-- hugo.toml --
+baseURL = "https://docs.example/"
+title = "Docs"
+disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+-- content/_index.md --
+---
+title: Home
+---
+Home.
+-- content/long.md --
+---
+title: Long
+---
+` + strings.Repeat("## Section\n\n"+strings.Repeat("Words words words. ", 500)+"\n\n", 12)
+	lb := sitetest.Build(t, long)
+	checkLLMs(t, lb.Public, "https://docs.example/")
+	lb.AssertFileContent("long/index.md", "# Long\n", "\nContinued in [part 2 of 3](index.2.md).\n")
+	lb.AssertFileContent("long/index.3.md", "# Long (part 3 of 3)\n\nURL: https://docs.example/long/\n\n## Section\n")
+	if n := strings.Count(string(lb.ReadFile("llms-full.txt")), "## Section"); n != 12 {
+		t.Errorf("llms-full.txt holds %d sections of the long page; want 12", n)
 	}
 
 	off := sitetest.Build(t, llmsSite("markdown = false"))
