@@ -35,6 +35,9 @@ type Site struct {
 	// Replayer rebuilds the evidence a review link names, for
 	// evidence_manifest and read_evidence; nil leaves those tools out.
 	Replayer Replayer
+	// Pages reads the site's Markdown twins, for read_page; nil leaves
+	// it out.
+	Pages Pages
 }
 
 // Replayer rebuilds a recipe's evidence (internal/replay's Replayer).
@@ -148,6 +151,9 @@ func newServer(site Site) *sdk.Server {
 	})
 	if site.Replayer != nil {
 		addReplayTools(s, site.Replayer, readOnly)
+	}
+	if site.Pages != nil {
+		addPageTool(s, site.Pages, readOnly)
 	}
 	return s
 }

@@ -310,7 +310,14 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
-		route("/mcp", withBodyTimeout(bodyTimeout, st.mcpHandler(edge, subjects, mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep})))
+		msite := mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep}
+		if st.cfg.Public != "" {
+			// read_page reads the Markdown twins the build published.
+			if twins, err := static.OpenTwins(st.cfg.Public); err == nil {
+				msite.Pages = twins
+			}
+		}
+		route("/mcp", withBodyTimeout(bodyTimeout, st.mcpHandler(edge, subjects, msite)))
 		replay, read := s.replayHandlers(st, edge, subjects, rep)
 		route("/v1/evidence/replay", replay)
 		route("/v1/evidence/read", read)

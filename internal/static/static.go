@@ -12,6 +12,9 @@
 //     that begins with "." ("..", ".git", ".env"), except a leading
 //     /.well-known/;
 //   - serves a directory's index.html, and never a listing;
+//   - serves a page's Markdown twin (index.md next to index.html) at the
+//     page's URL to a client whose Accept prefers text/markdown, with
+//     Vary: Accept (markdown.go);
 //   - serves regular files only (no devices, FIFOs or sockets);
 //   - takes the content type from the extension, never from the bytes;
 //   - sets nosniff and a referrer policy on every response, a
@@ -183,10 +186,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case info.IsDir():
 		name = path.Join(name, "index.html")
+		name = h.negotiate(hdr, r, name, "index.md")
 	case dirURL:
 		// A file has no URL ending in "/"; Hugo never links one.
 		h.notFound(w, r, name)
 		return
+	default:
+		name = h.negotiate(hdr, r, name, strings.TrimSuffix(path.Base(name), ".html")+".md")
 	}
 	f, info, ok := h.openFile(name)
 	if !ok {
@@ -369,6 +375,7 @@ var types = map[string]string{
 	".webmanifest": "application/manifest+json; charset=utf-8",
 	".xml":         "application/xml; charset=utf-8",
 	".txt":         "text/plain; charset=utf-8",
+	".md":          "text/markdown; charset=utf-8",
 	".svg":         "image/svg+xml",
 	".png":         "image/png",
 	".jpg":         "image/jpeg",

@@ -53,10 +53,16 @@ import (
 // launcher, the script; not gzipped) went under 1 KiB when the launcher's
 // icon became the stylesheet's: 1,014 B then, from 1,274 B; 1,021 B once
 // the root named the site config with its hash (?v=).
+// The link relations for programs (rel="alternate" type="text/markdown"
+// to the page's twin, rel="describedby" to llms.txt) come just before the
+// widget's HTML and have a budget of their own, outside the widget's:
+// 120 B on the home page when they came (longer on deeper pages, by the
+// length of the page's path).
 const (
 	widgetInitialBudget = 4 * 1024
 	widgetTotalBudget   = 14*1024 + 512
 	widgetShellBudget   = 1024
+	widgetLinksBudget   = 256
 )
 
 // widgetFiles are the published files, by glob, and whether each is part
@@ -118,6 +124,14 @@ func TestWidgetSize(t *testing.T) {
 	script := bytes.Index(home, []byte(`<script type="module" src="/askplane/dist/main.`))
 	if start < 0 || script < start || bytes.Index(home[script:], []byte("</script>")) < 0 {
 		t.Fatalf("the home page's widget HTML is not where it should be")
+	}
+	links := bytes.Index(home, []byte(`<link rel="alternate" type="text/markdown"`))
+	if links < 0 || links > start {
+		t.Fatalf("the home page has no link to its Markdown twin before the widget")
+	}
+	t.Logf("link relations in each page: %d B\n%s", start-links, home[links:start])
+	if start-links > widgetLinksBudget {
+		t.Errorf("the link relations take %d B, over the %d B budget", start-links, widgetLinksBudget)
 	}
 	shell := home[start : script+bytes.Index(home[script:], []byte("</script>"))+len("</script>")]
 	t.Logf("widget HTML in each page: %d B", len(shell))
