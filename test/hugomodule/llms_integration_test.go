@@ -331,7 +331,7 @@ Hidden.
 // admonition as a block quote), excluded pages have none, and
 // params.askplane.markdown = false publishes nothing for programs.
 func TestLLMsTwins(t *testing.T) {
-	b := sitetest.Build(t, llmsSite(""))
+	b := sitetest.Build(t, llmsSite("markdown = true"))
 	b.AssertFileContent("guide/install/index.md",
 		"# Install\n\nURL: https://docs.example/guide/install/\n\n> How to install it.\n\n## Steps\n",
 		"1. Fetch it.", "```go\nfunc main() {}\n```", "| flag | meaning |", "> **Note**", "> Mind the **version**.")
@@ -346,7 +346,7 @@ func TestLLMsTwins(t *testing.T) {
 	}
 	checkLLMs(t, b.Public, "https://docs.example/")
 
-	cut := sitetest.Build(t, llmsSite("llmsFullMax = 300"))
+	cut := sitetest.Build(t, llmsSite("markdown = true\nllmsFullMax = 300"))
 	full := cut.ReadFile("llms-full.txt")
 	if !bytes.Contains(full, []byte("> This file stops here: 2 of 3 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
 		t.Errorf("llms-full.txt cut at 300 bytes:\n%s", full)
@@ -360,6 +360,8 @@ func TestLLMsTwins(t *testing.T) {
 baseURL = "https://docs.example/"
 title = "Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[params.askplane]
+markdown = true
 -- content/_index.md --
 ---
 title: Home
