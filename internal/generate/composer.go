@@ -123,6 +123,8 @@ type composer struct {
 	listing  bool     // the question asks for several things ("which keys …")
 	entry    bool     // the answer is a troubleshooting entry
 	masks    map[string]uint64
+	verbatim string // a question naming code ("static: true"), as sentences and code are compared with it
+	literal  []bool // per record: its code holds the verbatim question
 	maxBytes int
 	out      composed
 }
@@ -167,6 +169,10 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	l := strings.ToLower(question)
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || strings.HasPrefix(l, "what ") && strings.Contains(l, "s ") && !strings.HasPrefix(l, "what is")
+	if v := plain(question); codeLike(question) && strings.ContainsAny(v, ".:_/=-") && len(v) >= 6 && !strings.Contains(v, "?") {
+		c.verbatim = v
+	}
+	c.literal = make([]bool, len(pkg.Records))
 	c.heads = make([]uint64, len(pkg.Records))
 	c.code = make([]uint64, len(pkg.Records))
 	c.own = make([]uint64, len(pkg.Records))
@@ -192,6 +198,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		for _, b := range r.Blocks {
 			if b.Kind == chunk.Code {
 				c.code[ri] |= c.mask(b.Text)
+				c.literal[ri] = c.literal[ri] || c.verbatim != "" && strings.Contains(plain(b.Text), c.verbatim)
 			}
 		}
 	}
@@ -450,6 +457,11 @@ func (c *composer) score(s *sent) int {
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}
+	if c.verbatim != "" && strings.Contains(plain(s.text), c.verbatim) {
+		sc += 30 // says the very setting or command asked about
+	} else if c.literal[s.rec] && s.pos == 0 {
+		sc += 10 // its section's code holds it
+	}
 	own := c.own[s.rec]
 	if c.verb != 0 && (s.mask|own)&c.verb != 0 {
 		sc += 10 // does what is asked
@@ -535,6 +547,13 @@ func (c *composer) score(s *sent) int {
 		}
 	}
 	return sc
+}
+
+// plain is s for a verbatim comparison: lower case, without backticks
+// or quotes, runs of white space as one space.
+func plain(s string) string {
+	s = strings.NewReplacer("`", "", "\u201c", "", "\u201d", "", "\"", "").Replace(strings.ToLower(s))
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // pointer: a sentence that only sends the reader to another page.
@@ -903,10 +922,12 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 }
 
 // support adds at most maxSupport sentences that cover question terms
-// the answer does not yet hold: from the lead's page, or from another
-// page when the sentence holds two question terms or more. Each must
-// stand on its own (its score) and fit the prose bound; they follow in
-// reading order, each its own paragraph.
+// the answer does not yet hold, and only while it leaves some
+// uncovered: from the lead's section, its page's opening, or a section
+// of its page whose own heading names a term still uncovered. Nothing comes from
+// another page or an unrelated section. Each must stand on its own (its
+// score) and fit the prose bound; they follow in reading order, each its
+// own paragraph.
 func (c *composer) support(leadRec int, covered *uint64) {
 	used := map[string]bool{}
 	prose := 0
@@ -919,14 +940,17 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	url := c.pkg.Records[leadRec].URL
 	var picked []int
 	for range maxSupport {
+		if *covered&c.all == c.all {
+			break // the answer holds every question term
+		}
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
 			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") || s.score < 20 {
 				continue
 			}
-			if c.pkg.Records[s.rec].URL != url && (bits.OnesCount64(s.mask) < 2 || c.entry) {
-				continue // another page's sentence must share two words; an error's entry stands alone
+			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && c.own[s.rec]&^*covered == 0 || c.entry) {
+				continue // only the page's opening, or a section naming an uncovered term in its heading; an error's entry stands alone
 			}
 			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
 				continue // a reference row is not support for a how-to or an error

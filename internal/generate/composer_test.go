@@ -65,3 +65,29 @@ func TestComposerExcerpts(t *testing.T) {
 		t.Errorf("%q cites %v", res.Text, res.Used)
 	}
 }
+
+// Nothing is stitched from another page or an unrelated section: a
+// sentence elsewhere holding a question word the answer lacks stays out.
+func TestComposerNoStraySupport(t *testing.T) {
+	look := [3]string{"/docs/look/", "Look and feel", `<h2 id="body-class">Adding a custom class to the body element</h2>
+<p>To add a custom class to the body element of a page, set the body_class parameter in its front matter.</p>
+<pre><code class="language-yaml">body_class: myclass</code></pre>`}
+	nav := [3]string{"/docs/nav/", "Navigation", `<h2 id="version-menu">Version menu</h2>
+<p>To style the version menu wrapper of a page, apply your custom CSS to the td-navbar class.</p>`}
+	text, _ := composeOver(t, "add a custom CSS class to the body of a page", look, nav)
+	if !strings.Contains(text, "body_class") || strings.Contains(text, "version menu") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A question naming a setting verbatim is answered by the sentence that
+// names it.
+func TestComposerVerbatimSetting(t *testing.T) {
+	page := [3]string{"/docs/sites/", "Sites", `<p>The static half of a site can live on any host that serves static files.</p>
+<h2 id="entries">Site entries</h2>
+<ul><li><code>engine</code> names the retrieval engine.</li><li><code>static: true</code> on one site also serves its built files at <code>/</code>.</li></ul>`}
+	text, _ := composeOver(t, "static: true", page)
+	if !strings.HasPrefix(text, "`static: true` on one site") {
+		t.Errorf("got\n%s", text)
+	}
+}
