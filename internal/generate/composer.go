@@ -622,6 +622,13 @@ func (c *composer) introducesCode(s *sent) bool {
 		c.lastOf(s)
 }
 
+// introducesList: s ends its paragraph and a list follows it ("To
+// serve your site locally:" then the steps).
+func (c *composer) introducesList(s *sent) bool {
+	bs := c.pkg.Records[s.rec].Blocks
+	return s.kind == chunk.Paragraph && s.block+1 < len(bs) && bs[s.block+1].Kind == chunk.List && c.lastOf(s)
+}
+
 func (c *composer) lastOf(s *sent) bool {
 	for i := range c.sents {
 		t := &c.sents[i]
@@ -675,7 +682,7 @@ func (c *composer) single(li int) {
 			// section while it is short: what the thing is, then what
 			// it holds or does.
 			next := c.sh == shapeDefine && s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300
-			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
+			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 				break
 			}
 			sep := " "

@@ -91,3 +91,14 @@ func TestComposerVerbatimSetting(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A sentence introducing a list ("To serve your site locally:") goes on
+// into the list rather than ending the answer on its colon.
+func TestComposerIntroducedList(t *testing.T) {
+	page := [3]string{"/docs/local/", "Serving your site locally", `<p>You may want to serve your site locally to preview changes. To serve your site locally:</p>
+<ol><li>Clone your site.</li><li>Run the <code>hugo server</code> command in your site root.</li></ol>`}
+	text, _ := composeOver(t, "serve my site locally", page)
+	if !strings.Contains(text, "To serve your site locally:\n\n1. Clone your site.\n2. Run the `hugo server` command") {
+		t.Errorf("got\n%s", text)
+	}
+}
