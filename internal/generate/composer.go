@@ -125,6 +125,8 @@ type composer struct {
 	masks    map[string]uint64
 	verbatim string // a question naming code ("static: true"), as sentences and code are compared with it
 	literal  []bool // per record: its code holds the verbatim question
+	named    string // a definition's subject as asked ("docsy" of "what is Docsy")
+	restated []bool // per record: its own heading is the question
 	maxBytes int
 	out      composed
 }
@@ -173,6 +175,16 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.verbatim = v
 	}
 	c.literal = make([]bool, len(pkg.Records))
+	c.restated = make([]bool, len(pkg.Records))
+	asked := strings.TrimRight(plain(question), "?!. ")
+	if c.sh == shapeDefine {
+		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of "} {
+			if r, ok := strings.CutPrefix(asked, p); ok {
+				c.named = r
+				break
+			}
+		}
+	}
 	c.heads = make([]uint64, len(pkg.Records))
 	c.code = make([]uint64, len(pkg.Records))
 	c.own = make([]uint64, len(pkg.Records))
@@ -192,6 +204,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.heads[ri] = m
 		if n := len(r.Headings); r.Anchor != "" && n > 0 {
 			c.own[ri] = c.mask(r.Headings[n-1])
+			c.restated[ri] = strings.TrimRight(plain(r.Headings[n-1]), "?!. ") == asked
 		} else {
 			c.own[ri] = c.mask(r.Title)
 		}
@@ -517,6 +530,12 @@ func (c *composer) score(s *sent) int {
 	fw := firstWord(s.text)
 	switch c.sh {
 	case shapeDefine, shapeReference:
+		if c.named != "" && s.pos == 0 && (strings.HasPrefix(plain(s.text), c.named+" is ") || strings.HasPrefix(plain(s.text), c.named+" are ")) {
+			sc += 8 // "Docsy is a …": opens by defining what is asked about
+		}
+		if c.restated[s.rec] && s.pos == 0 && first {
+			sc += 16 // its section's heading is the question ("What is Docsy?")
+		}
 		if definitional(l) {
 			sc += 8
 			if strings.Contains(l, " is not ") || strings.Contains(l, " are not ") {

@@ -102,3 +102,17 @@ func TestComposerIntroducedList(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// "What is X" is answered by the section whose heading asks it and the
+// sentence "X is a …", not by another "X is …" sentence elsewhere.
+func TestComposerDefinitionHeading(t *testing.T) {
+	about := [3]string{"/about/", "About Docsy", `<h2 id="next">What's next for Docsy?</h2>
+<p>Docsy is an open source project and we love getting patches and contributions to make Docsy better.</p>`}
+	docs := [3]string{"/docs/", "Welcome to Docsy", `<p>Welcome to the Docsy user guide.</p>
+<h2 id="what-is-docsy">What is Docsy?</h2>
+<p>Docsy is a theme for the Hugo static site generator designed for technical documentation sets.</p>`}
+	text, _ := composeOver(t, "what is Docsy", about, docs)
+	if !strings.HasPrefix(text, "Docsy is a theme") {
+		t.Errorf("got\n%s", text)
+	}
+}
