@@ -170,7 +170,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.sh, c.subject = classify(question, c)
 	l := strings.ToLower(question)
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
-		strings.Contains(l, " are there") || strings.HasPrefix(l, "what ") && strings.Contains(l, "s ") && !strings.HasPrefix(l, "what is")
+		strings.Contains(l, " are there") || pluralAsked(l)
 	if v := plain(question); codeLike(question) && strings.ContainsAny(v, ".:_/=-") && len(v) >= 6 && !strings.Contains(v, "?") {
 		c.verbatim = v
 	}
@@ -265,6 +265,21 @@ func classify(q string, c *composer) (shape, uint64) {
 		return shapeReference, c.all
 	}
 	return shapeHowto, c.all
+}
+
+// pluralAsked: "what <things> …" asks for several ("what files does
+// it write", "what order are the steps in"); "what does …", "what is …"
+// do not, whatever plural follows.
+func pluralAsked(l string) bool {
+	w := strings.Fields(l)
+	if len(w) < 3 || w[0] != "what" {
+		return false
+	}
+	switch w[1] {
+	case "is", "does", "do", "was", "has", "happens", "causes":
+		return false
+	}
+	return strings.Contains(l, "s ")
 }
 
 // procedureAsked: the question asks for the steps, not one action.

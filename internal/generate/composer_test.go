@@ -116,3 +116,13 @@ func TestComposerDefinitionHeading(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// "what does …" asks for one thing, not a list: it is not answered
+// with an item of a list.
+func TestComposerWhatDoesIsNotListing(t *testing.T) {
+	for q, want := range map[string]bool{"what does the NB alert type mean": false, "what happens when facts match": false, "what files does the build write": true, "what order should I do the steps in": true} {
+		if got := pluralAsked(q); got != want {
+			t.Errorf("pluralAsked(%q) = %v", q, got)
+		}
+	}
+}
