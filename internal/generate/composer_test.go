@@ -126,3 +126,19 @@ func TestComposerWhatDoesIsNotListing(t *testing.T) {
 		}
 	}
 }
+
+// Sibling steps with the same command quote it once.
+func TestComposerProcedureCodeOnce(t *testing.T) {
+	page := [3]string{"/docs/update/", "Update the theme", `<p>Update the theme as it was installed.</p>
+<h2 id="steps">Update steps</h2>
+<h3 id="fetch">Update the submodule</h3>
+<p>Fetch the tags of the theme:</p>
+<pre><code class="language-sh">git -C themes/t fetch --tags</code></pre>
+<h3 id="fetch-clone">Update the clone</h3>
+<p>In a clone, run:</p>
+<pre><code class="language-sh">git -C themes/t fetch --tags</code></pre>`}
+	text, _ := composeOver(t, "steps to update the theme", page)
+	if n := strings.Count(text, "fetch --tags"); n != 1 {
+		t.Errorf("the command is quoted %d times:\n%s", n, text)
+	}
+}

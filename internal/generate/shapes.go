@@ -278,16 +278,30 @@ func (c *composer) codeOf(rec int) int {
 		return 0
 	}
 	r := &c.pkg.Records[rec]
+	if c.quotedCode(r.Blocks[bi].Text) {
+		return 0 // a sibling step with the very same command
+	}
 	if intro == "" {
 		intro = r.Headings[len(r.Headings)-1] + ":"
 	}
 	c.add("\n\n"+intro+"\n\n"+fence(r.Blocks[bi]), rec)
 	n := len(r.Blocks[bi].Text)
-	if bi+1 < len(r.Blocks) && r.Blocks[bi+1].Kind == chunk.Code && len(r.Blocks[bi+1].Text) <= maxComposeCode/2 {
+	if bi+1 < len(r.Blocks) && r.Blocks[bi+1].Kind == chunk.Code && len(r.Blocks[bi+1].Text) <= maxComposeCode/2 && !c.quotedCode(r.Blocks[bi+1].Text) {
 		c.add("\n\n"+fence(r.Blocks[bi+1]), rec)
 		n += len(r.Blocks[bi+1].Text)
 	}
 	return n
+}
+
+// quotedCode: the answer already quotes this code, ignoring white space.
+func (c *composer) quotedCode(code string) bool {
+	want := strings.Join(strings.Fields(code), " ")
+	for _, ev := range c.out.deltas {
+		if strings.Contains(ev.Delta, "```") && strings.Contains(strings.Join(strings.Fields(ev.Delta), " "), want) {
+			return true
+		}
+	}
+	return false
 }
 
 func count(n int) string {
