@@ -573,6 +573,9 @@ func (c *composer) score(s *sent) int {
 			sc -= 8 // a reference row is rarely how to do something
 		}
 	case shapeError:
+		if c.troubleshooting(s.rec) {
+			sc += 12 // an entry of a troubleshooting page, not an aside elsewhere
+		}
 		if s.kind == chunk.Table {
 			sc -= 8 // a limits table names an error; its entry explains it
 		}
@@ -588,6 +591,19 @@ func (c *composer) score(s *sent) int {
 func plain(s string) string {
 	s = strings.NewReplacer("`", "", "\u201c", "", "\u201d", "", "\"", "").Replace(strings.ToLower(s))
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// troubleshooting: the record is on a troubleshooting or known-issues
+// page or section.
+func (c *composer) troubleshooting(rec int) bool {
+	r := &c.pkg.Records[rec]
+	for _, h := range append([]string{r.Title}, r.Headings...) {
+		l := strings.ToLower(h)
+		if strings.Contains(l, "troubleshoot") || strings.Contains(l, "known issue") || strings.Contains(l, "common problem") || strings.Contains(l, "common error") {
+			return true
+		}
+	}
+	return false
 }
 
 // pointer: a sentence that only sends the reader to another page.
@@ -864,7 +880,7 @@ func (c *composer) single(li int) {
 		// question.
 		for i := range c.sents {
 			s := &c.sents[i]
-			if s.rec == codeRec && s.block == end && s.pos == 0 && s.mask&^covered != 0 && !strings.HasSuffix(s.text, ":") && size+2+len(s.text) <= c.maxBytes && s.score > 0 {
+			if s.rec == codeRec && s.block == end && s.pos == 0 && (s.mask&^covered != 0 && s.score > 0 || c.entry && fixLike(s.text)) && !strings.HasSuffix(s.text, ":") && size+2+len(s.text) <= c.maxBytes {
 				c.add("\n\n"+s.text, s.rec)
 				break
 			}

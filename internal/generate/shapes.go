@@ -334,6 +334,12 @@ func (c *composer) errorEntry() int {
 		if c.pkg.Records[ri].Anchor == "" || need == 0 {
 			continue
 		}
+		// An entry of a troubleshooting page whose heading or quoted
+		// message names the question comes first: an aside elsewhere
+		// (a blog post) may share more words with it.
+		if c.troubleshooting(ri) && (c.own[ri]|c.code[ri])&^noise != 0 {
+			return ri
+		}
 		if n := bits.OnesCount64(c.own[ri] &^ noise); n >= need && n > bestN {
 			best, bestN = ri, n
 		}
