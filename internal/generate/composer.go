@@ -880,10 +880,23 @@ func (c *composer) single(li int) {
 		// question.
 		for i := range c.sents {
 			s := &c.sents[i]
-			if s.rec == codeRec && s.block == end && s.pos == 0 && (s.mask&^covered != 0 && s.score > 0 || c.entry && fixLike(s.text)) && !strings.HasSuffix(s.text, ":") && size+2+len(s.text) <= c.maxBytes {
+			if s.rec != codeRec || s.block != end || s.pos != 0 || !(s.mask&^covered != 0 && s.score > 0 || c.entry) || size+2+len(s.text) > c.maxBytes {
+				continue
+			}
+			if !strings.HasSuffix(s.text, ":") {
 				c.add("\n\n"+s.text, s.rec)
 				break
 			}
+			// "To fix this, install …, then rebuild:" and its list, when
+			// the sentence is all its paragraph and the list fits.
+			if c.introducesList(s) {
+				n, sz := len(c.out.deltas), size+2+len(s.text)
+				c.add("\n\n"+s.text, s.rec)
+				if !c.quoteList(s.rec, s.block+1, &sz) {
+					c.out.deltas, c.out.size = c.out.deltas[:n], c.out.size-2-len(s.text)
+				}
+			}
+			break
 		}
 	}
 	c.support(lead.rec, &covered)

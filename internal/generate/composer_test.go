@@ -149,11 +149,12 @@ func TestComposerTroubleshootingFirst(t *testing.T) {
 	trouble := [3]string{"/docs/troubleshooting/", "Troubleshooting", `<h2 id="missing-deps">Missing theme npm dependencies</h2>
 <p>If the theme's npm packages aren't available, Hugo fails while compiling SCSS with an error like:</p>
 <pre><code class="language-text">File to import not found or unreadable: ../../vendor/bootstrap/scss/functions.</code></pre>
-<p>Run npm install from your site root.</p>`}
+<p>To fix this, install the npm dependencies, then rebuild:</p>
+<ul><li>Example sites: run npm install from your site root.</li><li>Submodules: run npm run install:theme-deps.</li></ul>`}
 	blog := [3]string{"/blog/migration/", "Bootstrap migration", `<h2 id="functions-first">Import ordering of Bootstrap SCSS files: functions first</h2>
 <p>Projects can import Bootstrap SCSS sources all in one go, or selectively import the functions file and the parts they need.</p>`}
 	text, _ := composeOver(t, "the build fails because it cannot find the bootstrap scss functions file, what did I forget?", trouble, blog)
-	if !strings.HasPrefix(text, "If the theme") || !strings.Contains(text, "npm install") {
+	if !strings.HasPrefix(text, "If the theme") || !strings.Contains(text, "then rebuild:\n\n- Example sites: run npm install") {
 		t.Errorf("got\n%s", text)
 	}
 }
