@@ -485,8 +485,11 @@ func (c *composer) score(s *sent) int {
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}
-	if c.verbatim != "" && strings.Contains(plain(s.text), c.verbatim) {
+	if p := plain(s.text); c.verbatim != "" && strings.Contains(p, c.verbatim) {
 		sc += 30 // says the very setting or command asked about
+		if strings.HasPrefix(p, c.verbatim) {
+			sc += 20 // and speaks of it, rather than naming it among others
+		}
 	} else if c.literal[s.rec] && s.pos == 0 {
 		sc += 10 // its section's code holds it
 	}

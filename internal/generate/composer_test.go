@@ -158,3 +158,15 @@ func TestComposerTroubleshootingFirst(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A name asked alone is answered by the sentence or row that speaks of
+// it (opens with it), not one naming it among examples.
+func TestComposerVerbatimSubject(t *testing.T) {
+	metrics := [3]string{"/metrics/", "Metrics", `<p>An error is recorded by its stable code, such as <code>ASK_TIMEOUT</code>, not by its message.</p>`}
+	wire := [3]string{"/wire/", "Wire format", `<h2 id="codes">Error codes</h2>
+<ul><li><code>ASK_TIMEOUT</code>: the deadline passed</li><li><code>ASK_INVALID_REQUEST</code>: the body broke the schema</li></ul>`}
+	text, _ := composeOver(t, "ASK_TIMEOUT", metrics, wire)
+	if !strings.HasPrefix(text, "`ASK_TIMEOUT`: the deadline passed") {
+		t.Errorf("got\n%s", text)
+	}
+}
