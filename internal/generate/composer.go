@@ -1019,7 +1019,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
-			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") || s.score < 20 {
+			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || s.score < 20 {
 				continue
 			}
 			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && c.own[s.rec]&^*covered == 0 || c.entry) {
@@ -1043,8 +1043,19 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	}
 	slices.Sort(picked) // sentences are collected in reading order
 	for _, i := range picked {
-		c.add("\n\n"+c.sents[i].text, c.sents[i].rec)
+		s := &c.sents[i]
+		c.add("\n\n"+s.text, s.rec)
+		if c.comparedCode(s) {
+			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[s.block+1]), s.rec)
+		}
 	}
+}
+
+// comparedCode: in a comparison, s introduces a short code block (the
+// other side's example: "TOML front matter is fenced with three plus
+// signs:"), which is quoted with it.
+func (c *composer) comparedCode(s *sent) bool {
+	return c.sh == shapeCompare && strings.HasSuffix(s.text, ":") && c.introducesCode(s) && len(c.pkg.Records[s.rec].Blocks[s.block+1].Text) <= maxComposeCode/3
 }
 
 // exampleOf is, for a question naming a setting or function (camelCase,

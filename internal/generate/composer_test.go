@@ -170,3 +170,20 @@ func TestComposerVerbatimSubject(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A comparison quotes both sides: the other side's sentence introducing
+// its example comes with the example.
+func TestComposerCompareBothSides(t *testing.T) {
+	page := [3]string{"/docs/front-matter/", "Front matter", `<p>YAML front matter is fenced with three dashes:</p>
+<pre><code class="language-yaml">---
+title: Search
+---</code></pre>
+<p>TOML front matter is fenced with three plus signs:</p>
+<pre><code class="language-toml">+++
+title = "Search"
++++</code></pre>`}
+	text, _ := composeOver(t, "what is the difference between YAML and TOML front matter", page)
+	if !strings.Contains(text, "TOML front matter is fenced with three plus signs:\n\n```toml\n+++") {
+		t.Errorf("got\n%s", text)
+	}
+}
