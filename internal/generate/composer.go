@@ -109,26 +109,27 @@ func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Packag
 
 // composer is one composition's state.
 type composer struct {
-	pkg      *evidence.Package
-	question string
-	terms    []string // the question's terms, sorted, distinct, stemmed
-	all      uint64   // every term's bit
-	subject  uint64   // the terms naming what is asked about
-	sh       shape
-	sents    []sent
-	heads    []uint64 // per record: question terms in its title and headings
-	code     []uint64 // per record: question terms in its code blocks
-	own      []uint64 // per record: question terms in its own heading (the title for a page's intro)
-	verb     uint64   // a how-to question's first term, usually what to do
-	listing  bool     // the question asks for several things ("which keys …")
-	entry    bool     // the answer is a troubleshooting entry
-	masks    map[string]uint64
-	verbatim string // a question naming code ("static: true"), as sentences and code are compared with it
-	literal  []bool // per record: its code holds the verbatim question
-	named    string // a definition's subject as asked ("docsy" of "what is Docsy")
-	restated []bool // per record: its own heading is the question
-	maxBytes int
-	out      composed
+	pkg       *evidence.Package
+	question  string
+	terms     []string // the question's terms, sorted, distinct, stemmed
+	all       uint64   // every term's bit
+	subject   uint64   // the terms naming what is asked about
+	sh        shape
+	sents     []sent
+	heads     []uint64 // per record: question terms in its title and headings
+	code      []uint64 // per record: question terms in its code blocks
+	own       []uint64 // per record: question terms in its own heading (the title for a page's intro)
+	verb      uint64   // a how-to question's first term, usually what to do
+	listing   bool     // the question asks for several things ("which keys …")
+	entry     bool     // the answer is a troubleshooting entry
+	masks     map[string]uint64
+	leadBlock int    // the lead's block in its record
+	verbatim  string // a question naming code ("static: true"), as sentences and code are compared with it
+	literal   []bool // per record: its code holds the verbatim question
+	named     string // a definition's subject as asked ("docsy" of "what is Docsy")
+	restated  []bool // per record: its own heading is the question
+	maxBytes  int
+	out       composed
 }
 
 func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
@@ -723,6 +724,7 @@ func (c *composer) single(li int) {
 		}
 	}
 	lead := c.sents[li]
+	c.leadBlock = lead.block
 	c.add(lead.text, lead.rec)
 	size := len(lead.text)
 	covered := lead.mask
@@ -800,6 +802,9 @@ func (c *composer) single(li int) {
 		}
 	}
 	if c.sh == shapeWhy || c.sh == shapeCompare && lead.kind != chunk.Paragraph {
+		if c.sh == shapeCompare {
+			c.support(lead.rec, &covered) // the other side: the list's next item
+		}
 		c.seeAlso(lead.rec)
 		return
 	}
@@ -1011,6 +1016,8 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		}
 	}
 	url := c.pkg.Records[leadRec].URL
+	// The words a comparison is asked in are not what it is about.
+	scaffold := c.mask("difference differences between versus compare comparison")
 	var picked []int
 	for range maxSupport {
 		if *covered&c.all == c.all {
@@ -1019,7 +1026,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
-			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || s.score < 20 {
+			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
 				continue
 			}
 			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && c.own[s.rec]&^*covered == 0 || c.entry) {
@@ -1028,7 +1035,11 @@ func (c *composer) support(leadRec int, covered *uint64) {
 			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
 				continue // a reference row is not support for a how-to or an error
 			}
-			if n := bits.OnesCount64(s.mask &^ *covered); n > bestNew || n == bestNew && n > 0 && s.score > c.sents[best].score {
+			// On a tie, the lead's own block first (a list's next item),
+			// then the better sentence.
+			n := bits.OnesCount64(s.mask &^ *covered &^ scaffold)
+			near := func(t *sent) bool { return t.rec == leadRec && t.block == c.leadBlock }
+			if n > bestNew || n == bestNew && n > 0 && (near(s) && !near(&c.sents[best]) || near(s) == near(&c.sents[best]) && s.score > c.sents[best].score) {
 				best, bestNew = i, n
 			}
 		}

@@ -187,3 +187,21 @@ title = "Search"
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A comparison answered by one item of a list goes on with the item on
+// the other side, not a sentence elsewhere sharing the question's
+// "between"; a question in the text is never support.
+func TestComposerCompareListItems(t *testing.T) {
+	page := [3]string{"/docs/look/", "Look and feel", `<h2 id="feat">Light/dark color theme and mode support</h2>
+<p>Docsy supports light and dark color themes and color mode selection through Bootstrap's color modes feature.</p>
+<p>What is the difference between a color theme and a color mode as used in Docsy?</p>
+<ul><li>A color <em>theme</em> is a semantic color palette defined in SCSS and used by components and utilities.</li>
+<li>A color <em>mode</em> is a switchable presentation of the site (light or dark) from the user's point of view.</li></ul>
+<h2 id="modes">Light/dark color modes</h2>
+<p>Complete CSS styles for both light and dark themes by default, so your site can switch between light and dark modes.</p>`}
+	text, _ := composeOver(t, "what is the difference between a color theme and a color mode", page)
+	want := "A color theme is a semantic color palette defined in SCSS and used by components and utilities.\n\nA color mode is a switchable presentation"
+	if !strings.HasPrefix(text, want) || strings.Contains(text, "Complete CSS") || strings.Contains(text, "?") {
+		t.Errorf("got\n%s", text)
+	}
+}
