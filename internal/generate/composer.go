@@ -519,6 +519,9 @@ func (c *composer) score(s *sent) int {
 		}
 	}
 	sc -= 6 * s.rec // the engine's ranking
+	if c.aside(s.rec) {
+		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
+	}
 	for _, d := range dependent {
 		if strings.HasPrefix(l, d) {
 			sc -= 18
@@ -595,6 +598,17 @@ func (c *composer) score(s *sent) int {
 func plain(s string) string {
 	s = strings.NewReplacer("`", "", "\u201c", "", "\u201d", "", "\"", "").Replace(strings.ToLower(s))
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// aside: the record is a blog post or a release note, and the question
+// does not ask about one.
+func (c *composer) aside(rec int) bool {
+	u := strings.ToLower(c.pkg.Records[rec].URL)
+	if !strings.Contains(u, "/blog/") && !strings.Contains(u, "/news/") && !strings.Contains(u, "changelog") && !strings.Contains(u, "release-notes") {
+		return false
+	}
+	l := strings.ToLower(c.question)
+	return !strings.Contains(l, "release") && !strings.Contains(l, "blog") && !strings.Contains(l, "changelog") && !strings.Contains(l, "version")
 }
 
 // troubleshooting: the record is on a troubleshooting or known-issues
