@@ -123,6 +123,7 @@ type composer struct {
 	listing   bool     // the question asks for several things ("which keys …")
 	entry     bool     // the answer is a troubleshooting entry
 	masks     map[string]uint64
+	common    uint64 // terms most of the package's records hold
 	leadBlock int    // the lead's block in its record
 	verbatim  string // a question naming code ("static: true"), as sentences and code are compared with it
 	literal   []bool // per record: its code holds the verbatim question
@@ -220,6 +221,27 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.collectExcerpts()
 	} else {
 		c.collect()
+	}
+	if n := len(pkg.Records); n >= 4 && len(c.terms) >= 8 {
+		df := make([]int, len(c.terms))
+		for ri := range pkg.Records {
+			m := c.heads[ri] | c.code[ri]
+			for i := range c.sents {
+				if c.sents[i].rec == ri {
+					m |= c.sents[i].mask
+				}
+			}
+			for t := range c.terms {
+				if m&(1<<uint(t)) != 0 {
+					df[t]++
+				}
+			}
+		}
+		for t, d := range df {
+			if 2*d > n {
+				c.common |= 1 << uint(t)
+			}
+		}
 	}
 	for i := range c.sents {
 		c.sents[i].score = c.score(&c.sents[i])
@@ -477,12 +499,14 @@ func fewWords(s string, n int) bool {
 
 // score says how well a sentence answers the question.
 func (c *composer) score(s *sent) int {
-	n := bits.OnesCount64(s.mask)
 	ctx := s.mask | s.heads
 	if c.sh == shapeHowto || c.sh == shapeReference {
 		ctx |= c.code[s.rec] // a how-to or a setting's section is also its code
 	}
-	sc := 8*n + 12*bits.OnesCount64(ctx)
+	// A term most records of the package hold ("change", "old") says
+	// less of which sentence answers than a rare one: it counts half.
+	w := func(m uint64) int { return 2*bits.OnesCount64(m&^c.common) + bits.OnesCount64(m&c.common) }
+	sc := 4*w(s.mask) + 6*w(ctx)
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}

@@ -205,3 +205,18 @@ func TestComposerCompareListItems(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// In a long question, words most records hold ("same", "time") weigh
+// less than the rare ones ("tabs", "lost").
+func TestComposerLongQuestionRareWords(t *testing.T) {
+	pages := [][3]string{
+		{"/a/", "Deadlines", `<p>The same deadline applies at the same time to every answer of a conversation.</p>`},
+		{"/b/", "Limits", `<p>Each conversation has the same limits at any time.</p>`},
+		{"/c/", "Sessions", `<h2 id="conflicts">Conflicts</h2><p>If two tabs ask at once, the second save fails. Nothing is lost; ask again.</p>`},
+		{"/d/", "Events", `<p>Answers stream at the same time as their sources, in the same conversation.</p>`},
+	}
+	text, _ := composeOver(t, "If two browser tabs ask at the same time in the same conversation, does one of the answers get lost?", pages...)
+	if !strings.Contains(text, "Nothing is lost") {
+		t.Errorf("got\n%s", text)
+	}
+}
