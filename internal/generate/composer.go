@@ -542,6 +542,9 @@ func (c *composer) score(s *sent) int {
 			sc += 8 // a page's opening says what the page is about
 		}
 	}
+	if c.restated[s.rec] && s.pos == 0 && first {
+		sc += 24 // its section's heading is the question ("What is Docsy?", "A fact has no phrasing of its own")
+	}
 	sc -= 6 * s.rec // the engine's ranking
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
@@ -578,9 +581,6 @@ func (c *composer) score(s *sent) int {
 	case shapeDefine, shapeReference:
 		if c.named != "" && s.pos == 0 && (strings.HasPrefix(plain(s.text), c.named+" is ") || strings.HasPrefix(plain(s.text), c.named+" are ")) {
 			sc += 8 // "Docsy is a …": opens by defining what is asked about
-		}
-		if c.restated[s.rec] && s.pos == 0 && first {
-			sc += 16 // its section's heading is the question ("What is Docsy?")
 		}
 		if definitional(l) {
 			sc += 8

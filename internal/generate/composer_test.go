@@ -220,3 +220,16 @@ func TestComposerLongQuestionRareWords(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A section whose heading is the question answers it, whatever shape
+// the question has, over a sentence elsewhere sharing as many words.
+func TestComposerRestatedHeading(t *testing.T) {
+	rule := [3]string{"/facts/shared/", "Shared phrasings", `<h2 id="rule">The unique phrasing rule</h2>
+<p>Because choices submit a phrasing, every fact must own at least one phrasing that no other fact has.</p>`}
+	entry := [3]string{"/facts/validation/", "Validation errors", `<h2 id="no-own">A fact has no phrasing of its own</h2>
+<p>Every phrasing of this fact is declared by another fact as well. Fix: add a phrasing only this fact uses.</p>`}
+	text, _ := composeOver(t, "a fact has no phrasing of its own", rule, entry)
+	if !strings.HasPrefix(text, "Every phrasing of this fact") || !strings.Contains(text, "Fix: add a phrasing") {
+		t.Errorf("got\n%s", text)
+	}
+}
