@@ -459,7 +459,8 @@ var dependent = []string{
 	"this ", "it ", "its ", "these ", "those ", "that ", "they ", "them ", "then ", "also ", "however", "but ", "so ", "otherwise",
 	"instead", "for example", "for instance", "in the future", "in that case", "in this case", "here ", "there ", "such ",
 	"the same ", "both ", "either ", "likewise", "finally", "next,", "afterwards", "once ", "now ", "still ", "as above", "see ",
-	"e.g.", "and ", "or ", "which ", "like ",
+	"e.g.", "and ", "or ", "which ", "like ", "in addition", "additionally", "moreover", "furthermore", "as a consequence",
+	"as a result", "consequently",
 }
 
 // closing boilerplate: sentences that end a guide rather than answer.
