@@ -233,3 +233,16 @@ func TestComposerRestatedHeading(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A sentence that announces a command in words ("run the following
+// Hugo command to …") without a colon is quoted with the command.
+func TestComposerAnnouncedCode(t *testing.T) {
+	page := [3]string{"/docs/contributing/", "Contributing", `<h2 id="preview">Previewing your changes locally</h2>
+<ol><li><p>Clone the repository.</p></li>
+<li><p>Change to the docs directory and run the following Hugo command to build the site and start the Hugo server.</p>
+<pre><code class="language-sh">hugo server --themesDir ../..</code></pre></li></ol>`}
+	text, _ := composeOver(t, "start the hugo server to preview the site", page)
+	if !strings.Contains(text, "start the Hugo server.\n\n```sh\nhugo server --themesDir ../..\n```") {
+		t.Errorf("got\n%s", text)
+	}
+}
