@@ -806,6 +806,36 @@ func (c *composer) single(li int) {
 			}
 		}
 	}
+	// A short how-to answer from a page's opening goes on with its first
+	// section's opening paragraph, which usually says how ("Declare
+	// those in data files." then "Any file under data/askplane/ is
+	// read: …").
+	if r := &c.pkg.Records[lead.rec]; c.sh == shapeHowto && r.Anchor == "" && size < 200 && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if n.URL != r.URL || n.Order != r.Order+1 || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.Paragraph {
+				continue
+			}
+			for i := range c.sents {
+				t := &c.sents[i]
+				if t.rec != ri || t.block != 0 {
+					continue
+				}
+				if size+2+len(t.text) > c.maxBytes || closingLike(t.text) {
+					break
+				}
+				sep := " "
+				if t.pos == 0 {
+					sep = "\n\n"
+				}
+				c.add(sep+t.text, ri)
+				size += len(sep) + len(t.text)
+				covered |= t.mask
+				lead = *t
+			}
+			break
+		}
+	}
 	bs := c.pkg.Records[lead.rec].Blocks
 	// A list or small table the lead's paragraph introduces is the answer's
 	// body ("Lighthouse reads a few keys of its own:" then the keys); so is

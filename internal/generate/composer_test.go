@@ -246,3 +246,15 @@ func TestComposerAnnouncedCode(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A short how-to answer from a page's opening goes on with its first
+// section's opening paragraph, which says how.
+func TestComposerOpeningThenFirstSection(t *testing.T) {
+	page := [3]string{"/facts/data-files/", "Site-wide facts in data files", `<p>Some facts do not belong to any one page. Declare those site-wide facts in data files.</p>
+<h2 id="location">File location and format</h2>
+<p>Any file under data/askplane/ is read. Each file holds a facts list, and every fact needs a cite.</p>`}
+	text, _ := composeOver(t, "how to declare site-wide facts that don't belong to one page", page)
+	if !strings.Contains(text, "in data files.\n\nAny file under data/askplane/ is read.") {
+		t.Errorf("got\n%s", text)
+	}
+}
