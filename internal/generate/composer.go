@@ -109,22 +109,28 @@ func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Packag
 
 // composer is one composition's state.
 type composer struct {
-	pkg      *evidence.Package
-	question string
-	terms    []string // the question's terms, sorted, distinct, stemmed
-	all      uint64   // every term's bit
-	subject  uint64   // the terms naming what is asked about
-	sh       shape
-	sents    []sent
-	heads    []uint64 // per record: question terms in its title and headings
-	code     []uint64 // per record: question terms in its code blocks
-	own      []uint64 // per record: question terms in its own heading (the title for a page's intro)
-	verb     uint64   // a how-to question's first term, usually what to do
-	listing  bool     // the question asks for several things ("which keys …")
-	entry    bool     // the answer is a troubleshooting entry
-	masks    map[string]uint64
-	maxBytes int
-	out      composed
+	pkg       *evidence.Package
+	question  string
+	terms     []string // the question's terms, sorted, distinct, stemmed
+	all       uint64   // every term's bit
+	subject   uint64   // the terms naming what is asked about
+	sh        shape
+	sents     []sent
+	heads     []uint64 // per record: question terms in its title and headings
+	code      []uint64 // per record: question terms in its code blocks
+	own       []uint64 // per record: question terms in its own heading (the title for a page's intro)
+	verb      uint64   // a how-to question's first term, usually what to do
+	listing   bool     // the question asks for several things ("which keys …")
+	entry     bool     // the answer is a troubleshooting entry
+	masks     map[string]uint64
+	common    uint64 // terms most of the package's records hold
+	leadBlock int    // the lead's block in its record
+	verbatim  string // a question naming code ("static: true"), as sentences and code are compared with it
+	literal   []bool // per record: its code holds the verbatim question
+	named     string // a definition's subject as asked ("docsy" of "what is Docsy")
+	restated  []bool // per record: its own heading is the question
+	maxBytes  int
+	out       composed
 }
 
 func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
@@ -166,7 +172,21 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.sh, c.subject = classify(question, c)
 	l := strings.ToLower(question)
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
-		strings.Contains(l, " are there") || strings.HasPrefix(l, "what ") && strings.Contains(l, "s ") && !strings.HasPrefix(l, "what is")
+		strings.Contains(l, " are there") || pluralAsked(l)
+	if v := plain(question); codeLike(question) && strings.ContainsAny(v, ".:_/=-") && len(v) >= 6 && !strings.Contains(v, "?") {
+		c.verbatim = v
+	}
+	c.literal = make([]bool, len(pkg.Records))
+	c.restated = make([]bool, len(pkg.Records))
+	asked := strings.TrimRight(plain(question), "?!. ")
+	if c.sh == shapeDefine {
+		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of "} {
+			if r, ok := strings.CutPrefix(asked, p); ok {
+				c.named = r
+				break
+			}
+		}
+	}
 	c.heads = make([]uint64, len(pkg.Records))
 	c.code = make([]uint64, len(pkg.Records))
 	c.own = make([]uint64, len(pkg.Records))
@@ -186,12 +206,14 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.heads[ri] = m
 		if n := len(r.Headings); r.Anchor != "" && n > 0 {
 			c.own[ri] = c.mask(r.Headings[n-1])
+			c.restated[ri] = strings.TrimRight(plain(r.Headings[n-1]), "?!. ") == asked
 		} else {
 			c.own[ri] = c.mask(r.Title)
 		}
 		for _, b := range r.Blocks {
 			if b.Kind == chunk.Code {
 				c.code[ri] |= c.mask(b.Text)
+				c.literal[ri] = c.literal[ri] || c.verbatim != "" && strings.Contains(plain(b.Text), c.verbatim)
 			}
 		}
 	}
@@ -199,6 +221,27 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.collectExcerpts()
 	} else {
 		c.collect()
+	}
+	if n := len(pkg.Records); n >= 4 && len(c.terms) >= 8 {
+		df := make([]int, len(c.terms))
+		for ri := range pkg.Records {
+			m := c.heads[ri] | c.code[ri]
+			for i := range c.sents {
+				if c.sents[i].rec == ri {
+					m |= c.sents[i].mask
+				}
+			}
+			for t := range c.terms {
+				if m&(1<<uint(t)) != 0 {
+					df[t]++
+				}
+			}
+		}
+		for t, d := range df {
+			if 2*d > n {
+				c.common |= 1 << uint(t)
+			}
+		}
 	}
 	for i := range c.sents {
 		c.sents[i].score = c.score(&c.sents[i])
@@ -245,6 +288,21 @@ func classify(q string, c *composer) (shape, uint64) {
 		return shapeReference, c.all
 	}
 	return shapeHowto, c.all
+}
+
+// pluralAsked: "what <things> …" asks for several ("what files does
+// it write", "what order are the steps in"); "what does …", "what is …"
+// do not, whatever plural follows.
+func pluralAsked(l string) bool {
+	w := strings.Fields(l)
+	if len(w) < 3 || w[0] != "what" {
+		return false
+	}
+	switch w[1] {
+	case "is", "does", "do", "was", "has", "happens", "causes":
+		return false
+	}
+	return strings.Contains(l, "s ")
 }
 
 // procedureAsked: the question asks for the steps, not one action.
@@ -401,7 +459,8 @@ var dependent = []string{
 	"this ", "it ", "its ", "these ", "those ", "that ", "they ", "them ", "then ", "also ", "however", "but ", "so ", "otherwise",
 	"instead", "for example", "for instance", "in the future", "in that case", "in this case", "here ", "there ", "such ",
 	"the same ", "both ", "either ", "likewise", "finally", "next,", "afterwards", "once ", "now ", "still ", "as above", "see ",
-	"e.g.", "and ", "or ", "which ", "like ",
+	"e.g.", "and ", "or ", "which ", "like ", "in addition", "additionally", "moreover", "furthermore", "as a consequence",
+	"as a result", "consequently",
 }
 
 // closing boilerplate: sentences that end a guide rather than answer.
@@ -441,14 +500,24 @@ func fewWords(s string, n int) bool {
 
 // score says how well a sentence answers the question.
 func (c *composer) score(s *sent) int {
-	n := bits.OnesCount64(s.mask)
 	ctx := s.mask | s.heads
 	if c.sh == shapeHowto || c.sh == shapeReference {
 		ctx |= c.code[s.rec] // a how-to or a setting's section is also its code
 	}
-	sc := 8*n + 12*bits.OnesCount64(ctx)
+	// A term most records of the package hold ("change", "old") says
+	// less of which sentence answers than a rare one: it counts half.
+	w := func(m uint64) int { return 2*bits.OnesCount64(m&^c.common) + bits.OnesCount64(m&c.common) }
+	sc := 4*w(s.mask) + 6*w(ctx)
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
+	}
+	if p := plain(s.text); c.verbatim != "" && strings.Contains(p, c.verbatim) {
+		sc += 30 // says the very setting or command asked about
+		if strings.HasPrefix(p, c.verbatim) {
+			sc += 20 // and speaks of it, rather than naming it among others
+		}
+	} else if c.literal[s.rec] && s.pos == 0 {
+		sc += 10 // its section's code holds it
 	}
 	own := c.own[s.rec]
 	if c.verb != 0 && (s.mask|own)&c.verb != 0 {
@@ -474,7 +543,13 @@ func (c *composer) score(s *sent) int {
 			sc += 8 // a page's opening says what the page is about
 		}
 	}
+	if c.restated[s.rec] && s.pos == 0 && first {
+		sc += 24 // its section's heading is the question ("What is Docsy?", "A fact has no phrasing of its own")
+	}
 	sc -= 6 * s.rec // the engine's ranking
+	if c.aside(s.rec) {
+		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
+	}
 	for _, d := range dependent {
 		if strings.HasPrefix(l, d) {
 			sc -= 18
@@ -505,6 +580,9 @@ func (c *composer) score(s *sent) int {
 	fw := firstWord(s.text)
 	switch c.sh {
 	case shapeDefine, shapeReference:
+		if c.named != "" && s.pos == 0 && (strings.HasPrefix(plain(s.text), c.named+" is ") || strings.HasPrefix(plain(s.text), c.named+" are ")) {
+			sc += 8 // "Docsy is a …": opens by defining what is asked about
+		}
 		if definitional(l) {
 			sc += 8
 			if strings.Contains(l, " is not ") || strings.Contains(l, " are not ") {
@@ -527,6 +605,9 @@ func (c *composer) score(s *sent) int {
 			sc -= 8 // a reference row is rarely how to do something
 		}
 	case shapeError:
+		if c.troubleshooting(s.rec) {
+			sc += 12 // an entry of a troubleshooting page, not an aside elsewhere
+		}
 		if s.kind == chunk.Table {
 			sc -= 8 // a limits table names an error; its entry explains it
 		}
@@ -535,6 +616,37 @@ func (c *composer) score(s *sent) int {
 		}
 	}
 	return sc
+}
+
+// plain is s for a verbatim comparison: lower case, without backticks
+// or quotes, runs of white space as one space.
+func plain(s string) string {
+	s = strings.NewReplacer("`", "", "\u201c", "", "\u201d", "", "\"", "").Replace(strings.ToLower(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// aside: the record is a blog post or a release note, and the question
+// does not ask about one.
+func (c *composer) aside(rec int) bool {
+	u := strings.ToLower(c.pkg.Records[rec].URL)
+	if !strings.Contains(u, "/blog/") && !strings.Contains(u, "/news/") && !strings.Contains(u, "changelog") && !strings.Contains(u, "release-notes") {
+		return false
+	}
+	l := strings.ToLower(c.question)
+	return !strings.Contains(l, "release") && !strings.Contains(l, "blog") && !strings.Contains(l, "changelog") && !strings.Contains(l, "version")
+}
+
+// troubleshooting: the record is on a troubleshooting or known-issues
+// page or section.
+func (c *composer) troubleshooting(rec int) bool {
+	r := &c.pkg.Records[rec]
+	for _, h := range append([]string{r.Title}, r.Headings...) {
+		l := strings.ToLower(h)
+		if strings.Contains(l, "troubleshoot") || strings.Contains(l, "known issue") || strings.Contains(l, "common problem") || strings.Contains(l, "common error") {
+			return true
+		}
+	}
+	return false
 }
 
 // pointer: a sentence that only sends the reader to another page.
@@ -603,6 +715,13 @@ func (c *composer) introducesCode(s *sent) bool {
 		c.lastOf(s)
 }
 
+// introducesList: s ends its paragraph and a list follows it ("To
+// serve your site locally:" then the steps).
+func (c *composer) introducesList(s *sent) bool {
+	bs := c.pkg.Records[s.rec].Blocks
+	return s.kind == chunk.Paragraph && s.block+1 < len(bs) && bs[s.block+1].Kind == chunk.List && c.lastOf(s)
+}
+
 func (c *composer) lastOf(s *sent) bool {
 	for i := range c.sents {
 		t := &c.sents[i]
@@ -644,6 +763,7 @@ func (c *composer) single(li int) {
 		}
 	}
 	lead := c.sents[li]
+	c.leadBlock = lead.block
 	c.add(lead.text, lead.rec)
 	size := len(lead.text)
 	covered := lead.mask
@@ -656,7 +776,7 @@ func (c *composer) single(li int) {
 			// section while it is short: what the thing is, then what
 			// it holds or does.
 			next := c.sh == shapeDefine && s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300
-			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
+			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 				break
 			}
 			sep := " "
@@ -684,6 +804,36 @@ func (c *composer) single(li int) {
 			if strings.HasSuffix(s.text, ":") {
 				break
 			}
+		}
+	}
+	// A short how-to answer from a page's opening goes on with its first
+	// section's opening paragraph, which usually says how ("Declare
+	// those in data files." then "Any file under data/askplane/ is
+	// read: …").
+	if r := &c.pkg.Records[lead.rec]; c.sh == shapeHowto && r.Anchor == "" && size < 200 && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if n.URL != r.URL || n.Order != r.Order+1 || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.Paragraph {
+				continue
+			}
+			for i := range c.sents {
+				t := &c.sents[i]
+				if t.rec != ri || t.block != 0 {
+					continue
+				}
+				if size+2+len(t.text) > c.maxBytes || closingLike(t.text) {
+					break
+				}
+				sep := " "
+				if t.pos == 0 {
+					sep = "\n\n"
+				}
+				c.add(sep+t.text, ri)
+				size += len(sep) + len(t.text)
+				covered |= t.mask
+				lead = *t
+			}
+			break
 		}
 	}
 	bs := c.pkg.Records[lead.rec].Blocks
@@ -721,6 +871,9 @@ func (c *composer) single(li int) {
 		}
 	}
 	if c.sh == shapeWhy || c.sh == shapeCompare && lead.kind != chunk.Paragraph {
+		if c.sh == shapeCompare {
+			c.support(lead.rec, &covered) // the other side: the list's next item
+		}
 		c.seeAlso(lead.rec)
 		return
 	}
@@ -804,10 +957,23 @@ func (c *composer) single(li int) {
 		// question.
 		for i := range c.sents {
 			s := &c.sents[i]
-			if s.rec == codeRec && s.block == end && s.pos == 0 && s.mask&^covered != 0 && !strings.HasSuffix(s.text, ":") && size+2+len(s.text) <= c.maxBytes && s.score > 0 {
+			if s.rec != codeRec || s.block != end || s.pos != 0 || !(s.mask&^covered != 0 && s.score > 0 || c.entry) || size+2+len(s.text) > c.maxBytes {
+				continue
+			}
+			if !strings.HasSuffix(s.text, ":") {
 				c.add("\n\n"+s.text, s.rec)
 				break
 			}
+			// "To fix this, install …, then rebuild:" and its list, when
+			// the sentence is all its paragraph and the list fits.
+			if c.introducesList(s) {
+				n, sz := len(c.out.deltas), size+2+len(s.text)
+				c.add("\n\n"+s.text, s.rec)
+				if !c.quoteList(s.rec, s.block+1, &sz) {
+					c.out.deltas, c.out.size = c.out.deltas[:n], c.out.size-2-len(s.text)
+				}
+			}
+			break
 		}
 	}
 	c.support(lead.rec, &covered)
@@ -903,10 +1069,12 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 }
 
 // support adds at most maxSupport sentences that cover question terms
-// the answer does not yet hold: from the lead's page, or from another
-// page when the sentence holds two question terms or more. Each must
-// stand on its own (its score) and fit the prose bound; they follow in
-// reading order, each its own paragraph.
+// the answer does not yet hold, and only while it leaves some
+// uncovered: from the lead's section, its page's opening, or a section
+// of its page whose own heading names a term still uncovered. Nothing comes from
+// another page or an unrelated section. Each must stand on its own (its
+// score) and fit the prose bound; they follow in reading order, each its
+// own paragraph.
 func (c *composer) support(leadRec int, covered *uint64) {
 	used := map[string]bool{}
 	prose := 0
@@ -917,21 +1085,30 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		}
 	}
 	url := c.pkg.Records[leadRec].URL
+	// The words a comparison is asked in are not what it is about.
+	scaffold := c.mask("difference differences between versus compare comparison")
 	var picked []int
 	for range maxSupport {
+		if *covered&c.all == c.all {
+			break // the answer holds every question term
+		}
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
-			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") || s.score < 20 {
+			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
 				continue
 			}
-			if c.pkg.Records[s.rec].URL != url && (bits.OnesCount64(s.mask) < 2 || c.entry) {
-				continue // another page's sentence must share two words; an error's entry stands alone
+			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && c.own[s.rec]&^*covered == 0 || c.entry) {
+				continue // only the page's opening, or a section naming an uncovered term in its heading; an error's entry stands alone
 			}
 			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
 				continue // a reference row is not support for a how-to or an error
 			}
-			if n := bits.OnesCount64(s.mask &^ *covered); n > bestNew || n == bestNew && n > 0 && s.score > c.sents[best].score {
+			// On a tie, the lead's own block first (a list's next item),
+			// then the better sentence.
+			n := bits.OnesCount64(s.mask &^ *covered &^ scaffold)
+			near := func(t *sent) bool { return t.rec == leadRec && t.block == c.leadBlock }
+			if n > bestNew || n == bestNew && n > 0 && (near(s) && !near(&c.sents[best]) || near(s) == near(&c.sents[best]) && s.score > c.sents[best].score) {
 				best, bestNew = i, n
 			}
 		}
@@ -946,8 +1123,19 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	}
 	slices.Sort(picked) // sentences are collected in reading order
 	for _, i := range picked {
-		c.add("\n\n"+c.sents[i].text, c.sents[i].rec)
+		s := &c.sents[i]
+		c.add("\n\n"+s.text, s.rec)
+		if c.comparedCode(s) {
+			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[s.block+1]), s.rec)
+		}
 	}
+}
+
+// comparedCode: in a comparison, s introduces a short code block (the
+// other side's example: "TOML front matter is fenced with three plus
+// signs:"), which is quoted with it.
+func (c *composer) comparedCode(s *sent) bool {
+	return c.sh == shapeCompare && strings.HasSuffix(s.text, ":") && c.introducesCode(s) && len(c.pkg.Records[s.rec].Blocks[s.block+1].Text) <= maxComposeCode/3
 }
 
 // exampleOf is, for a question naming a setting or function (camelCase,

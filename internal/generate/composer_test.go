@@ -65,3 +65,196 @@ func TestComposerExcerpts(t *testing.T) {
 		t.Errorf("%q cites %v", res.Text, res.Used)
 	}
 }
+
+// Nothing is stitched from another page or an unrelated section: a
+// sentence elsewhere holding a question word the answer lacks stays out.
+func TestComposerNoStraySupport(t *testing.T) {
+	look := [3]string{"/docs/look/", "Look and feel", `<h2 id="body-class">Adding a custom class to the body element</h2>
+<p>To add a custom class to the body element of a page, set the body_class parameter in its front matter.</p>
+<pre><code class="language-yaml">body_class: myclass</code></pre>`}
+	nav := [3]string{"/docs/nav/", "Navigation", `<h2 id="version-menu">Version menu</h2>
+<p>To style the version menu wrapper of a page, apply your custom CSS to the td-navbar class.</p>`}
+	text, _ := composeOver(t, "add a custom CSS class to the body of a page", look, nav)
+	if !strings.Contains(text, "body_class") || strings.Contains(text, "version menu") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A question naming a setting verbatim is answered by the sentence that
+// names it.
+func TestComposerVerbatimSetting(t *testing.T) {
+	page := [3]string{"/docs/sites/", "Sites", `<p>The static half of a site can live on any host that serves static files.</p>
+<h2 id="entries">Site entries</h2>
+<ul><li><code>engine</code> names the retrieval engine.</li><li><code>static: true</code> on one site also serves its built files at <code>/</code>.</li></ul>`}
+	text, _ := composeOver(t, "static: true", page)
+	if !strings.HasPrefix(text, "`static: true` on one site") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A sentence introducing a list ("To serve your site locally:") goes on
+// into the list rather than ending the answer on its colon.
+func TestComposerIntroducedList(t *testing.T) {
+	page := [3]string{"/docs/local/", "Serving your site locally", `<p>You may want to serve your site locally to preview changes. To serve your site locally:</p>
+<ol><li>Clone your site.</li><li>Run the <code>hugo server</code> command in your site root.</li></ol>`}
+	text, _ := composeOver(t, "serve my site locally", page)
+	if !strings.Contains(text, "To serve your site locally:\n\n1. Clone your site.\n2. Run the `hugo server` command") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// "What is X" is answered by the section whose heading asks it and the
+// sentence "X is a …", not by another "X is …" sentence elsewhere.
+func TestComposerDefinitionHeading(t *testing.T) {
+	about := [3]string{"/about/", "About Docsy", `<h2 id="next">What's next for Docsy?</h2>
+<p>Docsy is an open source project and we love getting patches and contributions to make Docsy better.</p>`}
+	docs := [3]string{"/docs/", "Welcome to Docsy", `<p>Welcome to the Docsy user guide.</p>
+<h2 id="what-is-docsy">What is Docsy?</h2>
+<p>Docsy is a theme for the Hugo static site generator designed for technical documentation sets.</p>`}
+	text, _ := composeOver(t, "what is Docsy", about, docs)
+	if !strings.HasPrefix(text, "Docsy is a theme") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// "what does …" asks for one thing, not a list: it is not answered
+// with an item of a list.
+func TestComposerWhatDoesIsNotListing(t *testing.T) {
+	for q, want := range map[string]bool{"what does the NB alert type mean": false, "what happens when facts match": false, "what files does the build write": true, "what order should I do the steps in": true} {
+		if got := pluralAsked(q); got != want {
+			t.Errorf("pluralAsked(%q) = %v", q, got)
+		}
+	}
+}
+
+// Sibling steps with the same command quote it once.
+func TestComposerProcedureCodeOnce(t *testing.T) {
+	page := [3]string{"/docs/update/", "Update the theme", `<p>Update the theme as it was installed.</p>
+<h2 id="steps">Update steps</h2>
+<h3 id="fetch">Update the submodule</h3>
+<p>Fetch the tags of the theme:</p>
+<pre><code class="language-sh">git -C themes/t fetch --tags</code></pre>
+<h3 id="fetch-clone">Update the clone</h3>
+<p>In a clone, run:</p>
+<pre><code class="language-sh">git -C themes/t fetch --tags</code></pre>`}
+	text, _ := composeOver(t, "steps to update the theme", page)
+	if n := strings.Count(text, "fetch --tags"); n != 1 {
+		t.Errorf("the command is quoted %d times:\n%s", n, text)
+	}
+}
+
+// An error question is answered by the troubleshooting entry quoting its
+// message, not by a blog aside whose heading shares more of its words.
+func TestComposerTroubleshootingFirst(t *testing.T) {
+	trouble := [3]string{"/docs/troubleshooting/", "Troubleshooting", `<h2 id="missing-deps">Missing theme npm dependencies</h2>
+<p>If the theme's npm packages aren't available, Hugo fails while compiling SCSS with an error like:</p>
+<pre><code class="language-text">File to import not found or unreadable: ../../vendor/bootstrap/scss/functions.</code></pre>
+<p>To fix this, install the npm dependencies, then rebuild:</p>
+<ul><li>Example sites: run npm install from your site root.</li><li>Submodules: run npm run install:theme-deps.</li></ul>`}
+	blog := [3]string{"/blog/migration/", "Bootstrap migration", `<h2 id="functions-first">Import ordering of Bootstrap SCSS files: functions first</h2>
+<p>Projects can import Bootstrap SCSS sources all in one go, or selectively import the functions file and the parts they need.</p>`}
+	text, _ := composeOver(t, "the build fails because it cannot find the bootstrap scss functions file, what did I forget?", trouble, blog)
+	if !strings.HasPrefix(text, "If the theme") || !strings.Contains(text, "then rebuild:\n\n- Example sites: run npm install") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A name asked alone is answered by the sentence or row that speaks of
+// it (opens with it), not one naming it among examples.
+func TestComposerVerbatimSubject(t *testing.T) {
+	metrics := [3]string{"/metrics/", "Metrics", `<p>An error is recorded by its stable code, such as <code>ASK_TIMEOUT</code>, not by its message.</p>`}
+	wire := [3]string{"/wire/", "Wire format", `<h2 id="codes">Error codes</h2>
+<ul><li><code>ASK_TIMEOUT</code>: the deadline passed</li><li><code>ASK_INVALID_REQUEST</code>: the body broke the schema</li></ul>`}
+	text, _ := composeOver(t, "ASK_TIMEOUT", metrics, wire)
+	if !strings.HasPrefix(text, "`ASK_TIMEOUT`: the deadline passed") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A comparison quotes both sides: the other side's sentence introducing
+// its example comes with the example.
+func TestComposerCompareBothSides(t *testing.T) {
+	page := [3]string{"/docs/front-matter/", "Front matter", `<p>YAML front matter is fenced with three dashes:</p>
+<pre><code class="language-yaml">---
+title: Search
+---</code></pre>
+<p>TOML front matter is fenced with three plus signs:</p>
+<pre><code class="language-toml">+++
+title = "Search"
++++</code></pre>`}
+	text, _ := composeOver(t, "what is the difference between YAML and TOML front matter", page)
+	if !strings.Contains(text, "TOML front matter is fenced with three plus signs:\n\n```toml\n+++") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A comparison answered by one item of a list goes on with the item on
+// the other side, not a sentence elsewhere sharing the question's
+// "between"; a question in the text is never support.
+func TestComposerCompareListItems(t *testing.T) {
+	page := [3]string{"/docs/look/", "Look and feel", `<h2 id="feat">Light/dark color theme and mode support</h2>
+<p>Docsy supports light and dark color themes and color mode selection through Bootstrap's color modes feature.</p>
+<p>What is the difference between a color theme and a color mode as used in Docsy?</p>
+<ul><li>A color <em>theme</em> is a semantic color palette defined in SCSS and used by components and utilities.</li>
+<li>A color <em>mode</em> is a switchable presentation of the site (light or dark) from the user's point of view.</li></ul>
+<h2 id="modes">Light/dark color modes</h2>
+<p>Complete CSS styles for both light and dark themes by default, so your site can switch between light and dark modes.</p>`}
+	text, _ := composeOver(t, "what is the difference between a color theme and a color mode", page)
+	want := "A color theme is a semantic color palette defined in SCSS and used by components and utilities.\n\nA color mode is a switchable presentation"
+	if !strings.HasPrefix(text, want) || strings.Contains(text, "Complete CSS") || strings.Contains(text, "?") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// In a long question, words most records hold ("same", "time") weigh
+// less than the rare ones ("tabs", "lost").
+func TestComposerLongQuestionRareWords(t *testing.T) {
+	pages := [][3]string{
+		{"/a/", "Deadlines", `<p>The same deadline applies at the same time to every answer of a conversation.</p>`},
+		{"/b/", "Limits", `<p>Each conversation has the same limits at any time.</p>`},
+		{"/c/", "Sessions", `<h2 id="conflicts">Conflicts</h2><p>If two tabs ask at once, the second save fails. Nothing is lost; ask again.</p>`},
+		{"/d/", "Events", `<p>Answers stream at the same time as their sources, in the same conversation.</p>`},
+	}
+	text, _ := composeOver(t, "If two browser tabs ask at the same time in the same conversation, does one of the answers get lost?", pages...)
+	if !strings.Contains(text, "Nothing is lost") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A section whose heading is the question answers it, whatever shape
+// the question has, over a sentence elsewhere sharing as many words.
+func TestComposerRestatedHeading(t *testing.T) {
+	rule := [3]string{"/facts/shared/", "Shared phrasings", `<h2 id="rule">The unique phrasing rule</h2>
+<p>Because choices submit a phrasing, every fact must own at least one phrasing that no other fact has.</p>`}
+	entry := [3]string{"/facts/validation/", "Validation errors", `<h2 id="no-own">A fact has no phrasing of its own</h2>
+<p>Every phrasing of this fact is declared by another fact as well. Fix: add a phrasing only this fact uses.</p>`}
+	text, _ := composeOver(t, "a fact has no phrasing of its own", rule, entry)
+	if !strings.HasPrefix(text, "Every phrasing of this fact") || !strings.Contains(text, "Fix: add a phrasing") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A sentence that announces a command in words ("run the following
+// Hugo command to …") without a colon is quoted with the command.
+func TestComposerAnnouncedCode(t *testing.T) {
+	page := [3]string{"/docs/contributing/", "Contributing", `<h2 id="preview">Previewing your changes locally</h2>
+<ol><li><p>Clone the repository.</p></li>
+<li><p>Change to the docs directory and run the following Hugo command to build the site and start the Hugo server.</p>
+<pre><code class="language-sh">hugo server --themesDir ../..</code></pre></li></ol>`}
+	text, _ := composeOver(t, "start the hugo server to preview the site", page)
+	if !strings.Contains(text, "start the Hugo server.\n\n```sh\nhugo server --themesDir ../..\n```") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// A short how-to answer from a page's opening goes on with its first
+// section's opening paragraph, which says how.
+func TestComposerOpeningThenFirstSection(t *testing.T) {
+	page := [3]string{"/facts/data-files/", "Site-wide facts in data files", `<p>Some facts do not belong to any one page. Declare those site-wide facts in data files.</p>
+<h2 id="location">File location and format</h2>
+<p>Any file under data/askplane/ is read. Each file holds a facts list, and every fact needs a cite.</p>`}
+	text, _ := composeOver(t, "how to declare site-wide facts that don't belong to one page", page)
+	if !strings.Contains(text, "in data files.\n\nAny file under data/askplane/ is read.") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -278,16 +278,30 @@ func (c *composer) codeOf(rec int) int {
 		return 0
 	}
 	r := &c.pkg.Records[rec]
+	if c.quotedCode(r.Blocks[bi].Text) {
+		return 0 // a sibling step with the very same command
+	}
 	if intro == "" {
 		intro = r.Headings[len(r.Headings)-1] + ":"
 	}
 	c.add("\n\n"+intro+"\n\n"+fence(r.Blocks[bi]), rec)
 	n := len(r.Blocks[bi].Text)
-	if bi+1 < len(r.Blocks) && r.Blocks[bi+1].Kind == chunk.Code && len(r.Blocks[bi+1].Text) <= maxComposeCode/2 {
+	if bi+1 < len(r.Blocks) && r.Blocks[bi+1].Kind == chunk.Code && len(r.Blocks[bi+1].Text) <= maxComposeCode/2 && !c.quotedCode(r.Blocks[bi+1].Text) {
 		c.add("\n\n"+fence(r.Blocks[bi+1]), rec)
 		n += len(r.Blocks[bi+1].Text)
 	}
 	return n
+}
+
+// quotedCode: the answer already quotes this code, ignoring white space.
+func (c *composer) quotedCode(code string) bool {
+	want := strings.Join(strings.Fields(code), " ")
+	for _, ev := range c.out.deltas {
+		if strings.Contains(ev.Delta, "```") && strings.Contains(strings.Join(strings.Fields(ev.Delta), " "), want) {
+			return true
+		}
+	}
+	return false
 }
 
 func count(n int) string {
@@ -319,6 +333,12 @@ func (c *composer) errorEntry() int {
 	for ri := range min(3, len(c.pkg.Records)) {
 		if c.pkg.Records[ri].Anchor == "" || need == 0 {
 			continue
+		}
+		// An entry of a troubleshooting page whose heading or quoted
+		// message names the question comes first: an aside elsewhere
+		// (a blog post) may share more words with it.
+		if c.troubleshooting(ri) && (c.own[ri]|c.code[ri])&^noise != 0 {
+			return ri
 		}
 		if n := bits.OnesCount64(c.own[ri] &^ noise); n >= need && n > bestN {
 			best, bestN = ri, n
