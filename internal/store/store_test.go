@@ -117,3 +117,13 @@ func TestPostgresConformance(t *testing.T) {
 		return openPostgres(t, postgresSchema(t), store.Options{Limits: l})
 	})
 }
+
+func TestSQLiteInsights(t *testing.T) {
+	storetest.RunInsights(t, func(t *testing.T) store.Insights {
+		return openSQLite(t, filepath.Join(t.TempDir(), "s.db"))
+	})
+}
+
+func TestPostgresInsights(t *testing.T) {
+	storetest.RunInsights(t, func(t *testing.T) store.Insights { return openPostgres(t, postgresSchema(t)) })
+}
