@@ -291,6 +291,11 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 			acfg.Issued = st.issued.add
 		}
 		acfg.Durable = s.durable(st)
+		if st.cfg.Insights != nil {
+			if acfg.Outcome, err = s.insightsRecorder(st, engine); err != nil {
+				return nil, fmt.Errorf("sites[%d].insights: %w", i, err)
+			}
+		}
 		h, err := ask.New(acfg)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
