@@ -25,6 +25,12 @@ func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(contex
 		return nil, configErr("%v", err)
 	}
 	siteID := st.record.SiteID
+	// Rows past the window go at start too, not only as questions come.
+	pctx, cancel := context.WithTimeout(context.Background(), store.OpTimeout)
+	defer cancel()
+	if err := rec.Prune(pctx); err != nil {
+		s.log.Warn("askplane: pruning old insights failed", "site", siteID, "err", err)
+	}
 	return func(ctx context.Context, o ask.Outcome) {
 		if err := rec.Record(ctx, o); err != nil {
 			s.log.Warn("askplane: recording a question's outcome failed", "site", siteID, "err", err)
