@@ -13,6 +13,10 @@ type Config struct {
 	// does not hold before the report shows it. MinMinCrowd to
 	// MaxMinCrowd; 0 means DefaultMinCrowd.
 	MinCrowd int `json:"minCrowd"`
+	// OwnerTokenEnv names the environment variable holding the bearer
+	// token (at least 32 bytes) of the owner-only page at
+	// /insights/<siteId>/; empty serves no page.
+	OwnerTokenEnv string `json:"ownerTokenEnv"`
 }
 
 // Defaults and bounds of Config.

@@ -76,10 +76,11 @@ import (
 //	    "static": false,               // also serve "public" at / (at most one site)
 //	    "feedback": false,             // take readers' helpful / not helpful verdicts on backend answers
 //	                                   //   at POST /v1/feedback (counted in askplane_feedback_total)
-//	    "insights": {"retentionDays": 30, "minCrowd": 5},
+//	    "insights": {"retentionDays": 30, "minCrowd": 5, "ownerTokenEnv": "ASKPLANE_INSIGHTS_TOKEN"},
 //	                                   // record how questions end, never their text (off when
 //	                                   //   omitted; needs sessions on SQLite or PostgreSQL); see
-//	                                   //   internal/insights and docs/operating.md
+//	                                   //   internal/insights and docs/operating.md; ownerTokenEnv
+//	                                   //   (optional) serves the owner's page at /insights/<siteId>/
 //	    "generator": {…},              // how answers are written; omitted: extractive
 //	                                   //   (see GeneratorConfig)
 //	    "runs": {…},                   // a model site's durable answers: budgets and the tool loop

@@ -3,6 +3,7 @@ package sidecar
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
@@ -36,6 +37,27 @@ func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(contex
 			s.log.Warn("askplane: recording a question's outcome failed", "site", siteID, "err", err)
 		}
 	}, nil
+}
+
+// insightsPage routes GET /insights/<siteId>/ to the site's report page
+// when its insights setting names an owner token: behind the client
+// address's budget, then the token. A site's languages share one page
+// (the first that names a token).
+func (s *Server) insightsPage(mux *http.ServeMux, edge *edgeLimits, st *site, routed map[string]bool) {
+	id := st.record.SiteID
+	if st.insightsToken == nil || routed[id] {
+		return
+	}
+	routed[id] = true
+	is := s.sessions.(store.Insights) // insightsRecorder checked
+	page := insights.Page(is, id, st.cfg.Insights.Or().RetentionDays, st.insightsToken, nil)
+	mux.Handle("/insights/"+id+"/", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) {
+		if r.URL.Path != "/insights/"+id+"/" {
+			http.NotFound(w, r)
+			return
+		}
+		page.ServeHTTP(w, r)
+	}))
 }
 
 // OpenInsights opens the session store c names and returns it as the

@@ -122,14 +122,17 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 	// The store's URL comes from the environment, as a PostgreSQL URL
 	// with credentials must.
 	env := Env(func(name string) (string, bool) {
-		if name == "ASKPLANE_TEST_INSIGHTS_DB" {
+		switch name {
+		case "ASKPLANE_TEST_INSIGHTS_DB":
 			return sessions, true
+		case "ASKPLANE_TEST_INSIGHTS_OWNER":
+			return ownerToken, true
 		}
 		return edgeEnv(name)
 	})
 	cfg, err := Decode([]byte(`{"sessionsEnv":"ASKPLANE_TEST_INSIGHTS_DB",` +
 		`"edge":{"perAddress":{"requests":100000,"windowSeconds":60},"newSubjects":{"requests":100000,"windowSeconds":60}},` +
-		`"sites":[` + siteJSON(public, site, "docs", `,"insights":{"retentionDays":30,"minCrowd":5},"rateLimit":{"requests":1000,"windowSeconds":60}`) + `]}`))
+		`"sites":[` + siteJSON(public, site, "docs", `,"insights":{"retentionDays":30,"minCrowd":5,"ownerTokenEnv":"ASKPLANE_TEST_INSIGHTS_OWNER"},"rateLimit":{"requests":1000,"windowSeconds":60}`) + `]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,6 +285,7 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 	if !slices.Equal(stems, []string{"chart", "graphql", "helm", "kubernet", "subscript", "version"}) {
 		t.Errorf("revealed terms %q", stems)
 	}
+	testInsightsPage(t, srv)
 	srv.stop()
 	if checkBytes != nil {
 		closeStore()
@@ -298,6 +302,16 @@ func TestInsightsOffAndMemoryRefused(t *testing.T) {
 		t.Fatalf("insights on memory: %v, want a config error naming sites[0].insights", err)
 	}
 	dir := t.TempDir()
+	// The owner's token comes from the environment, named, long enough.
+	withToken, err := Decode([]byte(`{"sessions":"sqlite:` + filepath.Join(dir, "t.db") + `","sites":[` +
+		siteJSON(public, "docs", "docs", `,"insights":{"ownerTokenEnv":"ASKPLANE_TEST_UNSET"}`) + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(t.Context(), withToken, Options{Env: edgeEnv}); err == nil ||
+		!strings.Contains(err.Error(), "sites[0].insights.ownerTokenEnv: environment variable ASKPLANE_TEST_UNSET is not set") {
+		t.Errorf("an unset owner token: %v", err)
+	}
 	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + filepath.Join(dir, "s.db") + `","sites":[` + siteJSON(public, "docs", "docs", "") + `]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -305,6 +319,9 @@ func TestInsightsOffAndMemoryRefused(t *testing.T) {
 	srv := startEdge(t, cfg)
 	if a := srv.send(t, "POST", "/v1/ask?corpus=docs", askJSON("how do I install askplane?")); a.status != 200 {
 		t.Fatalf("ask: %d %s", a.status, a.body)
+	}
+	if a := srv.send(t, "GET", "/insights/docs/", ""); a.status != 404 {
+		t.Errorf("a site without insights serves /insights/: %d", a.status)
 	}
 	s, err := store.OpenSQLite(t.Context(), filepath.Join(dir, "s.db"))
 	if err != nil {
@@ -336,5 +353,47 @@ func TestInsightsConfig(t *testing.T) {
 	}
 	if _, err := Decode([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", `,"insights":{"retentionDays":7,"minCrowd":3}`) + `]}`)); err != nil {
 		t.Error(err)
+	}
+}
+
+// ownerToken is the insights page's bearer token in these tests.
+const ownerToken = "owner-0123456789abcdef0123456789abcdef"
+
+// testInsightsPage: the owner's page answers only with the bearer token,
+// under a CSP that allows nothing but its own markup, and shows the
+// planted gap and none of the planted secrets.
+func testInsightsPage(t *testing.T, srv *edgeServer) {
+	for _, c := range []struct {
+		header []string
+		path   string
+		status int
+	}{
+		{nil, "/insights/docs/", 401},
+		{[]string{"Authorization", "Bearer wrong-token-0123456789abcdef0123456789"}, "/insights/docs/", 401},
+		{[]string{"Authorization", ownerToken}, "/insights/docs/", 401},
+		{[]string{"Authorization", "Bearer " + ownerToken}, "/insights/docs/?days=0", 400},
+		{[]string{"Authorization", "Bearer " + ownerToken}, "/insights/other/", 404},
+	} {
+		if a := srv.send(t, "GET", c.path, "", c.header...); a.status != c.status {
+			t.Errorf("%s %v: %d, want %d", c.path, c.header, a.status, c.status)
+		} else if c.status == 401 && !strings.HasPrefix(a.header.Get("WWW-Authenticate"), "Bearer") {
+			t.Errorf("401 without a Bearer challenge")
+		}
+	}
+	a := srv.send(t, "GET", "/insights/docs/?days=30", "", "Authorization", "Bearer "+ownerToken)
+	if a.status != 200 || a.header.Get("Content-Security-Policy") != insights.PageCSP || a.header.Get("Cache-Control") != "no-store" ||
+		!strings.HasPrefix(a.header.Get("Content-Type"), "text/html") {
+		t.Fatalf("page: %d %v", a.status, a.header)
+	}
+	if !strings.Contains(a.body, "<td>chart helm kubernet</td>") || !strings.Contains(a.body, "1000 questions from 100 readers") {
+		t.Errorf("the page does not show the report:\n%s", a.body)
+	}
+	for _, n := range needles() {
+		if strings.Contains(strings.ToLower(a.body), strings.ToLower(n)) {
+			t.Errorf("the page shows the planted secret %q", n)
+		}
+	}
+	if strings.Contains(a.body, "<script") || strings.Contains(a.body, "style=") {
+		t.Error("the page carries script or inline style")
 	}
 }
