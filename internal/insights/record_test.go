@@ -136,3 +136,31 @@ func TestConfigCheck(t *testing.T) {
 		t.Errorf("defaults %+v", got)
 	}
 }
+
+// Two instances on one store share the day's key and the term key: the
+// same reader is one reader, and a hidden term is one hash, whichever
+// instance recorded it.
+func TestInstancesShareKeys(t *testing.T) {
+	s := open(t)
+	c := &clock{time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	var recs []*insights.Recorder
+	for range 2 {
+		r, err := insights.NewRecorder(s, "docs", "en", noVocabulary{}, insights.Config{MinCrowd: 2}, c.now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	for _, r := range recs {
+		if err := r.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeNoSources, Question: "kubernetes", Subject: "anon:one"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := insights.Build(t.Context(), s, "docs", 30, c.t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Top) != 1 || rep.Readers != 1 || rep.Top[0].Questions != 2 || rep.Top[0].Rare != 1 {
+		t.Errorf("two instances split one reader or one term: %+v", rep)
+	}
+}
