@@ -161,6 +161,10 @@ func (p *Postgres) InsightTerms(ctx context.Context, site string) (map[string]st
 
 // PruneInsights implements Insights.
 func (p *Postgres) PruneInsights(ctx context.Context, site string, before time.Time) error {
+	return p.pruneInsights(ctx, site, before, MaxInsightEvents)
+}
+
+func (p *Postgres) pruneInsights(ctx context.Context, site string, before time.Time, maxEvents int) error {
 	const op = "prune insights"
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
@@ -171,10 +175,10 @@ func (p *Postgres) PruneInsights(ctx context.Context, site string, before time.T
 	}{
 		{`DELETE FROM insight_events WHERE site_id = $1 AND at < $2`, []any{site, b}},
 		{`DELETE FROM insight_events WHERE site_id = $1 AND at < (SELECT at FROM insight_events WHERE site_id = $1 ORDER BY at DESC LIMIT 1 OFFSET $2)`,
-			[]any{site, MaxInsightEvents - 1}},
+			[]any{site, maxEvents - 1}},
 		{`DELETE FROM insight_term_readers WHERE site_id = $1 AND at < $2`, []any{site, b}},
 		{`DELETE FROM insight_term_readers WHERE site_id = $1 AND at < (SELECT at FROM insight_term_readers WHERE site_id = $1 ORDER BY at DESC LIMIT 1 OFFSET $2)`,
-			[]any{site, MaxInsightEvents*insightReadersFactor - 1}},
+			[]any{site, maxEvents*insightReadersFactor - 1}},
 		{`DELETE FROM insight_terms t WHERE site_id = $1 AND NOT EXISTS
 			(SELECT 1 FROM insight_term_readers r WHERE r.site_id = t.site_id AND r.term = t.term)`, []any{site}},
 	} {

@@ -166,6 +166,10 @@ func (s *SQLite) InsightTerms(ctx context.Context, site string) (map[string]stri
 
 // PruneInsights implements Insights.
 func (s *SQLite) PruneInsights(ctx context.Context, site string, before time.Time) error {
+	return s.pruneInsights(ctx, site, before, MaxInsightEvents)
+}
+
+func (s *SQLite) pruneInsights(ctx context.Context, site string, before time.Time, maxEvents int) error {
 	const op = "prune insights"
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
@@ -176,10 +180,10 @@ func (s *SQLite) PruneInsights(ctx context.Context, site string, before time.Tim
 	}{
 		{`DELETE FROM insight_events WHERE site_id = ? AND at < ?`, []any{site, b}},
 		{`DELETE FROM insight_events WHERE site_id = ? AND at < (SELECT at FROM insight_events WHERE site_id = ? ORDER BY at DESC LIMIT 1 OFFSET ?)`,
-			[]any{site, site, MaxInsightEvents - 1}},
+			[]any{site, site, maxEvents - 1}},
 		{`DELETE FROM insight_term_readers WHERE site_id = ? AND at < ?`, []any{site, b}},
 		{`DELETE FROM insight_term_readers WHERE site_id = ? AND at < (SELECT at FROM insight_term_readers WHERE site_id = ? ORDER BY at DESC LIMIT 1 OFFSET ?)`,
-			[]any{site, site, MaxInsightEvents*insightReadersFactor - 1}},
+			[]any{site, site, maxEvents*insightReadersFactor - 1}},
 		{`DELETE FROM insight_terms WHERE site_id = ? AND NOT EXISTS
 			(SELECT 1 FROM insight_term_readers r WHERE r.site_id = insight_terms.site_id AND r.term = insight_terms.term)`, []any{site}},
 	} {
