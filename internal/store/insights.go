@@ -22,8 +22,9 @@ import (
 // Rows are bounded by PruneInsights: older than the window, or past
 // MaxInsightEvents events (MaxInsightEvents·4 term readers) a site,
 // oldest first, they are deleted. Every value is bounded on the way in
-// (CodeInvalidRecord), so an event row is at most about 2.5 KiB and a
-// site's insight tables at most about 150 MiB.
+// (CodeInvalidRecord), so an event row is at most about 3 KiB, a
+// term-reader row about 250 bytes, and a site's insight tables at most
+// about 200 MiB.
 type Insights interface {
 	// InsightKey returns the key stored under name, storing fresh there
 	// first when there is none; every other key whose name starts with
