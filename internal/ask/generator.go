@@ -31,6 +31,10 @@ type Result struct {
 	Model string
 	// Usage is the token and cost accounting, or nil when not reported.
 	Usage *Usage
+	// LowConfidence says the answer is not a direct one: the generator
+	// found no passage that answers the question and listed the closest
+	// sections (generate.Result.Unsure).
+	LowConfidence bool
 }
 
 // Usage is a generator's accounting; every value must be non-negative and

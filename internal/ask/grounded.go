@@ -84,7 +84,7 @@ func (g *Grounded) Generate(ctx context.Context, q Query, sources []Source, emit
 		}
 		return Result{}, err
 	}
-	out := Result{Used: res.Used}
+	out := Result{Used: res.Used, LowConfidence: res.Unsure}
 	if u := res.Usage; u != nil {
 		out.Model = u.Model
 		out.Usage = &Usage{InputTokens: int64(u.InputTokens), OutputTokens: int64(u.OutputTokens), TotalTokens: int64(u.TotalTokens)}

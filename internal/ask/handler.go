@@ -82,6 +82,9 @@ type Config struct {
 	// each question a durable run (durable.go); nil keeps the request the
 	// answer's only holder.
 	Durable *Durable
+	// Outcome, when set, is told how each question ended (outcome.go),
+	// after the reply is written, on the request's goroutine.
+	Outcome func(ctx context.Context, o Outcome)
 }
 
 // Handler serves POST /v1/ask. Build it with New; it is safe for
@@ -265,6 +268,9 @@ func (x *exchange) serve() {
 	sources, err := x.retrieve(ctx)
 	if err != nil {
 		x.fail(err)
+		if err == errNoSources {
+			x.outcome(OutcomeNoSources, nil)
+		}
 		return
 	}
 	if h.cfg.Durable != nil {

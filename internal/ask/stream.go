@@ -78,7 +78,15 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 	if fail == nil {
 		fail = x.conclude(gctx, sources, res, answer)
 	}
-	if fail != nil {
+	switch {
+	case fail == nil && res.LowConfidence:
+		x.outcome(OutcomeLowConfidence, citedSources(sources, res.Used))
+	case fail == nil:
+		x.outcome(OutcomeAnswered, citedSources(sources, res.Used))
+	case fail.code == protocol.CodeAskNoGroundedSources:
+		x.streamFail(gctx, fail)
+		x.outcome(OutcomeRefused, sources)
+	default:
 		x.streamFail(gctx, fail)
 	}
 }

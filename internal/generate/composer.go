@@ -104,7 +104,7 @@ func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Packag
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return emit(Event{Usage: &Usage{Model: ComposerModel}})
+	return emit(Event{Usage: &Usage{Model: ComposerModel}, Unsure: out.unsure})
 }
 
 // composer is one composition's state.
@@ -1223,6 +1223,7 @@ func (c *composer) seeAlso(rec int) {
 
 // unsure says that nothing answers well and lists the closest sections.
 func (c *composer) unsure() {
+	c.out.unsure = true
 	c.add("I found no passage that answers this directly; the closest sections are:", 0)
 	seen := map[string]bool{}
 	for ri := range c.pkg.Records {

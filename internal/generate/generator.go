@@ -28,6 +28,10 @@ type Event struct {
 	Delta   string
 	Sources []string
 	Usage   *Usage
+	// Unsure, on any event, says the generator found no passage that
+	// answers the question directly and wrote the closest sections
+	// instead: a typed signal, so nobody matches the answer's text.
+	Unsure bool
 }
 
 // Usage reports the model and tokens of a generation, mapped by the

@@ -13,6 +13,9 @@ type Result struct {
 	Text  string
 	Used  []string
 	Usage *Usage
+	// Unsure is set when any event said Unsure: the answer is the
+	// closest sections, not a direct answer.
+	Unsure bool
 }
 
 // Run drives g, forwarding every event to emit (which may be nil), and
@@ -30,11 +33,13 @@ func Run(ctx context.Context, g Generator, q Question, pkg *evidence.Package, em
 	used := make([]bool, len(pkg.Records))
 	var text strings.Builder
 	var usage *Usage
+	unsure := false
 	err := g.Generate(ctx, q, pkg, func(ev Event) error {
 		if ev.Usage != nil {
 			u := *ev.Usage
 			usage = &u
 		}
+		unsure = unsure || ev.Unsure
 		if ev.Delta != "" {
 			text.WriteString(ev.Delta)
 			for _, id := range ev.Sources {
@@ -48,7 +53,7 @@ func Run(ctx context.Context, g Generator, q Question, pkg *evidence.Package, em
 		}
 		return nil
 	})
-	res := Result{Text: text.String(), Usage: usage}
+	res := Result{Text: text.String(), Usage: usage, Unsure: unsure}
 	for i, u := range used {
 		if u {
 			res.Used = append(res.Used, pkg.Records[i].ID)

@@ -34,6 +34,7 @@ type unit struct {
 type composed struct {
 	deltas []Event
 	size   int
+	unsure bool // the answer lists the closest sections (composer.unsure)
 }
 
 func (c *composed) add(text string, id string) {

@@ -15,6 +15,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/endpoint"
 	"github.com/askplane/askplane/internal/engines"
+	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
@@ -75,6 +76,11 @@ import (
 //	    "static": false,               // also serve "public" at / (at most one site)
 //	    "feedback": false,             // take readers' helpful / not helpful verdicts on backend answers
 //	                                   //   at POST /v1/feedback (counted in askplane_feedback_total)
+//	    "insights": {"retentionDays": 30, "minCrowd": 5, "ownerTokenEnv": "ASKPLANE_INSIGHTS_TOKEN"},
+//	                                   // record how questions end, never their text (off when
+//	                                   //   omitted; needs sessions on SQLite or PostgreSQL); see
+//	                                   //   internal/insights and docs/operating.md; ownerTokenEnv
+//	                                   //   (optional) serves the owner's page at /insights/<siteId>/
 //	    "generator": {…},              // how answers are written; omitted: extractive
 //	                                   //   (see GeneratorConfig)
 //	    "runs": {…},                   // a model site's durable answers: budgets and the tool loop
@@ -125,7 +131,10 @@ type SiteConfig struct {
 	Static          bool            `json:"static"`
 	// Feedback lets the site's readers post helpful / not helpful
 	// verdicts to /v1/feedback (off by default).
-	Feedback  bool             `json:"feedback"`
+	Feedback bool `json:"feedback"`
+	// Insights records each question's outcome for the coverage-gap
+	// report (askplane insights); nil keeps it off.
+	Insights  *insights.Config `json:"insights"`
 	Generator *GeneratorConfig `json:"generator"`
 	Engine    string           `json:"engine"`
 	Runs      *RunsConfig      `json:"runs"` // runs.go
@@ -370,6 +379,11 @@ func (s *SiteConfig) check() (*ask.Site, error) {
 	}
 	if err := s.Runs.check(); err != nil {
 		return nil, err
+	}
+	if s.Insights != nil {
+		if err := s.Insights.Check(); err != nil {
+			return nil, fmt.Errorf("insights.%v", err)
+		}
 	}
 	if err := s.Generator.check(); err != nil {
 		return nil, fmt.Errorf("generator: %v", err)

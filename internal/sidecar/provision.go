@@ -62,6 +62,9 @@ type site struct {
 	handler http.Handler
 	engine  *engines.Engine // the retained engine it answers with
 	issued  *contextLog     // context_ids its answers named lately; nil unless it takes feedback
+	// insightsToken is the owner's bearer token of /insights/<siteId>/;
+	// nil serves no page.
+	insightsToken []byte
 }
 
 // provisionSecrets reads every secret the config names and builds each
@@ -118,6 +121,13 @@ func provisionSite(sc *SiteConfig, env Env, logger *slog.Logger) (*site, error) 
 			return nil, err
 		}
 		s.secret = []byte(v)
+	}
+	if in := sc.Insights; in != nil && in.OwnerTokenEnv != "" {
+		v, err := env.secret("insights.ownerTokenEnv", in.OwnerTokenEnv, minSecretBytes)
+		if err != nil {
+			return nil, err
+		}
+		s.insightsToken = []byte(v)
 	}
 	if s.gen, err = sc.Generator.build(env, logger); err != nil {
 		return nil, fmt.Errorf("generator: %s", strings.TrimPrefix(err.Error(), "provider: "))

@@ -244,6 +244,7 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	// siteRoutes are the routes every site answers (each behind its own
 	// rules), by path, then by corpus id.
 	siteRoutes := map[string]map[string]http.Handler{}
+	insightPages := map[string]bool{} // site ids whose /insights/ page is routed
 	for i, st := range s.sites {
 		route := func(path string, h http.Handler) {
 			if siteRoutes[path] == nil {
@@ -291,6 +292,12 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 			acfg.Issued = st.issued.add
 		}
 		acfg.Durable = s.durable(st)
+		if st.cfg.Insights != nil {
+			if acfg.Outcome, err = s.insightsRecorder(st, engine); err != nil {
+				return nil, fmt.Errorf("sites[%d].insights: %w", i, err)
+			}
+			s.insightsPage(mux, edge, st, insightPages)
+		}
 		h, err := ask.New(acfg)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)

@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // CorruptMemorySource replaces a memory backend's retained bytes, as a
 // damaged disk would, for the integrity tests.
@@ -23,3 +26,15 @@ func InjectWriteFault(s *SQLite, f func(op string) error) { s.health.inject = f 
 
 // InjectPostgresWriteFault is InjectWriteFault for PostgreSQL.
 func InjectPostgresWriteFault(p *Postgres, f func(op string) error) { p.health.inject = f }
+
+// PruneInsightsTo is PruneInsights with a smaller bound than
+// MaxInsightEvents.
+func (s *SQLite) PruneInsightsTo(ctx context.Context, site string, before time.Time, maxEvents int) error {
+	return s.pruneInsights(ctx, site, before, maxEvents)
+}
+
+// PruneInsightsTo is PruneInsights with a smaller bound than
+// MaxInsightEvents.
+func (p *Postgres) PruneInsightsTo(ctx context.Context, site string, before time.Time, maxEvents int) error {
+	return p.pruneInsights(ctx, site, before, maxEvents)
+}

@@ -96,6 +96,8 @@ var postgresMigrations = []string{
 	)`,
 	// 6: durable runs (runs_postgres.go).
 	postgresRunsMigration,
+	// 7: insights (insights_postgres.go).
+	postgresInsightsMigration,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances

@@ -107,6 +107,8 @@ var sqliteMigrations = []string{
 	) STRICT, WITHOUT ROWID`,
 	// 5: durable runs (runs_sqlite.go).
 	sqliteRunsMigration,
+	// 6: insights (insights_sqlite.go).
+	sqliteInsightsMigration,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its

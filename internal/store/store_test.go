@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
@@ -116,4 +118,49 @@ func TestPostgresConformance(t *testing.T) {
 	storetest.RunLimits(t, func(t *testing.T, l session.Limits) session.Store {
 		return openPostgres(t, postgresSchema(t), store.Options{Limits: l})
 	})
+}
+
+func TestSQLiteInsights(t *testing.T) {
+	storetest.RunInsights(t, func(t *testing.T) store.Insights {
+		return openSQLite(t, filepath.Join(t.TempDir(), "s.db"))
+	})
+}
+
+func TestPostgresInsights(t *testing.T) {
+	storetest.RunInsights(t, func(t *testing.T) store.Insights { return openPostgres(t, postgresSchema(t)) })
+}
+
+type insightsBounded interface {
+	store.Insights
+	PruneInsightsTo(ctx context.Context, site string, before time.Time, maxEvents int) error
+}
+
+// Past the row bound, a site's oldest events go first, whatever their age.
+func testInsightBound(t *testing.T, s insightsBounded) {
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	for i := range 30 {
+		err := s.PutInsight(t.Context(), store.InsightPut{
+			Event: store.InsightEvent{Site: "s", At: now.Add(time.Duration(i) * time.Millisecond), Outcome: "answered", Lang: "en",
+				Key: "deploy", Reader: fmt.Sprintf("%032x", i)},
+			Hidden: []store.HiddenTerm{{Hash: "#01", Stem: "x"}}, MinCrowd: 100, Since: now.Add(-time.Hour),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.PruneInsightsTo(t.Context(), "s", now.Add(-time.Hour), 10); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := s.InsightEvents(t.Context(), "s", time.Time{})
+	if err != nil || len(evs) != 10 || !evs[9].At.Equal(now.Add(20*time.Millisecond)) {
+		t.Fatalf("%d events (%v), want the newest 10", len(evs), err)
+	}
+}
+
+func TestSQLiteInsightBound(t *testing.T) {
+	testInsightBound(t, openSQLite(t, filepath.Join(t.TempDir(), "s.db")))
+}
+
+func TestPostgresInsightBound(t *testing.T) {
+	testInsightBound(t, openPostgres(t, postgresSchema(t)))
 }

@@ -46,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDev(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
+	case "insights":
+		return runInsights(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return exitOK
@@ -71,5 +73,8 @@ Commands:
   dev [--addr HOST:PORT]    build the example site and serve it with the sidecar
   serve --config FILE [--addr HOST:PORT]
                             serve the Ask backend for built sites described by a JSON config
+  insights --config FILE --site ID [--days N] [--json]
+                            report what readers asked that the docs did not answer well
+                            (the site's "insights" setting must be on)
 `)
 }

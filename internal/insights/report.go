@@ -1,0 +1,255 @@
+package insights
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/store"
+)
+
+// MaxReportRows bounds each list of a Report.
+const MaxReportRows = 20
+
+// Report is what insights shows a docs owner.
+type Report struct {
+	Site      string    `json:"site"`
+	Days      int       `json:"days"`
+	Since     time.Time `json:"since"`
+	Questions int       `json:"questions"`
+	// Readers counts distinct readers a day, summed over the days: the
+	// readers' key rotates daily, so one reader on two days counts twice.
+	Readers    int     `json:"readers"`
+	AnswerRate float64 `json:"answerRate"`
+	// Gaps are the clusters that ended without a good answer (low
+	// confidence, refused, no sources), most readers first.
+	Gaps []Cluster `json:"gaps"`
+	// Top are the clusters asked most, with their answer rate.
+	Top []Cluster `json:"top"`
+	// Pages are the pages answers cited most.
+	Pages []PageCount `json:"pages"`
+	// RareTerms counts the distinct terms the corpus does not hold that
+	// fewer than MinCrowd readers used: never shown.
+	RareTerms int `json:"rareTerms"`
+}
+
+// Cluster is the questions of one key.
+type Cluster struct {
+	// Terms are the key's shown terms; a rare one is left out and
+	// counted in Rare.
+	Terms      []string       `json:"terms"`
+	Rare       int            `json:"rareTerms"`
+	Questions  int            `json:"questions"`
+	Readers    int            `json:"readers"`
+	AnswerRate float64        `json:"answerRate"`
+	Outcomes   map[string]int `json:"outcomes"`
+	// Pages are, for a gap, the pages that came closest; else the pages
+	// cited. Most often first, at most 3.
+	Pages []string `json:"pages"`
+}
+
+// PageCount is a page and how many answers cited it.
+type PageCount struct {
+	Page  string `json:"page"`
+	Cited int    `json:"cited"`
+}
+
+// Build reads site's rows of the last days days (1 to MaxRetentionDays)
+// and builds its report.
+func Build(ctx context.Context, s store.Insights, site string, days int, now time.Time) (*Report, error) {
+	if days < 1 || days > MaxRetentionDays {
+		return nil, &FieldError{"days", fmt.Sprintf("must be 1 to %d", MaxRetentionDays)}
+	}
+	since := now.Add(-time.Duration(days) * 24 * time.Hour)
+	events, err := s.InsightEvents(ctx, site, since)
+	if err != nil {
+		return nil, err
+	}
+	revealed, err := s.InsightTerms(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return build(site, days, since.UTC(), events, revealed), nil
+}
+
+func good(outcome string) bool { return outcome == string(ask.OutcomeAnswered) }
+
+type acc struct {
+	key       string
+	c         Cluster
+	readers   map[string]bool
+	pages     map[string]int
+	answered  int
+	firstSeen int
+}
+
+func build(site string, days int, since time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
+	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}}
+	clusters := map[string]*acc{}
+	readers := map[string]bool{}
+	rare := map[string]bool{}
+	cited := map[string]int{}
+	answered := 0
+	for i, e := range events {
+		rep.Questions++
+		day := e.At.UTC().Format(time.DateOnly)
+		readers[day+e.Reader] = true
+		a := clusters[e.Key]
+		if a == nil {
+			a = &acc{key: e.Key, readers: map[string]bool{}, pages: map[string]int{}, firstSeen: i,
+				c: Cluster{Terms: []string{}, Outcomes: map[string]int{}}}
+			for _, t := range strings.Fields(e.Key) {
+				if !strings.HasPrefix(t, HiddenPrefix) {
+					a.c.Terms = append(a.c.Terms, t)
+				} else if st, ok := revealed[t]; ok {
+					a.c.Terms = append(a.c.Terms, st)
+				} else {
+					a.c.Rare++
+					rare[t] = true
+				}
+			}
+			slices.Sort(a.c.Terms)
+			clusters[e.Key] = a
+		}
+		a.c.Questions++
+		a.readers[day+e.Reader] = true
+		a.c.Outcomes[e.Outcome]++
+		if good(e.Outcome) {
+			a.answered++
+			answered++
+		}
+		for _, p := range e.Pages {
+			a.pages[p]++
+			if e.Outcome == string(ask.OutcomeAnswered) || e.Outcome == string(ask.OutcomeLowConfidence) {
+				cited[p]++
+			}
+		}
+	}
+	rep.Readers = len(readers)
+	rep.RareTerms = len(rare)
+	if rep.Questions > 0 {
+		rep.AnswerRate = float64(answered) / float64(rep.Questions)
+	}
+	all := make([]*acc, 0, len(clusters))
+	for _, a := range clusters {
+		a.c.Readers = len(a.readers)
+		a.c.AnswerRate = float64(a.answered) / float64(a.c.Questions)
+		a.c.Pages = topPages(a.pages, 3)
+		all = append(all, a)
+	}
+	// Gaps: the questions of a cluster that did not end well, most
+	// readers first.
+	gaps := make([]*acc, 0)
+	for _, a := range all {
+		if a.answered < a.c.Questions {
+			gaps = append(gaps, a)
+		}
+	}
+	slices.SortFunc(gaps, func(x, y *acc) int {
+		return cmp.Or(cmp.Compare(y.c.Readers, x.c.Readers), cmp.Compare(y.c.Questions-y.answered, x.c.Questions-x.answered), strings.Compare(x.key, y.key))
+	})
+	for _, a := range gaps[:min(len(gaps), MaxReportRows)] {
+		rep.Gaps = append(rep.Gaps, a.c)
+	}
+	slices.SortFunc(all, func(x, y *acc) int {
+		return cmp.Or(cmp.Compare(y.c.Questions, x.c.Questions), cmp.Compare(y.c.Readers, x.c.Readers), strings.Compare(x.key, y.key))
+	})
+	for _, a := range all[:min(len(all), MaxReportRows)] {
+		rep.Top = append(rep.Top, a.c)
+	}
+	for _, p := range topPages(cited, MaxReportRows) {
+		rep.Pages = append(rep.Pages, PageCount{Page: p, Cited: cited[p]})
+	}
+	return rep
+}
+
+func topPages(m map[string]int, n int) []string {
+	out := make([]string, 0, len(m))
+	for p := range m {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(m[b], m[a]), strings.Compare(a, b)) })
+	return out[:min(len(out), n)]
+}
+
+// WriteJSON writes rep as one JSON object.
+func (rep *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// WriteText writes rep for a person to read.
+func (rep *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Insights for site %s: the last %d days (since %s)\n", rep.Site, rep.Days, rep.Since.Format(time.RFC3339))
+	fmt.Fprintf(&b, "%d questions from %d readers (distinct a day), %.0f%% answered\n\n", rep.Questions, rep.Readers, 100*rep.AnswerRate)
+	b.WriteString("Coverage gaps (questions that ended without a good answer), most readers first:\n")
+	if len(rep.Gaps) == 0 {
+		b.WriteString("  none\n")
+	}
+	for i, c := range rep.Gaps {
+		fmt.Fprintf(&b, "  %2d. %s: %s, %s (%s)", i+1, terms(c), count(c.Readers, "reader"), count(c.Questions, "question"), outcomes(c.Outcomes))
+		if len(c.Pages) > 0 {
+			fmt.Fprintf(&b, "; closest: %s", strings.Join(c.Pages, ", "))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nQuestions asked most:\n")
+	if len(rep.Top) == 0 {
+		b.WriteString("  none\n")
+	}
+	for i, c := range rep.Top {
+		fmt.Fprintf(&b, "  %2d. %s: %s, %s, %.0f%% answered\n", i+1, terms(c), count(c.Questions, "question"), count(c.Readers, "reader"), 100*c.AnswerRate)
+	}
+	b.WriteString("\nPages cited most:\n")
+	if len(rep.Pages) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, p := range rep.Pages {
+		fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+	}
+	fmt.Fprintf(&b, "\nRare terms: %d (terms the docs do not hold, used by too few readers to be shown)\n", rep.RareTerms)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func terms(c Cluster) string {
+	s := strings.Join(c.Terms, " ")
+	if c.Rare > 0 {
+		if s != "" {
+			s += " "
+		}
+		s += fmt.Sprintf("(+%d rare)", c.Rare)
+	}
+	if s == "" {
+		return "(no terms)"
+	}
+	return s
+}
+
+func outcomes(m map[string]int) string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}

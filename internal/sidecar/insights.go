@@ -1,0 +1,105 @@
+package sidecar
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/insights"
+	"github.com/askplane/askplane/internal/store"
+)
+
+// insightsRecorder returns the Outcome receiver of a site whose config
+// turns insights on: each question's outcome is recorded in the session
+// store (shared by every instance on it) by an insights.Recorder, which
+// keeps its terms, never its text. A failed recording is logged (its
+// store code, nothing of the question) and the answer is unaffected.
+func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(context.Context, ask.Outcome), error) {
+	is, ok := s.sessions.(store.Insights)
+	if !ok {
+		return nil, configErr("needs sessions on SQLite or PostgreSQL (memory: keeps nothing to report)")
+	}
+	rec, err := insights.NewRecorder(is, st.record.SiteID, st.cfg.Language, engine, *st.cfg.Insights, nil)
+	if err != nil {
+		return nil, configErr("%v", err)
+	}
+	siteID := st.record.SiteID
+	// Rows past the window go at start too, not only as questions come.
+	pctx, cancel := context.WithTimeout(context.Background(), store.OpTimeout)
+	defer cancel()
+	if err := rec.Prune(pctx); err != nil {
+		s.log.Warn("askplane: pruning old insights failed", "site", siteID, "err", err)
+	}
+	return func(ctx context.Context, o ask.Outcome) {
+		if err := rec.Record(ctx, o); err != nil {
+			s.log.Warn("askplane: recording a question's outcome failed", "site", siteID, "err", err)
+		}
+	}, nil
+}
+
+// insightsPage routes GET /insights/<siteId>/ to the site's report page
+// when its insights setting names an owner token: behind the client
+// address's budget, then the token. A site's languages share one page
+// (the first that names a token).
+func (s *Server) insightsPage(mux *http.ServeMux, edge *edgeLimits, st *site, routed map[string]bool) {
+	id := st.record.SiteID
+	if st.insightsToken == nil || routed[id] {
+		return
+	}
+	routed[id] = true
+	is := s.sessions.(store.Insights) // insightsRecorder checked
+	page := insights.Page(is, id, st.cfg.Insights.Or().RetentionDays, st.insightsToken, nil)
+	mux.Handle("/insights/"+id+"/", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) {
+		if r.URL.Path != "/insights/"+id+"/" {
+			http.NotFound(w, r)
+			return
+		}
+		page.ServeHTTP(w, r)
+	}))
+}
+
+// OpenInsights opens the session store c names and returns it as the
+// insights store with the insights setting of the site siteID (the
+// first of its languages that turns insights on), for askplane insights.
+// The caller closes the store.
+func OpenInsights(ctx context.Context, c *Config, env Env, siteID string) (store.Insights, insights.Config, func() error, error) {
+	dsn := c.Sessions
+	if c.SessionsEnv != "" {
+		v, err := env.secret("sessionsEnv", c.SessionsEnv, 1)
+		if err != nil {
+			return nil, insights.Config{}, nil, configErr("%v", err)
+		}
+		dsn = v
+	}
+	var cfg *insights.Config
+	found := false
+	for i := range c.Sites {
+		site, err := c.Sites[i].record()
+		if err != nil || site.SiteID != siteID {
+			continue
+		}
+		found = true
+		if c.Sites[i].Insights != nil {
+			cfg = c.Sites[i].Insights
+			break
+		}
+	}
+	switch {
+	case !found:
+		return nil, insights.Config{}, nil, configErr("no site has siteId %q", siteID)
+	case cfg == nil:
+		return nil, insights.Config{}, nil, configErr("site %q does not turn insights on", siteID)
+	}
+	b, err := store.Open(ctx, dsn, store.Options{Limits: c.SessionLimits.limits(), Sources: c.Sources.limits()})
+	if err != nil {
+		return nil, insights.Config{}, nil, fmt.Errorf("sessions: %w", err)
+	}
+	is, ok := b.(store.Insights)
+	if !ok {
+		b.Close()
+		return nil, insights.Config{}, nil, configErr("sessions: insights need SQLite or PostgreSQL")
+	}
+	return is, cfg.Or(), b.Close, nil
+}
