@@ -151,6 +151,12 @@ var sqliteMigrations = []string{
 	) STRICT, WITHOUT ROWID`,
 	// 5: durable runs (runs_sqlite.go).
 	sqliteRunsMigration,
+	// 6: the subject bound's scans (sqliteEvictSubject, sqlitePurgeEvicted,
+	// run by every Save) read this index, not the table: a table row keeps
+	// up to about a kilobyte of its messages in the page, so a subject's
+	// few dozen sessions filled as many pages, read again on every save
+	// (another connection's write discards a connection's page cache).
+	`CREATE INDEX sessions_subject_recent ON sessions (site_id, subject, updated_at, session_id, bytes)`,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
