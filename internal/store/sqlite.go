@@ -42,7 +42,7 @@ type SQLite struct {
 
 // sqliteStmts are the prepared session statements.
 type sqliteStmts struct {
-	load, insert, update, evict, purge *sql.Stmt
+	load, insert, update, others, evict, purge *sql.Stmt
 }
 
 // The session statements Load and Save run.
@@ -59,7 +59,7 @@ func (st *sqliteStmts) prepare(ctx context.Context, db *sql.DB) error {
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		text string
-	}{{&st.load, sqliteLoad}, {&st.insert, sqliteInsert}, {&st.update, sqliteUpdate}, {&st.evict, sqliteEvictSubject}, {&st.purge, sqlitePurgeEvicted}} {
+	}{{&st.load, sqliteLoad}, {&st.insert, sqliteInsert}, {&st.update, sqliteUpdate}, {&st.others, sqliteOtherBytes}, {&st.evict, sqliteEvictSubject}, {&st.purge, sqlitePurgeEvicted}} {
 		stmt, err := db.PrepareContext(ctx, p.text)
 		if err != nil {
 			st.close()
@@ -72,7 +72,7 @@ func (st *sqliteStmts) prepare(ctx context.Context, db *sql.DB) error {
 
 // close closes the statements prepared.
 func (st *sqliteStmts) close() {
-	for _, stmt := range []*sql.Stmt{st.load, st.insert, st.update, st.evict, st.purge} {
+	for _, stmt := range []*sql.Stmt{st.load, st.insert, st.update, st.others, st.evict, st.purge} {
 		if stmt != nil {
 			stmt.Close()
 		}
@@ -422,9 +422,19 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if n != 1 {
 		return false, nil // a stale revision; not a fault
 	}
-	if _, err := tx.StmtContext(ctx, s.stmts.evict).ExecContext(ctx,
-		k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes, now); err != nil {
+	// The eviction empties nothing while the subject's other sessions
+	// fit beside this one (every running sum is at most their total):
+	// a plain sum over the index decides that for much less than the
+	// eviction's window.
+	var others int64
+	if err := tx.StmtContext(ctx, s.stmts.others).QueryRowContext(ctx, k.SiteID, k.Subject, k.SessionID).Scan(&others); err != nil {
 		return false, s.wrote(ctx, "save", err)
+	}
+	if others+int64(size) > s.limits.MaxSubjectBytes {
+		if _, err := tx.StmtContext(ctx, s.stmts.evict).ExecContext(ctx,
+			k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes, now); err != nil {
+			return false, s.wrote(ctx, "save", err)
+		}
 	}
 	if _, err := tx.StmtContext(ctx, s.stmts.purge).ExecContext(ctx,
 		k.SiteID, k.Subject, k.SessionID, now-EvictedGrace.Milliseconds()); err != nil {
@@ -451,6 +461,10 @@ const sqliteEvictSubject = `UPDATE sessions SET messages = '[]', bytes = 0, upda
 		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
 		FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3)
 	WHERE newer + ?4 > ?5)`
+
+// sqliteOtherBytes is the bytes of subject (?1, ?2)'s sessions other
+// than ?3.
+const sqliteOtherBytes = `SELECT coalesce(sum(bytes), 0) FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3`
 
 // sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than ?3
 // that were evicted before ?4 (EvictedGrace ago).
