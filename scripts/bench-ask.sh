@@ -14,11 +14,31 @@
 # NDJSON event ≤ 25 ms at half load, no errors except designed 429s (the
 # designed 422s of unanswerable questions are counted apart).
 #
+# With BASE=<commit>, that commit's askplane is built too (from
+# `git archive`, into the temporary folder) and the closed loop (a) runs
+# ROUNDS times against each binary, interleaved (base, this tree, base,
+# …), so the printed ratio of answered requests/s is a same-run figure.
+# With PROFILE=1 both binaries are built with -tags askplane_pprof and a
+# CPU profile of the server is taken during each binary's first closed
+# loop; the top of each is printed and the profiles kept in OUT.
+#
+# The load generator is one client address, so the config raises exactly
+# the edge budgets that are not what this bench measures: questions per
+# address (edge.perAddress), subjects minted per address
+# (edge.newSubjects: every worker is a browser with its own cookie) and
+# connections per address (edge.maxConnectionsPerAddress); each subject's
+# own rateLimit too, unless RATE_LIMIT asks for 429s. Sessions are written
+# to the default SQLite store, as in a default deployment.
+#
 # Usage: bash scripts/bench-ask.sh
 # Environment (all optional):
-#   PAGES=10000            size of the generated site
+#   PAGES=2000             size of the generated site
+#   CORPORA="example big"  which corpora to run
 #   WORKERS=32             load generator workers (each one browser)
-#   DURATION=10s WARMUP=2s measured window and unmeasured warm-up per run
+#   DURATION=5s WARMUP=1s  measured window and unmeasured warm-up per run
+#   BASE=<commit>          also build and run that commit's askplane
+#   ROUNDS=3               closed loops per binary when BASE is set
+#   PROFILE=1              CPU profiles of the server under the closed loop
 #   EXAMPLE_PUBLIC=DIR     reuse a built exampleSite public folder
 #   BIG_PUBLIC=DIR         reuse a built generated-site public folder
 #   OPEN_RATE=500          the arrival rate of run (b)
@@ -36,10 +56,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-pages=${PAGES:-10000}
+pages=${PAGES:-2000}
+corpora=${CORPORA:-example big}
 workers=${WORKERS:-32}
-duration=${DURATION:-10s}
-warmup=${WARMUP:-2s}
+duration=${DURATION:-5s}
+warmup=${WARMUP:-1s}
+base=${BASE:-}
+rounds=${ROUNDS:-3}
+[ -n "$base" ] || rounds=1
 work=$(mktemp -d)
 out=${OUT:-$work/out}
 mkdir -p "$out"
@@ -61,9 +85,21 @@ pin() { # pin CPUS CMD... : run CMD under taskset when CPUS is set
 
 echo "== $(date -u +%FT%TZ) on $(nproc) CPUs; load: $(uptime | sed 's/.*load average: //')"
 
+tags=()
+if [ -n "${PROFILE:-}" ]; then tags=(-tags askplane_pprof); fi
 echo "== building askplane and askplane-load"
-go build -o "$work/askplane" ./sidecar/cmd/askplane
+go build "${tags[@]}" -o "$work/askplane" ./sidecar/cmd/askplane
 go build -o "$work/askplane-load" ./sidecar/cmd/askplane-load
+bins=(head)
+if [ -n "$base" ]; then
+	echo "== building askplane at $base (BASE)"
+	mkdir -p "$work/base-src"
+	git archive "$base" | tar -x -C "$work/base-src"
+	# The base may predate the profiling hook: it is one file of its own.
+	if [ -n "${PROFILE:-}" ]; then cp sidecar/cmd/askplane/pprof.go "$work/base-src/sidecar/cmd/askplane/"; fi
+	(cd "$work/base-src" && go build "${tags[@]}" -o "$work/askplane-base" ./sidecar/cmd/askplane)
+	bins=(base head)
+fi
 hugo=$(go tool -n hugo)
 
 hugo_build() { # hugo_build SOURCE DEST
@@ -124,13 +160,13 @@ TOML
 }
 
 example=${EXAMPLE_PUBLIC:-}
-if [ -z "$example" ]; then
+if [ -z "$example" ] && [[ " $corpora " == *" example "* ]]; then
 	echo "== building exampleSite with the pinned Hugo"
 	example=$work/example-public
 	hugo_build "$root/exampleSite" "$example"
 fi
 big=${BIG_PUBLIC:-}
-if [ -z "$big" ]; then
+if [ -z "$big" ] && [[ " $corpora " == *" big "* ]]; then
 	echo "== generating and building a $pages-page site with the pinned Hugo"
 	gen_site "$work/big" "$pages"
 	start=$(date +%s)
@@ -154,7 +190,11 @@ write_config() {
 {
   "addr": "127.0.0.1:0",
   "metrics": true,
-  "edge": {"maxConnectionsPerAddress": 1024},
+  "edge": {
+    "perAddress": {"requests": 1000000, "windowSeconds": 1},
+    "newSubjects": {"requests": 1000000, "windowSeconds": 1},
+    "maxConnectionsPerAddress": 1024
+  },
   "sites": [{
     "site": {
       "protocol": "agentskit.chat.backend-site",
@@ -176,16 +216,20 @@ write_config() {
 JSON
 }
 
-# start_server CONFIG LOG: starts askplane serve on a free port (the
-# kernel picks it: --addr 127.0.0.1:0), sets server_pid and server_url,
-# and waits for GET /health.
+# start_server CONFIG LOG [BIN]: starts askplane serve (BIN base: the
+# BASE build) on a free port (the kernel picks it: --addr 127.0.0.1:0),
+# sets server_pid and server_url (and pprof_url with PROFILE), and waits
+# for GET /health. Each start gets a fresh sessions database.
 start_server() {
-	local config=$1 log=$2 addr=""
-	local cmd=("$work/askplane" serve --config "$config")
+	local config=$1 log=$2 bin=${3:-head} addr=""
+	local exe=$work/askplane
+	if [ "$bin" = base ]; then exe=$work/askplane-base; fi
+	rm -rf "$(dirname "$config")/askplane-data"
+	local cmd=("$exe" serve --config "$config")
 	if [ -n "${SERVER_CPUS:-}" ]; then cmd=(taskset -c "$SERVER_CPUS" "${cmd[@]}"); fi
 	# A plain command, not a function, so $! is the server's own pid
 	# (taskset execs it), whose /proc status holds its peak RSS.
-	ASKPLANE_BENCH_COOKIE_SECRET=$secret "${cmd[@]}" >"$log" 2>&1 &
+	ASKPLANE_PPROF_ADDR=${PROFILE:+127.0.0.1:0} ASKPLANE_BENCH_COOKIE_SECRET=$secret "${cmd[@]}" >"$log" 2>&1 &
 	server_pid=$!
 	for _ in $(seq 1 300); do
 		addr=$(sed -n 's|^askplane serve: listening on http://\([^/]*\)/.*|\1|p' "$log")
@@ -195,6 +239,8 @@ start_server() {
 	done
 	[ -n "$addr" ] || { echo "askplane serve did not start" >&2; cat "$log" >&2; exit 1; }
 	server_url=http://$addr
+	pprof_url=""
+	if [ -n "${PROFILE:-}" ]; then pprof_url=$(sed -n 's|^askplane: pprof on \(http://[^/]*\)/.*|\1|p' "$log"); fi
 	for _ in $(seq 1 100); do
 		curl -fsS "$server_url/health" >/dev/null 2>&1 && return
 		sleep 0.1
@@ -218,23 +264,59 @@ load() { # load NAME PUBLIC RATE
 summary=$out/summary.tsv
 printf 'corpus\trecords\tclosed req/s\tclosed answered/s\topen rate\topen answered/s\topen p50 first ms\topen p99 first ms\topen p99 first from send ms\topen p99 total ms\tclosed p99 first ms\terrors\t429\t422 (designed)\t422 unexpected\tmissed\tpeak RSS MiB\tp99 first ms at half max\n' >"$summary"
 
-for name in example big; do
+# profile NAME: a CPU profile of the server over the measured window of
+# the closed loop that starts now (PROFILE=1), in the background.
+profile_pid=""
+profile() {
+	[ -n "${PROFILE:-}" ] && [ -n "$pprof_url" ] || return 0
+	local w=${warmup%s} d=${duration%s}
+	(sleep "$w" && curl -fsS -o "$out/$1.pprof" "$pprof_url/debug/pprof/profile?seconds=$((d > 1 ? d - 1 : 1))") &
+	profile_pid=$!
+}
+
+ratios=$out/ratios.tsv
+: >"$ratios"
+for name in $corpora; do
 	if [ "$name" = example ]; then public=$example; else public=$big; fi
-	records=$(jq '[.pages[].chunks | length] | add' "$public"/askplane/en/corpus.*.json)
+	records=$("$work/askplane-load" --public "$public" --records)
 	write_config "$public" "$work/$name.json"
-	start_server "$work/$name.json" "$out/$name-server.log"
-	echo "== $name corpus ($records records) on $server_url, pid $server_pid"
-	echo "-- (a) closed loop, $workers workers"
-	load "$name-closed" "$public" 0
-	echo "-- (b) open loop at ${OPEN_RATE:-500} requests/s (half the target), load: $(uptime | sed 's/.*load average: //')"
-	load "$name-open" "$public" "${OPEN_RATE:-500}"
-	half=$(jq '(.requestsPerSecond / 2) | floor' "$out/$name-closed.json")
-	[ "$half" -ge 1 ] || half=1
-	echo "-- (c) open loop at $half requests/s (half the maximum), load: $(uptime | sed 's/.*load average: //')"
-	load "$name-stress" "$public" "$half"
-	stress_p99=$(jq '.firstEvent.p99Ms' "$out/$name-stress.json")
-	rss=$(awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
-	stop_server
+	echo "== $name corpus ($records records)"
+	for round in $(seq 1 "$rounds"); do
+		for bin in "${bins[@]}"; do
+			start_server "$work/$name.json" "$out/$name-$bin-server.log" "$bin"
+			echo "-- (a) $bin: closed loop, $workers workers, round $round/$rounds, on $server_url, pid $server_pid, load: $(uptime | sed 's/.*load average: //')"
+			[ "$round" = 1 ] && profile "$name-$bin"
+			load "$name-closed-$bin-$round" "$public" 0
+			if [ -n "$profile_pid" ]; then wait "$profile_pid" || true; profile_pid=""; fi
+			jq -r --arg bin "$bin" '"   \($bin) answered/s \(.answeredPerSecond | floor), p99 first event \(.firstEvent.p99Ms) ms"' "$out/$name-closed-$bin-$round.json"
+			if [ "$bin" = head ] && [ "$round" = "$rounds" ]; then
+				cp "$out/$name-closed-$bin-$round.json" "$out/$name-closed.json"
+				echo "-- (b) open loop at ${OPEN_RATE:-500} requests/s (half the target), load: $(uptime | sed 's/.*load average: //')"
+				load "$name-open" "$public" "${OPEN_RATE:-500}"
+				half=$(jq '(.requestsPerSecond / 2) | floor' "$out/$name-closed.json")
+				[ "$half" -ge 1 ] || half=1
+				echo "-- (c) open loop at $half requests/s (half the maximum), load: $(uptime | sed 's/.*load average: //')"
+				load "$name-stress" "$public" "$half"
+				stress_p99=$(jq '.firstEvent.p99Ms' "$out/$name-stress.json")
+				rss=$(awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$server_pid/status")
+			fi
+			stop_server
+		done
+	done
+	for bin in "${bins[@]}"; do
+		if [ -f "$out/$name-$bin.pprof" ]; then
+			echo "-- CPU profile of the $bin server, $name corpus ($out/$name-$bin.pprof)"
+			go tool pprof -top -nodecount=25 "$out/$name-$bin.pprof" 2>/dev/null | sed -n '1,32p'
+			go tool pprof -top -cum -nodecount=40 "$out/$name-$bin.pprof" 2>/dev/null | sed -n '6,46p' >"$out/$name-$bin.cum.txt"
+		fi
+	done
+	if [ -n "$base" ]; then
+		# The median of each binary's rounds, and their ratio.
+		med() { jq -s 'map(.answeredPerSecond) | sort | .[(length / 2 | floor)] | floor' "$@"; }
+		b=$(med "$out/$name-closed-base-"*.json)
+		h=$(med "$out/$name-closed-head-"*.json)
+		printf '%s\t%s\t%s\t%s\n' "$name" "$b" "$h" "$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.2f", (b > 0 ? h / b : 0) }')" >>"$ratios"
+	fi
 	jq -r --arg name "$name" --arg records "$records" --arg rss "$rss" --arg stress "$stress_p99" --slurpfile c "$out/$name-closed.json" '
 		[$name, $records,
 		 ($c[0].requestsPerSecond | floor), ($c[0].answeredPerSecond | floor),
@@ -255,4 +337,9 @@ awk -F'\t' 'NR > 1 {
 	printf "%-8s answered/s %6d / 1000 (%.2fx) %s | p99 first event at %d req/s %7.2f ms / 25 ms (%.2fx) %s (%.2f ms from send) | errors %d %s\n",
 		$1, $4, $4 / 1000, ok_rate ? "ok" : "BELOW TARGET", $5, $8, $8 / 25, ok_p99 ? "ok" : "OVER TARGET", $9, $12, ok_err ? "ok" : "ERRORS"
 }' "$summary"
+if [ -s "$ratios" ]; then
+	echo
+	echo "== closed loop, answered requests/s, median of $rounds interleaved rounds: BASE $base against this tree"
+	awk -F'\t' '{ printf "%-8s base %6d | this tree %6d | ratio %sx\n", $1, $2, $3, $4 }' "$ratios"
+fi
 if [ -n "${OUT:-}" ]; then echo "reports and server logs in $out"; fi

@@ -69,6 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		origin    = fs.String("origin", "", "Origin header to send (must be one of the site's origins)")
 		jsonPath  = fs.String("json", "", "also write the JSON report to `file`")
 		printJSON = fs.Bool("print-json", true, "print the JSON report after the table")
+		records   = fs.Bool("records", false, "print how many records the corpus holds, as the server's engine reads it, and exit")
 	)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -84,6 +85,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane-load: loading the questions' corpus:", err)
 		return exitUsage
+	}
+	if *records {
+		fmt.Fprintln(stdout, len(c.Records))
+		return exitOK
 	}
 	qs := loadgen.Mix(loadgen.FromCorpus(c, *questions), *every)
 	opts := loadgen.Options{

@@ -98,3 +98,15 @@ func TestLoadUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRecords prints the corpus's record count, as the engine reads
+// it, and asks nothing.
+func TestLoadRecords(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"--public", writeSite(t), "--records", "--url", "http://127.0.0.1:1/v1/ask"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if out.String() != "2\n" {
+		t.Errorf("printed %q, want 2 records", out.String())
+	}
+}
