@@ -51,9 +51,17 @@ func (s *Server) insightsPage(mux *http.ServeMux, edge *edgeLimits, st *site, ro
 	routed[id] = true
 	is := s.sessions.(store.Insights) // insightsRecorder checked
 	page := insights.Page(is, id, st.cfg.Insights.Or().RetentionDays, st.insightsToken, nil)
+	// The owner's token is checked by the same Access as the other token
+	// routes: the site's hosts, and refused tokens counted against the
+	// address (edge.failedAuth), so guessing it is as slow as that limit.
+	owner := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, FailedAuth: edge.failedAuth, ClientAddr: edge.addr,
+		Tokens: []ask.Token{{Subject: "insights-owner", Secret: st.insightsToken}}}
 	mux.Handle("/insights/"+id+"/", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) {
 		if r.URL.Path != "/insights/"+id+"/" {
 			http.NotFound(w, r)
+			return
+		}
+		if _, ok := owner.Authenticate(w, r); !ok {
 			return
 		}
 		page.ServeHTTP(w, r)

@@ -131,7 +131,7 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 		return edgeEnv(name)
 	})
 	cfg, err := Decode([]byte(`{"sessionsEnv":"ASKPLANE_TEST_INSIGHTS_DB",` +
-		`"edge":{"perAddress":{"requests":100000,"windowSeconds":60},"newSubjects":{"requests":100000,"windowSeconds":60}},` +
+		`"edge":{"perAddress":{"requests":100000,"windowSeconds":60},"newSubjects":{"requests":100000,"windowSeconds":60},"failedAuth":{"requests":3,"windowSeconds":60}},` +
 		`"sites":[` + siteJSON(public, site, "docs", `,"insights":{"retentionDays":30,"minCrowd":5,"ownerTokenEnv":"ASKPLANE_TEST_INSIGHTS_OWNER"},"rateLimit":{"requests":1000,"windowSeconds":60}`) + `]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -392,6 +392,15 @@ func testInsightsPage(t *testing.T, srv *edgeServer) {
 		if strings.Contains(strings.ToLower(a.body), strings.ToLower(n)) {
 			t.Errorf("the page shows the planted secret %q", n)
 		}
+	}
+	// Refused owner tokens spend the address's failedAuth budget (3 in
+	// this config; two were refused above): past it the right token
+	// gets 429 too, so the token cannot be guessed faster than the limit.
+	if a := srv.send(t, "GET", "/insights/docs/", "", "Authorization", "Bearer guess-0123456789abcdef0123456789abcdef"); a.status != 401 {
+		t.Errorf("a third wrong token: %d, want 401", a.status)
+	}
+	if a := srv.send(t, "GET", "/insights/docs/", "", "Authorization", "Bearer "+ownerToken); a.status != 429 {
+		t.Errorf("the owner's token past the failedAuth budget: %d, want 429", a.status)
 	}
 	if strings.Contains(a.body, "<script") || strings.Contains(a.body, "style=") {
 		t.Error("the page carries script or inline style")
