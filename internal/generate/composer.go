@@ -286,6 +286,10 @@ func classify(q string, c *composer) (shape, uint64) {
 		return shapeHowto, c.all
 	case len(words) <= 4 && codeLike(q):
 		return shapeReference, c.all
+	case len(words) <= 5 && !imperative[words[0]] && !strings.HasSuffix(strings.TrimSpace(q), "?"):
+		// A few nouns, no question word and no verb ("request body
+		// size limit", "tabpane options"): a lookup of what they are.
+		return shapeReference, c.all
 	}
 	return shapeHowto, c.all
 }
@@ -339,7 +343,26 @@ func errorLike(q string) bool {
 			return true
 		}
 	}
+	for _, w := range strings.Fields(q) {
+		if errorCode(strings.Trim(w, "`'\"?.,:;()")) {
+			return true // "what does ASK_PERSISTENCE_CONFLICT mean"
+		}
+	}
 	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
+}
+
+// errorCode: an upper-case code with an underscore, as error codes are
+// written (ASK_RATE_LIMITED, EACCES_DENIED), not an acronym (CSS, SHA256).
+func errorCode(w string) bool {
+	if len(w) < 5 || !strings.Contains(w, "_") {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // mask is the question terms s contains, computed once per text: titles,
@@ -379,10 +402,19 @@ func (c *composer) maskOf(s string) uint64 {
 	return m
 }
 
+// scaffold words: what a question is asked in, never what it is about
+// ("what fields does a fact have", "do I need PostCSS"). The engines keep
+// their own, frozen stopwords; these only steer which sentence answers.
+var scaffold = map[string]bool{
+	"have": true, "has": true, "had": true, "should": true, "would": true, "could": true, "must": true,
+	"want": true, "please": true, "possible": true,
+}
+
 // stemTerms is the question's terms, stemmed, sorted and distinct, at
 // most 64.
 func stemTerms(q string) []string {
 	t := evidence.Terms(q)
+	t = slices.DeleteFunc(t, func(w string) bool { return scaffold[w] })
 	for i := range t {
 		t[i] = stem(t[i])
 	}
@@ -391,17 +423,28 @@ func stemTerms(q string) []string {
 	return t[:min(len(t), 64)]
 }
 
-// stem strips a few English suffixes, so "pages" meets "page" and
-// "deploying" meets "deploy".
+// stem strips a few English suffixes and a final e, so "pages" meets
+// "page", "serves" and "serving" meet "serve", and "gets" meets "get".
+// It is applied to the question and the sentences alike, so a stem need
+// only be the same for the forms of one word, not a word itself.
 func stem(w string) string {
-	for _, s := range []string{"ing", "ies", "es", "ed", "s"} {
-		if len(w) > len(s)+3 && strings.HasSuffix(w, s) {
-			w = strings.TrimSuffix(w, s)
-			if s == "ies" {
-				w += "y"
-			}
-			break
-		}
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:n-3] + "y"
+	case n > 5 && strings.HasSuffix(w, "sses"):
+		w = w[:n-2]
+	case n > 4 && strings.HasSuffix(w, "es") && (strings.ContainsRune("sxz", rune(w[n-3])) || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
+		w = w[:n-2]
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:n-3]
+	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:n-2]
+	case n > 3 && w[n-1] == 's' && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	}
+	if len(w) > 4 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
 	}
 	return w
 }
@@ -460,7 +503,40 @@ var dependent = []string{
 	"instead", "for example", "for instance", "in the future", "in that case", "in this case", "here ", "there ", "such ",
 	"the same ", "both ", "either ", "likewise", "finally", "next,", "afterwards", "once ", "now ", "still ", "as above", "see ",
 	"e.g.", "and ", "or ", "which ", "like ", "in addition", "additionally", "moreover", "furthermore", "as a consequence",
-	"as a result", "consequently",
+	"as a result", "consequently", "when it ", "if it ", "when they ", "if they ", "where it ",
+}
+
+// mentioned: the plain sentence p names v only as an example of
+// something else ("recorded by its stable code, such as ASK_TIMEOUT").
+func mentioned(p, v string) bool {
+	for _, m := range []string{"such as ", "e.g. ", "for example ", "like "} {
+		if strings.Contains(p, m+v) {
+			return true
+		}
+	}
+	return false
+}
+
+// anaphoric: the sentence names what came before it mid-way ("any of
+// these", "the above"), so it does not stand alone.
+func anaphoric(l string) bool {
+	for _, a := range []string{" of these", " of those", " these ", " those ", " the above", " above,", " mentioned "} {
+		if i := strings.Index(l, a); i >= 0 && i < 60 {
+			return true
+		}
+	}
+	return false
+}
+
+// leans: s opens leaning on what came before it.
+func leans(s string) bool {
+	l := strings.ToLower(s[:min(len(s), 24)])
+	for _, d := range dependent {
+		if strings.HasPrefix(l, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // closing boilerplate: sentences that end a guide rather than answer.
@@ -511,11 +587,13 @@ func (c *composer) score(s *sent) int {
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}
-	if p := plain(s.text); c.verbatim != "" && strings.Contains(p, c.verbatim) {
+	if p := plain(s.text); c.verbatim != "" && strings.Contains(p, c.verbatim) && !mentioned(p, c.verbatim) {
 		sc += 30 // says the very setting or command asked about
 		if strings.HasPrefix(p, c.verbatim) {
 			sc += 20 // and speaks of it, rather than naming it among others
 		}
+	} else if c.verbatim != "" && mentioned(p, c.verbatim) {
+		sc -= 10 // names it only as an example of something else
 	} else if c.literal[s.rec] && s.pos == 0 {
 		sc += 10 // its section's code holds it
 	}
@@ -550,17 +628,17 @@ func (c *composer) score(s *sent) int {
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
 	}
-	for _, d := range dependent {
-		if strings.HasPrefix(l, d) {
-			sc -= 18
-			break
-		}
+	if leans(s.text) {
+		sc -= 18
 	}
 	for _, d := range closing {
 		if strings.Contains(l, d) {
 			sc -= 20
 			break
 		}
+	}
+	if anaphoric(l) {
+		sc -= 12 // "a body that breaks any of these": what these are came before
 	}
 	if r := s.text[0]; (r >= 'a' && r <= 'z') && s.kind != chunk.Table && s.kind != chunk.List && !codeStart(s.text) {
 		sc -= 14 // a fragment cut from a longer sentence
@@ -656,7 +734,7 @@ func (c *composer) troubleshooting(rec int) bool {
 
 // pointer: a sentence that only sends the reader to another page.
 func pointer(l string) bool {
-	for _, p := range []string{", see ", "see the ", "refer to ", "follow our ", "follow the ", "is described in ", "are described in ", "for details", "for more information"} {
+	for _, p := range []string{", see ", "see the ", "refer to ", "follow our ", "follow the ", "is described in ", "are described in ", "as described in ", "as explained in ", "for details", "for more information"} {
 		if strings.Contains(l, p) {
 			return true
 		}
@@ -686,7 +764,7 @@ func (c *composer) lead() int {
 	best := -1
 	for i := range c.sents {
 		s := &c.sents[i]
-		if len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
+		if len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 			continue
 		}
 		if best < 0 || s.score > c.sents[best].score {
@@ -737,6 +815,16 @@ func (c *composer) lastOf(s *sent) bool {
 	return true
 }
 
+// said: the answer already quotes text (as a sentence or a list line).
+func (c *composer) said(text string) bool {
+	for _, ev := range c.out.deltas {
+		if strings.Contains(ev.Delta, text) {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *composer) add(text string, rec int) {
 	c.out.add(text, c.pkg.Records[rec].ID)
 }
@@ -755,7 +843,7 @@ func (c *composer) single(li int) {
 	// An explanation or a definition is read from the start of its
 	// paragraph when the paragraph is short and opens on its own: the
 	// sentence before the lead is usually its reason.
-	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare) && l.pos > 0 && l.kind == chunk.Paragraph {
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError) && l.pos > 0 && l.kind == chunk.Paragraph {
 		first, n := li, 0
 		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
 			first--
@@ -763,7 +851,7 @@ func (c *composer) single(li int) {
 		for i := first; i <= li; i++ {
 			n += len(c.sents[i].text) + 1
 		}
-		if f := &c.sents[first]; n <= 400 && f.pos == 0 && f.score > 0 && !strings.HasSuffix(f.text, ":") {
+		if f := &c.sents[first]; n <= 400 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") {
 			li = first
 		}
 	}
@@ -865,7 +953,7 @@ func (c *composer) single(li int) {
 				continue
 			}
 			for bi, b := range c.pkg.Records[ri].Blocks {
-				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.quoteList(ri, bi, &size) {
+				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, bi, 0) && c.quoteList(ri, bi, &size) {
 					listed = true
 					break
 				}
@@ -945,7 +1033,7 @@ func (c *composer) single(li int) {
 		if codeRec != lead.rec || code != lead.block+1 || !strings.HasSuffix(lead.text, ":") {
 			for i := range c.sents {
 				s := &c.sents[i]
-				if s.rec == codeRec && s.block == code-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) && s.text != lead.text && size+2+len(s.text) <= c.maxBytes+200 {
+				if s.rec == codeRec && s.block == code-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) && !c.said(s.text) && size+2+len(s.text) <= c.maxBytes+200 {
 					c.add("\n\n"+s.text, s.rec)
 					size += 2 + len(s.text)
 					break
@@ -1000,13 +1088,19 @@ func (c *composer) listLead() bool {
 				continue
 			}
 			size := 0
+			var m uint64 // what the introduction and the listed lines say
 			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
 				for i := range c.sents {
 					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && s.score > 0 && len(s.text) <= maxSupportBytes {
 						c.add(s.text, ri)
 						size = len(s.text)
+						m |= s.mask
 					}
 				}
+			}
+			if !c.listSpeaks(ri, bi, m) {
+				c.out = composed{}
+				continue
 			}
 			if c.quoteList(ri, bi, &size) {
 				c.seeAlso(ri)
@@ -1016,6 +1110,21 @@ func (c *composer) listLead() bool {
 		}
 	}
 	return false
+}
+
+// listSpeaks: the list or table block (its top-level lines, with intro,
+// the terms of its introduction) speaks of what is asked beyond its
+// section's name, or its section's own heading is most of the question
+// ("What gets deployed"): a page's steps do not answer which variables
+// it sets.
+func (c *composer) listSpeaks(rec, block int, intro uint64) bool {
+	m := intro
+	for _, l := range strings.Split(c.pkg.Records[rec].Blocks[block].Text, "\n") {
+		if !strings.HasPrefix(l, " ") {
+			m |= c.mask(l)
+		}
+	}
+	return m&^c.heads[rec] != 0 || 2*bits.OnesCount64(c.own[rec]) >= bits.OnesCount64(c.all)
 }
 
 // quoteList quotes a list or table block one "- " line per item or

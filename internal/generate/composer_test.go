@@ -258,3 +258,57 @@ func TestComposerOpeningThenFirstSection(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A sentence introducing a list ("To disable dark mode entirely:") leads
+// with the list it introduces, and the code a list item introduces
+// follows it once, not repeated as its own introduction.
+func TestComposerColonLeadWithList(t *testing.T) {
+	page := [3]string{"/docs/look/", "Look and feel", `<h2 id="disable-dark-mode">How to disable dark mode</h2>
+<p>Docsy ships with CSS support for light and dark color modes by default.</p>
+<p>To disable dark mode entirely:</p>
+<ul><li>Set <code>params.ui.showLightDarkModeMenu</code> to <code>false</code> in your site configuration.</li>
+<li>Add the following variable in your project’s <code>_variables_project.scss</code>:</li></ul>
+<pre><code class="language-scss">$enable-dark-mode: false;</code></pre>`}
+	text, _ := composeOver(t, "how do I disable dark mode", page)
+	want := "To disable dark mode entirely:\n\n- Set `params.ui.showLightDarkModeMenu` to `false` in your site configuration.\n- Add the following variable in your project’s `_variables_project.scss`:\n\n```scss\n$enable-dark-mode: false;\n```"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+// A page's list of steps does not answer a question about what those
+// steps never name ("which environment variables"): the sentence that
+// names them leads.
+func TestComposerListMustSpeak(t *testing.T) {
+	page := [3]string{"/docs/netlify/", "Deployment on Netlify", `<p>To deploy your site on Netlify:</p>
+<ol><li>Click New site from Git.</li><li>Choose your repository.</li><li>Click Deploy site.</li></ol>
+<p>Set the HUGO_VERSION and GO_VERSION environment variables of the build in the site settings.</p>`}
+	text, _ := composeOver(t, "which environment variables does a Netlify build need", page)
+	if !strings.HasPrefix(text, "Set the HUGO_VERSION and GO_VERSION environment variables") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// An error code in a question makes it an error question, and a
+// sentence naming the code only as an example ("such as …") does not
+// lead.
+func TestComposerErrorCode(t *testing.T) {
+	metrics := [3]string{"/docs/metrics/", "Metrics", `<p>An error is recorded by its stable code, such as <code>ASK_TIMEOUT</code>, not by its message.</p>`}
+	limits := [3]string{"/docs/limits/", "Limits", `<h2 id="deadlines">Deadlines</h2><p>Every request has a deadline of 30 seconds. When it passes, the stream ends with <code>ASK_TIMEOUT</code>.</p>`}
+	text, _ := composeOver(t, "ASK_TIMEOUT", metrics, limits)
+	if !strings.HasPrefix(text, "Every request has a deadline of 30 seconds. When it passes") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// stem meets the forms of one word, so a question's "serve" finds a
+// sentence's "serves" and "gets" meets "get".
+func TestStemForms(t *testing.T) {
+	for _, forms := range [][]string{{"serve", "serves", "serving", "served"}, {"page", "pages"}, {"get", "gets"}, {"box", "boxes"}, {"entry", "entries"}, {"style", "styles"}} {
+		for _, f := range forms[1:] {
+			if stem(f) != stem(forms[0]) {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q", f, stem(f), forms[0], stem(forms[0]))
+			}
+		}
+	}
+}
