@@ -156,6 +156,9 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 		c.unsure()
 		return &c.out
 	}
+	if c.listSteps(lead) {
+		return &c.out
+	}
 	c.single(lead)
 	return &c.out
 }

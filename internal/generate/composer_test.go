@@ -19,6 +19,19 @@ func composeOver(t *testing.T, q string, pages ...[3]string) (string, []string) 
 	return res.Text, res.Used
 }
 
+// composeNow answers q over the pages with the Composer over the
+// default engine's chunks (askplane.chunk/2: ordered lists keep their
+// numbers), as the sidecar does today.
+func composeNow(t *testing.T, q string, pages ...[3]string) string {
+	t.Helper()
+	pkg := evidence.NewIndex3(corpusOf(t, pages...)).Search(q, evidence.Budget{})
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return res.Text
+}
+
 // A sentence leaning on what came before ("This …", "For example …")
 // or a guide's closing line does not lead; the sentence that says how
 // does, with its code.
@@ -310,5 +323,25 @@ func TestStemForms(t *testing.T) {
 				t.Errorf("stem(%q) = %q, stem(%q) = %q", f, stem(f), forms[0], stem(forms[0]))
 			}
 		}
+	}
+}
+
+// A guide written as one numbered list, split by the code between its
+// items, is answered by its steps in order, each with the code after it,
+// and without its closing line.
+func TestComposerNumberedGuide(t *testing.T) {
+	page := [3]string{"/docs/deploy/s3/", "Deploy to S3", `<p>You can publish the site to an S3 bucket behind a CDN.</p>
+<ol><li>Create your S3 bucket and connect it with your domain.</li>
+<li>Install the AWS command line tool, then configure it:</li></ol>
+<pre><code class="language-console">$ aws configure</code></pre>
+<ol start="3"><li>Add a deployment target to your site configuration:</li></ol>
+<pre><code class="language-toml">[[deployment.targets]]
+name = "aws"</code></pre>
+<ol start="4"><li>Run <code>hugo deploy</code> to upload the site. It invalidates the CDN cache too.</li>
+<li>That's it, you're done!</li></ol>`}
+	text := composeNow(t, "deploy the site to S3", page)
+	want := "1. Create your S3 bucket and connect it with your domain.\n2. Install the AWS command line tool, then configure it:\n\n```console\n$ aws configure\n```\n\n3. Add a deployment target to your site configuration:\n\n```toml\n[[deployment.targets]]\nname = \"aws\"\n```\n\n4. Run `hugo deploy` to upload the site."
+	if !strings.Contains(text, want) || strings.Contains(text, "done") {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
