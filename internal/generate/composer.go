@@ -176,7 +176,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	l := strings.ToLower(question)
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l)
-	if v := plain(question); codeLike(question) && strings.ContainsAny(v, ".:_/=-") && len(v) >= 6 && !strings.Contains(v, "?") {
+	if v := plain(question); codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
 		c.verbatim = v
 	}
 	c.literal = make([]bool, len(pkg.Records))
@@ -216,7 +216,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		for _, b := range r.Blocks {
 			if b.Kind == chunk.Code {
 				c.code[ri] |= c.mask(b.Text)
-				c.literal[ri] = c.literal[ri] || c.verbatim != "" && strings.Contains(plain(b.Text), c.verbatim)
+				c.literal[ri] = c.literal[ri] || c.verbatim != "" && hasWord(plain(b.Text), c.verbatim)
 			}
 		}
 	}
@@ -384,7 +384,7 @@ func (c *composer) mask(s string) uint64 {
 
 func (c *composer) maskOf(s string) uint64 {
 	var m uint64
-	for _, t := range evidence.Terms(s) {
+	for _, t := range evidence.Terms(camelParts(s)) {
 		w := stem(t)
 		if i, ok := slices.BinarySearch(c.terms, w); ok {
 			m |= 1 << uint(i)
@@ -413,10 +413,36 @@ var scaffold = map[string]bool{
 	"want": true, "please": true, "possible": true,
 }
 
+// camelParts is s followed, when it holds camelCase identifiers, by
+// their parts ("contentHash" also as "content Hash"), so a question's
+// "content hash" meets `contentHash` and "maxSources" meets "sources".
+func camelParts(s string) string {
+	boundary := func(i int) bool { return s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' }
+	first := 0
+	for i := 1; i < len(s) && first == 0; i++ {
+		if boundary(i) {
+			first = i
+		}
+	}
+	if first == 0 {
+		return s
+	}
+	b := make([]byte, 0, 2*len(s)+8)
+	b = append(b, s...)
+	b = append(b, ' ')
+	for i := 0; i < len(s); i++ {
+		if i > 0 && boundary(i) {
+			b = append(b, ' ')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
 // stemTerms is the question's terms, stemmed, sorted and distinct, at
 // most 64.
 func stemTerms(q string) []string {
-	t := evidence.Terms(q)
+	t := evidence.Terms(camelParts(q))
 	t = slices.DeleteFunc(t, func(w string) bool { return scaffold[w] })
 	for i := range t {
 		t[i] = stem(t[i])
@@ -509,6 +535,23 @@ var dependent = []string{
 	"as a result", "consequently", "when it ", "if it ", "when they ", "if they ", "where it ",
 }
 
+// hasWord: p holds v, not as the start or end of a longer identifier.
+func hasWord(p, v string) bool {
+	word := func(b byte) bool { return b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+	for i := 0; ; {
+		j := strings.Index(p[i:], v)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(v)
+		if (j == 0 || !word(p[j-1]) || !word(v[0])) && (end == len(p) || !word(p[end]) || !word(v[len(v)-1])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
 // mentioned: the plain sentence p names v only as an example of
 // something else ("recorded by its stable code, such as ASK_TIMEOUT").
 func mentioned(p, v string) bool {
@@ -590,13 +633,16 @@ func (c *composer) score(s *sent) int {
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}
-	if p := plain(s.text); c.verbatim != "" && strings.Contains(p, c.verbatim) && !mentioned(p, c.verbatim) {
+	if p := plain(s.text); c.verbatim != "" && hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
 		sc += 30 // says the very setting or command asked about
 		if strings.HasPrefix(p, c.verbatim) {
 			sc += 20 // and speaks of it, rather than naming it among others
 		}
-	} else if c.verbatim != "" && mentioned(p, c.verbatim) {
-		sc -= 10 // names it only as an example of something else
+	} else if c.verbatim != "" && (mentioned(p, c.verbatim) || strings.Contains(p, c.verbatim)) {
+		// It names it only as an example of something else, or names
+		// a longer setting that starts with it (offlineSearchMaxResults
+		// for offlineSearch).
+		sc -= 10
 	} else if c.literal[s.rec] && s.pos == 0 {
 		sc += 10 // its section's code holds it
 	}

@@ -345,3 +345,19 @@ name = "aws"</code></pre>
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A question naming one setting is answered by what names that setting,
+// not by a longer setting that starts with it.
+func TestComposerExactSetting(t *testing.T) {
+	page := [3]string{"/docs/search/", "Search", `<h2 id="max">Changing the maximum result count</h2>
+<p>You can customize the maximum result count by setting <code>offlineSearchMaxResults</code> in your configuration.</p>
+<h2 id="local">Local search</h2>
+<p>Set <code>offlineSearch</code> to true to build a local search index with Lunr.</p>`}
+	text := composeNow(t, "offlineSearch", page)
+	if !strings.HasPrefix(text, "Set `offlineSearch` to true") {
+		t.Errorf("got\n%s", text)
+	}
+	if hasWord("offlinesearchmaxresults", "offlinesearch") || !hasWord("set offlinesearch to true", "offlinesearch") {
+		t.Error("hasWord does not tell a setting from a longer one")
+	}
+}
