@@ -484,7 +484,7 @@ func (c *composer) collect() {
 		for bi, b := range c.pkg.Records[ri].Blocks {
 			switch b.Kind {
 			case chunk.Paragraph, chunk.Note, chunk.Definition:
-				for si, s := range evidence.Sentences(b.Text) {
+				for si, s := range sentences(b.Text) {
 					if quotable(s) {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
 					}
@@ -502,7 +502,7 @@ func (c *composer) collect() {
 			case chunk.List:
 				pos := 0
 				for _, line := range strings.Split(b.Text, "\n") {
-					for _, s := range evidence.Sentences(listItem(line)) {
+					for _, s := range sentences(listItem(line)) {
 						if quotable(s) {
 							c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: s, kind: chunk.List, mask: c.mask(s), heads: c.heads[ri]})
 						}
@@ -518,12 +518,43 @@ func (c *composer) collect() {
 // corpora): their excerpts, one paragraph each.
 func (c *composer) collectExcerpts() {
 	for ri := range c.pkg.Records {
-		for si, s := range evidence.Sentences(c.pkg.Records[ri].Excerpt) {
+		for si, s := range sentences(c.pkg.Records[ri].Excerpt) {
 			if quotable(s) {
 				c.sents = append(c.sents, sent{rec: ri, pos: si, text: s, kind: chunk.Paragraph, mask: c.mask(s), heads: c.heads[ri]})
 			}
 		}
 	}
+}
+
+// sentences is evidence.Sentences as an answer quotes them: a sentence
+// cut after an abbreviation ("traditional vs.", "e.g.") joined with the
+// next, and a footnote number after a sentence's stop ("aliases.2")
+// dropped.
+func sentences(text string) []string {
+	ss := evidence.Sentences(text)
+	out := ss[:0]
+	for i := 0; i < len(ss); i++ {
+		s := ss[i]
+		for i+1 < len(ss) && abbreviated(s) {
+			i++
+			s += " " + ss[i]
+		}
+		if n := len(s); n > 2 && s[n-1] >= '0' && s[n-1] <= '9' && (s[n-2] == '.' || n > 3 && s[n-2] >= '0' && s[n-2] <= '9' && s[n-3] == '.') {
+			s = strings.TrimRight(s, "0123456789")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// abbreviated: s ends with an abbreviation, not a sentence's stop.
+func abbreviated(s string) bool {
+	for _, a := range []string{" vs.", "(vs.", " e.g.", "(e.g.", " i.e.", "(i.e.", " cf.", " approx.", " incl."} {
+		if strings.HasSuffix(s, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // dependent openings: a sentence starting so leans on what came before.
@@ -532,7 +563,7 @@ var dependent = []string{
 	"instead", "for example", "for instance", "in the future", "in that case", "in this case", "here ", "there ", "such ",
 	"the same ", "both ", "either ", "likewise", "finally", "next,", "afterwards", "once ", "now ", "still ", "as above", "see ",
 	"e.g.", "and ", "or ", "which ", "like ", "in addition", "additionally", "moreover", "furthermore", "as a consequence",
-	"as a result", "consequently", "when it ", "if it ", "when they ", "if they ", "where it ",
+	"as a result", "consequently", "to do so", "to do this", "to do that", "when it ", "if it ", "when they ", "if they ", "where it ",
 }
 
 // hasWord: p holds v, not as the start or end of a longer identifier.
@@ -1258,7 +1289,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
-			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
+			if used[s.text] || c.said(s.text) || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
 				continue
 			}
 			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && c.own[s.rec]&^*covered == 0 || c.entry) {

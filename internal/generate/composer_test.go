@@ -361,3 +361,13 @@ func TestComposerExactSetting(t *testing.T) {
 		t.Error("hasWord does not tell a setting from a longer one")
 	}
 }
+
+// Sentences as an answer quotes them: not cut after "vs." or "e.g.",
+// and without a footnote number after the stop.
+func TestComposerSentences(t *testing.T) {
+	got := sentences("Compare techniques (traditional vs. modern) side by side. Then see the aliases.2")
+	want := []string{"Compare techniques (traditional vs. modern) side by side.", "Then see the aliases."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
