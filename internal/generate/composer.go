@@ -597,6 +597,7 @@ func mentioned(p, v string) bool {
 // anaphoric: the sentence names what came before it mid-way ("any of
 // these", "the above"), so it does not stand alone.
 func anaphoric(l string) bool {
+	l = l[:min(len(l), 72)]
 	for _, a := range []string{" of these", " of those", " these ", " those ", " the above", " above,", " mentioned "} {
 		if i := strings.Index(l, a); i >= 0 && i < 60 {
 			return true
@@ -664,7 +665,11 @@ func (c *composer) score(s *sent) int {
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}
-	if p := plain(s.text); c.verbatim != "" && hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
+	var p string // the sentence for a verbatim comparison, when one is asked for
+	if c.verbatim != "" || c.named != "" && s.pos == 0 {
+		p = plain(s.text)
+	}
+	if c.verbatim != "" && hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
 		sc += 30 // says the very setting or command asked about
 		if strings.HasPrefix(p, c.verbatim) {
 			sc += 20 // and speaks of it, rather than naming it among others
@@ -738,7 +743,7 @@ func (c *composer) score(s *sent) int {
 	fw := firstWord(s.text)
 	switch c.sh {
 	case shapeDefine, shapeReference:
-		if c.named != "" && s.pos == 0 && (strings.HasPrefix(plain(s.text), c.named+" is ") || strings.HasPrefix(plain(s.text), c.named+" are ")) {
+		if c.named != "" && s.pos == 0 && (strings.HasPrefix(p, c.named+" is ") || strings.HasPrefix(p, c.named+" are ")) {
 			sc += 8 // "Docsy is a …": opens by defining what is asked about
 		}
 		if definitional(l) {
