@@ -453,7 +453,8 @@ func stemTerms(q string) []string {
 }
 
 // stem strips a few English suffixes and a final e, so "pages" meets
-// "page", "serves" and "serving" meet "serve", and "gets" meets "get".
+// "page", "serves" and "serving" meet "serve", "gets" and "getting" meet
+// "get", and "locally" meets "local".
 // It is applied to the question and the sentences alike, so a stem need
 // only be the same for the forms of one word, not a word itself.
 func stem(w string) string {
@@ -466,14 +467,27 @@ func stem(w string) string {
 	case n > 4 && strings.HasSuffix(w, "es") && (strings.ContainsRune("sxz", rune(w[n-3])) || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
 		w = w[:n-2]
 	case n > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:n-3]
+		w = undouble(w[:n-3])
 	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = undouble(w[:n-2])
+	case n > 5 && strings.HasSuffix(w, "ly"):
 		w = w[:n-2]
 	case n > 3 && w[n-1] == 's' && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:n-1]
 	}
 	if len(w) > 4 && w[len(w)-1] == 'e' {
 		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble drops the doubled consonant a suffix left ("runn" of
+// "running", "stopp" of "stopped"), keeping ll, ss and zz ("install",
+// "pass").
+func undouble(w string) string {
+	n := len(w)
+	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
+		return w[:n-1]
 	}
 	return w
 }
