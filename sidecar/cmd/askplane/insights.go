@@ -21,7 +21,7 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 	const name = "askplane insights"
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	config := fs.String("config", "", "the sidecar's JSON config `FILE`")
+	config := fs.String("config", "", "the sidecar's JSON config `FILE` (default: the environment's, as askplane serve reads it)")
 	siteID := fs.String("site", "", "the site's siteId")
 	days := fs.Int("days", 0, "the last `N` days (default: the site's retentionDays)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -38,11 +38,11 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if *config == "" || *siteID == "" || fs.NArg() != 0 {
+	if *siteID == "" || fs.NArg() != 0 {
 		fs.Usage()
 		return exitUsage
 	}
-	cfg, err := sidecar.Load(*config)
+	cfg, err := sidecar.LoadEnv(nil, *config, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return exitUsage
