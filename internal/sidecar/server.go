@@ -85,9 +85,6 @@ const corpusFetchTimeout = 2 * time.Minute
 // builds one handler for /v1/ask, /health, /ready, /metrics and the static
 // site. Nothing listens: call Serve, or mount the Server as a handler.
 func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
 	if err := engines.Check(); err != nil {
 		return nil, err
 	}
