@@ -507,7 +507,7 @@ func checkSessions(sessions, env string) error {
 }
 
 // validEndpoint reports whether raw passes endpoint.Parse, the rule
-// corpus.Fetch applies when it fetches, so a bad corpusUrl fails here.
+// corpus.FetchRaw applies when it fetches, so a bad corpusUrl fails here.
 func validEndpoint(raw string) bool {
 	_, err := endpoint.Parse(raw)
 	return err == nil
