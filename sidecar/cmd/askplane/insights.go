@@ -26,7 +26,7 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 	days := fs.Int("days", 0, "the last `N` days (default: the site's retentionDays)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s --config FILE --site ID [--days N] [--json]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: %s [--config FILE] --site ID [--days N] [--json]\n\n"+
 			"Reports the coverage gaps of a site whose config turns insights on: clusters of\n"+
 			"questions that ended without a good answer, the questions asked most, the pages\n"+
 			"cited most.\n\n", name)
