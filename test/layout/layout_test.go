@@ -119,15 +119,29 @@ func TestLayoutTableMatchesTree(t *testing.T) {
 	}
 }
 
-// TestServerImportsNoTools: the benchmarks and load tools live in tools/
-// so that nothing the server builds depends on them. No non-test Go file
-// outside tools/ imports a tools/ package.
-func TestServerImportsNoTools(t *testing.T) {
+// importRules are the import edges the layout table promises never to
+// see in non-test code: from (a folder, and everything under it) must not
+// import a package under forbidden.
+var importRules = []struct{ from, forbidden, why string }{
+	// The benchmarks and load tools live in tools/ so that nothing the
+	// server builds depends on them.
+	{"internal", "tools", "server code must not depend on tools/"},
+	{"sidecar", "tools", "server code must not depend on tools/"},
+	{"test", "tools", "tests of the server do not need tools/"},
+	// Generators know nothing of durable runs (a model's Identity is
+	// assignable to run.Snapshot without the import).
+	{"internal/generate", "internal/run", "generators must not depend on durable runs"},
+	// askplane dev's loop is the command's; the server never runs it.
+	{"internal", "internal/devloop", "only sidecar/cmd/askplane runs the dev loop"},
+}
+
+// TestImportRules checks importRules on every non-test Go file.
+func TestImportRules(t *testing.T) {
 	root := sitetest.Root()
-	const tools = "github.com/askplane/askplane/tools/"
+	const module = "github.com/askplane/askplane/"
 	fset := token.NewFileSet()
-	for _, top := range []string{"internal", "sidecar", "test"} {
-		err := filepath.WalkDir(filepath.Join(root, top), func(path string, d fs.DirEntry, err error) error {
+	for _, rule := range importRules {
+		err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(rule.from)), func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -142,9 +156,10 @@ func TestServerImportsNoTools(t *testing.T) {
 				return err
 			}
 			for _, imp := range f.Imports {
-				if p, _ := strconv.Unquote(imp.Path.Value); strings.HasPrefix(p, tools) {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if p == module+rule.forbidden || strings.HasPrefix(p, module+rule.forbidden+"/") {
 					rel, _ := filepath.Rel(root, path)
-					t.Errorf("%s imports %s: server code must not depend on tools/", rel, p)
+					t.Errorf("%s imports %s: %s", filepath.ToSlash(rel), p, rule.why)
 				}
 			}
 			return nil
