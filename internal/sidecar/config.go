@@ -353,9 +353,11 @@ func (s *SiteConfig) check() (checkedSite, error) {
 		return checkedSite{}, errors.New("language: must be a language code such as \"en\"")
 	}
 	engine := engines.Current()
-	if e, ok := engines.Lookup(s.Engine); s.Engine != "" && !ok {
-		return checkedSite{}, fmt.Errorf("engine: %q is not one of the retained engines %q", s.Engine, engineIDs())
-	} else if ok {
+	if s.Engine != "" {
+		e, ok := engines.Lookup(s.Engine)
+		if !ok {
+			return checkedSite{}, fmt.Errorf("engine: %q is not one of the retained engines %q", s.Engine, engineIDs())
+		}
 		engine = e
 	}
 	if len(s.Origins) > maxOrigins {
