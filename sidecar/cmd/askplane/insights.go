@@ -21,12 +21,12 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 	const name = "askplane insights"
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	config := fs.String("config", "", "the sidecar's JSON config `FILE`")
+	config := fs.String("config", "", "the sidecar's JSON config `FILE` (default: the environment's, as askplane serve reads it)")
 	siteID := fs.String("site", "", "the site's siteId")
 	days := fs.Int("days", 0, "the last `N` days (default: the site's retentionDays)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s --config FILE --site ID [--days N] [--json]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: %s [--config FILE] --site ID [--days N] [--json]\n\n"+
 			"Reports the coverage gaps of a site whose config turns insights on: clusters of\n"+
 			"questions that ended without a good answer, the questions asked most, the pages\n"+
 			"cited most.\n\n", name)
@@ -38,11 +38,11 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if *config == "" || *siteID == "" || fs.NArg() != 0 {
+	if *siteID == "" || fs.NArg() != 0 {
 		fs.Usage()
 		return exitUsage
 	}
-	cfg, err := sidecar.Load(*config)
+	cfg, err := sidecar.LoadEnv(nil, *config, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return exitUsage
