@@ -410,7 +410,7 @@ func (c *composer) maskOf(s string) uint64 {
 // their own, frozen stopwords; these only steer which sentence answers.
 var scaffold = map[string]bool{
 	"have": true, "has": true, "had": true, "should": true, "would": true, "could": true, "must": true,
-	"want": true, "please": true, "possible": true,
+	"want": true, "please": true, "possible": true, "only": true, "just": true, "really": true, "actually": true,
 }
 
 // camelParts is s followed, when it holds camelCase identifiers, by
@@ -866,6 +866,13 @@ func (c *composer) lead() int {
 		if len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 			continue
 		}
+		// A question is not an answer, unless it is a FAQ item whose
+		// answer follows it; a question quoted as an example ("Does the
+		// widget send my questions anywhere?" as a phrasing) gives way
+		// to the best sentence that is not one.
+		if strings.HasSuffix(s.text, "?") && (i+1 >= len(c.sents) || c.sents[i+1].rec != s.rec || strings.HasSuffix(c.sents[i+1].text, "?")) {
+			continue
+		}
 		if best < 0 || s.score > c.sents[best].score {
 			best = i
 		}
@@ -880,13 +887,6 @@ func (c *composer) lead() int {
 	cov := bits.OnesCount64(s.mask | s.heads | c.code[s.rec])
 	if s.mask == 0 && s.heads == 0 || cov < min(2, (n+2)/3) || s.score < 10 {
 		return -1
-	}
-	// A question is not an answer, unless it is a FAQ item whose answer
-	// follows it.
-	if strings.HasSuffix(s.text, "?") {
-		if best+1 >= len(c.sents) || c.sents[best+1].rec != s.rec || strings.HasSuffix(c.sents[best+1].text, "?") {
-			return -1
-		}
 	}
 	return best
 }
@@ -1419,7 +1419,7 @@ func (c *composer) seeAlso(rec int) {
 	// With what that section says, when it says something of its own.
 	best := -1
 	for i := range c.sents {
-		if s := &c.sents[i]; s.rec == 0 && s.mask != 0 && s.score >= 20 && len(s.text) <= maxSupportBytes && !strings.HasSuffix(s.text, ":") && (best < 0 || s.score > c.sents[best].score) {
+		if s := &c.sents[i]; s.rec == 0 && s.mask != 0 && s.score >= 20 && len(s.text) <= maxSupportBytes && !strings.HasSuffix(s.text, ":") && !strings.HasSuffix(s.text, "?") && (best < 0 || s.score > c.sents[best].score) {
 			best = i
 		}
 	}
