@@ -458,6 +458,9 @@ func stemTerms(q string) []string {
 // It is applied to the question and the sentences alike, so a stem need
 // only be the same for the forms of one word, not a word itself.
 func stem(w string) string {
+	if b, ok := irregular[w]; ok {
+		return b
+	}
 	n := len(w)
 	switch {
 	case n > 4 && strings.HasSuffix(w, "ies"):
@@ -479,6 +482,17 @@ func stem(w string) string {
 		w = w[:len(w)-1]
 	}
 	return w
+}
+
+// irregular verb forms docs use, by their base form ("No question is
+// sent" answers "does it send my questions").
+var irregular = map[string]string{
+	"sent": "send", "built": "build", "ran": "run", "got": "get", "gotten": "get", "made": "make",
+	"written": "write", "wrote": "write", "kept": "keep", "found": "find", "chose": "choose", "chosen": "choose",
+	"gave": "give", "given": "give", "took": "take", "taken": "take", "shown": "show", "known": "know",
+	"began": "begin", "begun": "begin", "broke": "break", "broken": "break", "hidden": "hide", "hid": "hide",
+	"went": "go", "gone": "go", "saw": "see", "seen": "see", "held": "hold", "meant": "mean", "lost": "lose",
+	"told": "tell", "thrown": "throw", "drawn": "draw", "left": "leave",
 }
 
 // undouble drops the doubled consonant a suffix left ("runn" of
