@@ -371,3 +371,23 @@ func TestComposerSentences(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// An error's entry on a troubleshooting page is answered with its cause
+// and then the fix its "Workaround" subsection gives, steps and commands.
+func TestComposerErrorWorkaround(t *testing.T) {
+	page := [3]string{"/docs/troubleshooting/", "Troubleshooting", `<h2 id="known">Known issues</h2>
+<h3 id="open-files">Errors: too many open files</h3>
+<p>By default, macOS permits a small number of open file descriptors. Large sites may fail with too many open files.</p>
+<h4 id="workaround">Workaround</h4>
+<p>To temporarily allow more open files:</p>
+<ol><li>View your current settings by running:</li></ol>
+<pre><code>sudo launchctl limit maxfiles</code></pre>
+<ol start="2"><li>Increase the limit by running the following commands.</li></ol>
+<pre><code class="language-shell">ulimit -n 65535</code></pre>`}
+	text := composeNow(t, "hugo server fails with too many open files error", page)
+	for _, want := range []string{"By default, macOS permits", "To temporarily allow more open files:\n\n1. View your current settings by running:\n\n```\nsudo launchctl limit maxfiles\n```\n\n2. Increase the limit", "ulimit -n 65535"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in\n%s", want, text)
+		}
+	}
+}

@@ -29,8 +29,8 @@ func orderedItem(line string) string {
 
 // steps is rec's numbered items in reading order, each with the first
 // code block after it (before the next item); nil when it has fewer
-// than three.
-func (c *composer) steps(rec int) (_ []step, start int) {
+// than least.
+func (c *composer) steps(rec, least int) (_ []step, start int) {
 	var out []step
 blocks:
 	for bi, b := range c.pkg.Records[rec].Blocks {
@@ -52,7 +52,7 @@ blocks:
 			break blocks // the list is over: a paragraph or a note follows it
 		}
 	}
-	if len(out) < 3 {
+	if len(out) < least {
 		return nil, 0
 	}
 	return out, start
@@ -82,7 +82,7 @@ func (c *composer) listSteps(lead int) bool {
 	}
 	// The lead is a step, or the question asks for the steps, or the lead
 	// opens what the steps then do.
-	all, start := c.steps(s.rec)
+	all, start := c.steps(s.rec, 3)
 	if all == nil || s.kind != chunk.List && !procedureAsked(strings.ToLower(c.question)) && s.block >= start {
 		return false
 	}
@@ -109,8 +109,17 @@ func (c *composer) listSteps(lead int) bool {
 			break
 		}
 	}
+	c.writeSteps(s.rec, all, "")
+	c.seeAlso(s.rec)
+	return true
+}
+
+// writeSteps writes rec's steps, at most maxSteps while the prose fits,
+// numbered, each with the code after it while the code fits one budget;
+// sep goes before the first.
+func (c *composer) writeSteps(rec int, all []step, sep string) {
 	prose, code, n, fenced := 0, 0, 0, false
-	for k, st := range all {
+	for _, st := range all {
 		if n == maxSteps || prose > c.maxBytes {
 			break
 		}
@@ -119,25 +128,25 @@ func (c *composer) listSteps(lead int) bool {
 			continue
 		}
 		n++
-		sep := "\n"
 		switch {
-		case k == 0 || c.out.size == 0:
+		case n == 1 && c.out.size == 0:
 			sep = ""
+		case n == 1:
 		case fenced:
 			sep = "\n\n"
+		default:
+			sep = "\n"
 		}
 		fenced = false
-		c.add(sep+itoa(n)+". "+first, s.rec)
+		c.add(sep+itoa(n)+". "+first, rec)
 		prose += len(first) + 4
 		if st.code >= 0 {
-			b := c.pkg.Records[s.rec].Blocks[st.code]
+			b := c.pkg.Records[rec].Blocks[st.code]
 			if code+len(b.Text) <= maxComposeCode && !c.quotedCode(b.Text) {
-				c.add("\n\n"+fence(b), s.rec)
+				c.add("\n\n"+fence(b), rec)
 				code += len(b.Text)
 				fenced = true
 			}
 		}
 	}
-	c.seeAlso(s.rec)
-	return true
 }
