@@ -461,6 +461,7 @@ func stem(w string) string {
 	if b, ok := irregular[w]; ok {
 		return b
 	}
+	w = american(w)
 	n := len(w)
 	switch {
 	case n > 4 && strings.HasSuffix(w, "ies"):
@@ -478,8 +479,27 @@ func stem(w string) string {
 	case n > 3 && w[n-1] == 's' && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:n-1]
 	}
+	w = american(w) // "colours" once its s is gone
 	if len(w) > 4 && w[len(w)-1] == 'e' {
 		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// american spells w as American English does where British differs
+// ("colour", "customise", "initialisation"), so either meets the other.
+func american(w string) string {
+	n := len(w)
+	switch {
+	case n > 5 && strings.HasSuffix(w, "our"):
+		return w[:n-2] + "r"
+	case n > 7 && strings.HasSuffix(w, "isation"):
+		return w[:n-6] + "zation"
+	}
+	for _, suf := range []string{"ise", "ised", "ises", "ising"} {
+		if n > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return w[:n-len(suf)] + "iz" + suf[2:]
+		}
 	}
 	return w
 }

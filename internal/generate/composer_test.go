@@ -317,7 +317,7 @@ func TestComposerErrorCode(t *testing.T) {
 // stem meets the forms of one word, so a question's "serve" finds a
 // sentence's "serves" and "gets" meets "get".
 func TestStemForms(t *testing.T) {
-	for _, forms := range [][]string{{"serve", "serves", "serving", "served"}, {"page", "pages"}, {"get", "gets"}, {"box", "boxes"}, {"entry", "entries"}, {"style", "styles"}, {"run", "running", "runs"}, {"stop", "stopped"}, {"local", "locally"}, {"send", "sent", "sends"}, {"hide", "hidden", "hides"}, {"install", "installed", "installing"}} {
+	for _, forms := range [][]string{{"serve", "serves", "serving", "served"}, {"page", "pages"}, {"get", "gets"}, {"box", "boxes"}, {"entry", "entries"}, {"style", "styles"}, {"run", "running", "runs"}, {"stop", "stopped"}, {"local", "locally"}, {"send", "sent", "sends"}, {"color", "colour", "colours"}, {"customize", "customise", "customised"}, {"initialization", "initialisation"}, {"hide", "hidden", "hides"}, {"install", "installed", "installing"}} {
 		for _, f := range forms[1:] {
 			if stem(f) != stem(forms[0]) {
 				t.Errorf("stem(%q) = %q, stem(%q) = %q", f, stem(f), forms[0], stem(forms[0]))
