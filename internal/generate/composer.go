@@ -1001,7 +1001,8 @@ func (c *composer) single(li int) {
 			// A definition goes on into the next paragraph of its
 			// section while it is short: what the thing is, then what
 			// it holds or does.
-			next := c.sh == shapeDefine && s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300
+			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300 &&
+				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && (imperative[firstWord(s.text)] || strings.HasPrefix(strings.ToLower(s.text), "to ")))
 			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 				break
 			}

@@ -58,6 +58,25 @@ blocks:
 	return out, start
 }
 
+// guideOf is, for a page's opening (rec), the package's section of that
+// page that is a numbered guide of at least three steps and whose own
+// heading speaks to the question or that opens the page; -1 when there
+// is none.
+func (c *composer) guideOf(rec int) int {
+	r := &c.pkg.Records[rec]
+	if r.Anchor != "" {
+		return -1
+	}
+	for g := range c.pkg.Records {
+		if k := &c.pkg.Records[g]; g != rec && k.URL == r.URL && (c.own[g]&c.all != 0 || k.Order == r.Order+1) {
+			if all, _ := c.steps(g, 3); all != nil {
+				return g
+			}
+		}
+	}
+	return -1
+}
+
 // stepLine is a step as one line: the whole item when short, else its
 // first sentence.
 func stepLine(item string) string {
@@ -83,7 +102,19 @@ func (c *composer) listSteps(lead int) bool {
 	// The lead is a step, or the question asks for the steps, or the lead
 	// opens what the steps then do.
 	all, start := c.steps(s.rec, 3)
-	if all == nil || s.kind != chunk.List && !procedureAsked(strings.ToLower(c.question)) && s.block >= start {
+	if all == nil {
+		// A page's opening answers with the steps of its section that
+		// does what is asked ("Build and run the container").
+		if g := c.guideOf(s.rec); g >= 0 && s.pos == 0 {
+			c.add(s.text+"\n\n", s.rec)
+			all, _ = c.steps(g, 3)
+			c.writeSteps(g, all, "")
+			c.seeAlso(g)
+			return true
+		}
+		return false
+	}
+	if s.kind != chunk.List && !procedureAsked(strings.ToLower(c.question)) && s.block >= start {
 		return false
 	}
 	var lines []string
