@@ -1346,7 +1346,10 @@ func (c *composer) support(leadRec int, covered *uint64) {
 			if used[s.text] || c.said(s.text) || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
 				continue
 			}
-			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && c.own[s.rec]&^*covered == 0 || c.entry) {
+			if leans(s.text) {
+				continue // "To do so, …": its subject came before it
+			}
+			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && (c.own[s.rec]&^*covered == 0 || s.score < 40) || c.entry) {
 				continue // only the page's opening, or a section naming an uncovered term in its heading; an error's entry stands alone
 			}
 			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
