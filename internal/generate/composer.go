@@ -1068,7 +1068,11 @@ func (c *composer) single(li int) {
 	// body ("Lighthouse reads a few keys of its own:" then the keys); so is
 	// the whole list when the lead is one item of a section whose headings
 	// ask more than the item says ("which keys …").
-	whole := (lead.kind == chunk.List || lead.kind == chunk.Table) && c.listing && c.heads[lead.rec]&^lead.mask != 0
+	// So is the whole list when its section's own heading is most of
+	// the question ("Writing good phrasings" for "how to write good
+	// phrasings"): each item is one piece of the answer.
+	whole := (lead.kind == chunk.List || lead.kind == chunk.Table) && (c.listing && c.heads[lead.rec]&^lead.mask != 0 ||
+		lead.kind == chunk.List && c.pkg.Records[lead.rec].Anchor != "" && 3*bits.OnesCount64(c.own[lead.rec]) >= 2*bits.OnesCount64(c.all))
 	if whole {
 		c.out = composed{}
 		size = 0

@@ -420,3 +420,15 @@ func TestComposerSceneThenInstruction(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// When a list's section heading is most of the question ("Writing good
+// phrasings"), the whole list answers, not its best item.
+func TestComposerWholeListUnderItsHeading(t *testing.T) {
+	page := [3]string{"/docs/matching/", "How matching works", `<h2 id="writing">Writing good phrasings</h2>
+<ul><li>Use the words readers type.</li><li>Add the command itself.</li><li>Keep each phrasing short; declare up to 16 per fact.</li></ul>`}
+	text := composeNow(t, "how to write good phrasings for a fact", page)
+	want := "- Use the words readers type.\n- Add the command itself.\n- Keep each phrasing short; declare up to 16 per fact."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}

@@ -69,12 +69,25 @@ func (c *composer) guideOf(rec int) int {
 	}
 	for g := range c.pkg.Records {
 		if k := &c.pkg.Records[g]; g != rec && k.URL == r.URL && (c.own[g]&c.all != 0 || k.Order == r.Order+1) {
-			if all, _ := c.steps(g, 3); all != nil {
+			if all, _ := c.steps(g, 3); all != nil && actions(all) {
 				return g
 			}
 		}
 	}
 	return -1
+}
+
+// actions: most of the steps say what to do (their first word is an
+// imperative), so the list is a guide, not an ordered reference ("1.
+// `protocol`, `version` …").
+func actions(all []step) bool {
+	n := 0
+	for _, st := range all {
+		if w := firstWord(st.text); imperative[w] || w == "to" || w == "in" || w == "on" || w == "from" || w == "if" {
+			n++
+		}
+	}
+	return 2*n >= len(all)
 }
 
 // stepLine is a step as one line: the whole item when short, else its
