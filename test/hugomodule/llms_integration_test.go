@@ -282,6 +282,8 @@ func llmsSite(params string) string {
 baseURL = "https://docs.example/"
 title = "Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[markup.goldmark.renderHooks.link]
+useEmbedded = "always"
 [params.askplane]
 siteId = "llms"
 ` + params + `
@@ -323,32 +325,72 @@ askplane:
   exclude: true
 ---
 Hidden.
+-- content/guide/plain.md --
+---
+title: Plain
+askplane:
+  markdown: false
+---
+In the corpus, with no twin.
+-- content/guide/faq.md --
+---
+title: FAQ
+---
+Answers, first line.
+
+<!--more-->
+
+## Why?
+
+- *Because*, see [install](../install/).
+
+> [!NOTE]
+> A GitHub alert.
+
+` + "```toml\n[params.askplane]\nmarkdown = false\n```" + `
+-- content/guide/linked.md --
+---
+title: Linked
+---
+See [install](install.md) and [the FAQ](faq.md#why).
 `
 }
 
-// TestLLMsTwins: a twin keeps the page's structure (headings, ordered
-// lists, a fenced code block with its language, a table, a shortcode's
-// admonition as a block quote), excluded pages have none, and
+// TestLLMsTwins: twins are on by default; a twin keeps the page's
+// structure (headings, ordered lists, a fenced code block with its
+// language, a table, a shortcode's admonition as a block quote); a
+// Markdown page without shortcodes or .md links is its own twin, as
+// written; a page linking .md files is rendered, so the links resolve;
+// excluded pages have none, a page whose front matter sets
+// askplane.markdown: false has none but stays in the corpus; and
 // params.askplane.markdown = false publishes nothing for programs.
 func TestLLMsTwins(t *testing.T) {
-	b := sitetest.Build(t, llmsSite("markdown = true"))
+	b := sitetest.Build(t, llmsSite(""))
 	b.AssertFileContent("guide/install/index.md",
 		"# Install\n\nURL: https://docs.example/guide/install/\n\n> How to install it.\n\n## Steps\n",
 		"1. Fetch it.", "```go\nfunc main() {}\n```", "| flag | meaning |", "> **Note**", "> Mind the **version**.")
 	b.AssertFileContent("llms.txt", "# Docs\n", "## Guide\n\n- [Guide](https://docs.example/guide/index.md)\n- [Install](https://docs.example/guide/install/index.md): How to install it.\n")
 	b.AssertFileContent("llms-full.txt", "# Install\n")
 	b.AssertFileContent("guide/install/index.html", `<link rel="alternate" type="text/markdown" href="/guide/install/index.md"><link rel="describedby" type="text/plain" href="/llms.txt">`)
-	if _, err := os.Stat(filepath.Join(b.Public, "guide", "secret", "index.md")); err == nil {
-		t.Error("an excluded page has a twin")
+	for _, page := range []string{"secret", "plain"} {
+		if _, err := os.Stat(filepath.Join(b.Public, "guide", page, "index.md")); err == nil {
+			t.Errorf("%s has a twin", page)
+		}
 	}
+	if strings.Contains(string(b.ReadFile("guide/plain/index.html")), "text/markdown") || strings.Contains(string(b.ReadFile("llms.txt")), "Plain") {
+		t.Error("a page with askplane.markdown: false links or lists a twin")
+	}
+	b.AssertFileContent("guide/faq/index.md", "# FAQ\n\nURL: https://docs.example/guide/faq/\n\nAnswers, first line.\n\n\n\n## Why?\n\n- *Because*, see [install](../install/).\n\n> [!NOTE]\n> A GitHub alert.\n\n```toml\n[params.askplane]\nmarkdown = false\n```\n")
+	b.AssertFileContent("llms.txt", "- [FAQ](https://docs.example/guide/faq/index.md): Answers, first line.\n")
+	b.AssertFileContent("guide/linked/index.md", "See [install](/guide/install/) and [the FAQ](/guide/faq/#why).")
 	if strings.Contains(string(b.ReadFile("llms.txt")), "Secret") || strings.Contains(string(b.ReadFile("guide/secret/index.html")), "text/markdown") {
 		t.Error("an excluded page is listed or links a twin")
 	}
 	checkLLMs(t, b.Public, "https://docs.example/")
 
-	cut := sitetest.Build(t, llmsSite("markdown = true\nllmsFullMax = 300"))
+	cut := sitetest.Build(t, llmsSite("llmsFullMax = 300"))
 	full := cut.ReadFile("llms-full.txt")
-	if !bytes.Contains(full, []byte("> This file stops here: 2 of 3 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
+	if !bytes.Contains(full, []byte("> This file stops here: 2 of 5 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
 		t.Errorf("llms-full.txt cut at 300 bytes:\n%s", full)
 	}
 
@@ -360,8 +402,6 @@ func TestLLMsTwins(t *testing.T) {
 baseURL = "https://docs.example/"
 title = "Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
-[params.askplane]
-markdown = true
 -- content/_index.md --
 ---
 title: Home
