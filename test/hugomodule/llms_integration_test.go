@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/askplane/askplane/internal/sitetest"
+	"github.com/askplane/askplane/internal/verify"
 )
 
 // twinMaxChars is the most characters one Markdown twin may hold: agents
@@ -153,6 +154,32 @@ func checkLLMs(t *testing.T, public, baseURL string) int {
 	return twins
 }
 
+// verifyLLMs runs askplane verify's llms.txt check on a build and wants
+// it to pass without a problem, having checked as many twins as the
+// test's own check (checkLLMs) found, and every page.
+func verifyLLMs(t *testing.T, public string, twins int) {
+	t.Helper()
+	root, err := os.OpenRoot(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	rep, err := verify.Site(root.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Problems {
+		if strings.HasPrefix(p.Code, "llms.") || strings.HasPrefix(p.Code, "twin.") || strings.HasPrefix(p.Code, "page.") {
+			t.Errorf("askplane verify: %s", p)
+		}
+	}
+	if rep.LLMs == nil || rep.LLMs.Twins != twins || rep.LLMs.Pages == 0 {
+		t.Errorf("askplane verify checked %+v; want %d twins", rep.LLMs, twins)
+		return
+	}
+	t.Log(rep.LLMs.Summary())
+}
+
 // continued is the link a part of a split twin ends with.
 var continued = regexp.MustCompile(`\nContinued in \[part \d+ of \d+\]\(([^)]+)\)\.\n$`)
 
@@ -242,6 +269,7 @@ func TestLLMsConformanceExampleSite(t *testing.T) {
 	}
 	n := checkLLMs(t, b.Public, "https://askplane.example/")
 	t.Logf("exampleSite: %d twins", n)
+	verifyLLMs(t, b.Public, n)
 	for _, f := range []string{"llms.txt", "fr/llms.txt", "fr/llms-full.txt"} {
 		b.AssertFileExists(f)
 	}
@@ -273,6 +301,7 @@ func TestLLMsConformanceDocsy(t *testing.T) {
 	}
 	n := checkLLMs(t, b.Public, "https://docsy.example/")
 	t.Logf("docsy: %d twins", n)
+	verifyLLMs(t, b.Public, n)
 }
 
 // llmsSite is a small site whose params.askplane holds params.
@@ -386,7 +415,7 @@ func TestLLMsTwins(t *testing.T) {
 	if strings.Contains(string(b.ReadFile("llms.txt")), "Secret") || strings.Contains(string(b.ReadFile("guide/secret/index.html")), "text/markdown") {
 		t.Error("an excluded page is listed or links a twin")
 	}
-	checkLLMs(t, b.Public, "https://docs.example/")
+	verifyLLMs(t, b.Public, checkLLMs(t, b.Public, "https://docs.example/"))
 
 	cut := sitetest.Build(t, llmsSite("llmsFullMax = 300"))
 	full := cut.ReadFile("llms-full.txt")
@@ -413,7 +442,7 @@ title: Long
 ---
 ` + strings.Repeat("## Section\n\n"+strings.Repeat("Words words words. ", 500)+"\n\n", 12)
 	lb := sitetest.Build(t, long)
-	checkLLMs(t, lb.Public, "https://docs.example/")
+	verifyLLMs(t, lb.Public, checkLLMs(t, lb.Public, "https://docs.example/"))
 	lb.AssertFileContent("long/index.md", "# Long\n", "\nContinued in [part 2 of 3](index.2.md).\n")
 	lb.AssertFileContent("long/index.3.md", "# Long (part 3 of 3)\n\nURL: https://docs.example/long/\n\n## Section\n")
 	if n := strings.Count(string(lb.ReadFile("llms-full.txt")), "## Section"); n != 12 {
