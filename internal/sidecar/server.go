@@ -317,7 +317,7 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]: %w", i, err)
 		}
-		msite := mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep}
+		msite := mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep, Private: !st.cfg.anonymous()}
 		if st.cfg.Public != "" {
 			// read_page reads the Markdown twins the build published.
 			if twins, err := static.OpenTwins(st.cfg.Public); err == nil {
