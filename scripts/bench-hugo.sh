@@ -105,7 +105,7 @@ for n in "${sizes[@]}"; do
 	gen "$work/corpus-$n" "$n" 1 backend false
 	gen "$work/twins-$n" "$n" 1 backend
 	for v in without facts corpus twins; do build "$work/$v-$n" >/dev/null; done # warm caches
-	[ -f "$work/twins-$n/public/docs/page-00000/index.md" ] && [ -f "$work/twins-$n/public/llms.txt" ] && [ ! -e "$work/corpus-$n/public/llms.txt" ] ||
+	[ -f "$work/twins-$n/public/docs/page-00000/index.md" ] && { [ -f "$work/twins-$n/public/llms.txt" ] || [ -n "${MODULE:-}" ]; } && [ ! -e "$work/corpus-$n/public/llms.txt" ] ||
 		{ echo "bench-hugo: the twins variant published no twin, or markdown = false did" >&2; exit 1; }
 	declare -A wall=([without]=999999 [facts]=999999 [corpus]=999999 [twins]=999999) cpu=([without]=999999 [facts]=999999 [corpus]=999999 [twins]=999999)
 	for ((r = 0; r < rounds; r++)); do
