@@ -377,6 +377,13 @@ Answers, first line.
 > A GitHub alert.
 
 ` + "```toml\n[params.askplane]\nmarkdown = false\n```" + `
+-- content/guide/raw.md --
+---
+title: Raw
+---
+Before.
+
+<div class="warning">Careful.</div>
 -- content/guide/linked.md --
 ---
 title: Linked
@@ -411,6 +418,11 @@ func TestLLMsTwins(t *testing.T) {
 	}
 	b.AssertFileContent("guide/faq/index.md", "# FAQ\n\nURL: https://docs.example/guide/faq/\n\nAnswers, first line.\n\n\n\n## Why?\n\n- *Because*, see [install](../install/).\n\n> [!NOTE]\n> A GitHub alert.\n\n```toml\n[params.askplane]\nmarkdown = false\n```\n")
 	b.AssertFileContent("llms.txt", "- [FAQ](https://docs.example/guide/faq/index.md): Answers, first line.\n")
+	// Raw HTML is rendered, as readers see it (Goldmark drops it unless
+	// renderer.unsafe is set), not copied into the twin.
+	if raw := string(b.ReadFile("guide/raw/index.md")); strings.Contains(raw, "<div") || !strings.Contains(raw, "Before.") {
+		t.Errorf("a page with raw HTML has the twin:\n%s", raw)
+	}
 	b.AssertFileContent("guide/linked/index.md", "See [install](/guide/install/) and [the FAQ](/guide/faq/#why).")
 	if strings.Contains(string(b.ReadFile("llms.txt")), "Secret") || strings.Contains(string(b.ReadFile("guide/secret/index.html")), "text/markdown") {
 		t.Error("an excluded page is listed or links a twin")
@@ -419,7 +431,7 @@ func TestLLMsTwins(t *testing.T) {
 
 	cut := sitetest.Build(t, llmsSite("llmsFullMax = 300"))
 	full := cut.ReadFile("llms-full.txt")
-	if !bytes.Contains(full, []byte("> This file stops here: 2 of 5 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
+	if !bytes.Contains(full, []byte("> This file stops here: 2 of 6 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
 		t.Errorf("llms-full.txt cut at 300 bytes:\n%s", full)
 	}
 
