@@ -365,7 +365,7 @@ In the corpus, with no twin.
 ---
 title: FAQ
 ---
-Answers, first line.
+Answers, the site's first line.
 
 <!--more-->
 
@@ -377,6 +377,13 @@ Answers, first line.
 > A GitHub alert.
 
 ` + "```toml\n[params.askplane]\nmarkdown = false\n```" + `
+-- content/guide/untitled.md --
+---
+weight: 9
+---
+## Untitled heading {#u}
+
+Body.
 -- content/guide/raw.md --
 ---
 title: Raw
@@ -416,8 +423,10 @@ func TestLLMsTwins(t *testing.T) {
 	if strings.Contains(string(b.ReadFile("guide/plain/index.html")), "text/markdown") || strings.Contains(string(b.ReadFile("llms.txt")), "Plain") {
 		t.Error("a page with askplane.markdown: false links or lists a twin")
 	}
-	b.AssertFileContent("guide/faq/index.md", "# FAQ\n\nURL: https://docs.example/guide/faq/\n\nAnswers, first line.\n\n\n\n## Why?\n\n- *Because*, see [install](../install/).\n\n> [!NOTE]\n> A GitHub alert.\n\n```toml\n[params.askplane]\nmarkdown = false\n```\n")
-	b.AssertFileContent("llms.txt", "- [FAQ](https://docs.example/guide/faq/index.md): Answers, first line.\n")
+	b.AssertFileContent("guide/faq/index.md", "# FAQ\n\nURL: https://docs.example/guide/faq/\n\nAnswers, the site's first line.\n\n\n\n## Why?\n\n- *Because*, see [install](../install/).\n\n> [!NOTE]\n> A GitHub alert.\n\n```toml\n[params.askplane]\nmarkdown = false\n```\n")
+	b.AssertFileContent("llms.txt", "- [FAQ](https://docs.example/guide/faq/index.md): Answers, the site's first line.\n",
+		"- [Untitled heading](https://docs.example/guide/untitled/index.md): Body.\n")
+	b.AssertFileContent("guide/untitled/index.md", "# Untitled heading\n\nURL: https://docs.example/guide/untitled/\n")
 	// Raw HTML is rendered, as readers see it (Goldmark drops it unless
 	// renderer.unsafe is set), not copied into the twin.
 	if raw := string(b.ReadFile("guide/raw/index.md")); strings.Contains(raw, "<div") || !strings.Contains(raw, "Before.") {
@@ -431,7 +440,7 @@ func TestLLMsTwins(t *testing.T) {
 
 	cut := sitetest.Build(t, llmsSite("llmsFullMax = 300"))
 	full := cut.ReadFile("llms-full.txt")
-	if !bytes.Contains(full, []byte("> This file stops here: 2 of 6 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
+	if !bytes.Contains(full, []byte("> This file stops here: 3 of 7 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
 		t.Errorf("llms-full.txt cut at 300 bytes:\n%s", full)
 	}
 
