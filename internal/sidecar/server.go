@@ -327,7 +327,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	if err != nil {
 		return nil, siteError("", err)
 	}
-	msite := mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep}
+	msite := mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep, Private: !st.cfg.anonymous()}
 	if st.cfg.Public != "" {
 		// read_page reads the Markdown twins the build published.
 		if twins, err := static.OpenTwins(st.cfg.Public); err == nil {

@@ -44,6 +44,9 @@ func Dir(dir string, stdout, stderr io.Writer, ignore ...string) (ok bool, err e
 			fmt.Fprintln(stdout, n.String())
 		}
 	}
+	if rep.LLMs != nil && rep.LLMs.Errors == 0 {
+		fmt.Fprintln(stdout, rep.LLMs.Summary())
+	}
 	if rep.OK() {
 		return true, nil
 	}

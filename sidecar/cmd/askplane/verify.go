@@ -18,7 +18,9 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: %s PUBLIC_DIR\n\n"+
 			"Checks the askplane outputs of a built Hugo site (PUBLIC_DIR/askplane/<lang>/):\n"+
-			"manifest, site config, knowledge artifact and corpus, for every language.\n", name)
+			"manifest, site config, knowledge artifact and corpus, for every language;\n"+
+			"and, when the site publishes llms.txt, every llms.txt, the Markdown twins\n"+
+			"it links and the link relations of every page.\n", name)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
