@@ -1376,6 +1376,25 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		prose += 2 + len(s.text)
 		picked = append(picked, best)
 	}
+	// A how-to answered in words only ("Enable it by adding your ID to
+	// the site configuration.") goes on with the sentence of its section
+	// that names the setting or command, when there is one.
+	if c.sh == shapeHowto && len(picked) == 0 && !c.said("`") {
+		best := -1
+		for i := range c.sents {
+			s := &c.sents[i]
+			if s.rec != leadRec || used[s.text] || c.said(s.text) || !strings.Contains(s.text, "`") || s.score <= 0 ||
+				len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || leans(s.text) {
+				continue
+			}
+			if best < 0 || s.score > c.sents[best].score {
+				best = i
+			}
+		}
+		if best >= 0 {
+			picked = append(picked, best)
+		}
+	}
 	slices.Sort(picked) // sentences are collected in reading order
 	for _, i := range picked {
 		s := &c.sents[i]

@@ -432,3 +432,15 @@ func TestComposerWholeListUnderItsHeading(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A how-to answered in words only goes on with the sentence of its
+// section that names the setting.
+func TestComposerHowtoNamesTheSetting(t *testing.T) {
+	page := [3]string{"/docs/analytics/", "Analytics", `<h2 id="setup">Setup</h2>
+<p>Enable Google Analytics by adding your project's analytics ID to the site configuration file.</p>
+<blockquote><p>You can set the ID with <code>services.googleAnalytics.id</code> in your configuration.</p></blockquote>`}
+	text := composeNow(t, "add Google Analytics to my site", page)
+	if !strings.HasPrefix(text, "Enable Google Analytics") || !strings.Contains(text, "`services.googleAnalytics.id`") {
+		t.Errorf("got\n%s", text)
+	}
+}
