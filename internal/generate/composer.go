@@ -988,6 +988,17 @@ func (c *composer) single(li int) {
 			li = first
 		}
 	}
+	// A definition found in a list item is read from the sentence that
+	// introduces the list ("… a doc-rooted site structure, where:"), the
+	// list following it whole.
+	if l := &c.sents[li]; c.sh == shapeDefine && l.kind == chunk.List && l.block > 0 {
+		for i := li - 1; i >= 0 && c.sents[i].rec == l.rec && c.sents[i].block >= l.block-1; i-- {
+			if t := &c.sents[i]; t.block == l.block-1 && t.kind == chunk.Paragraph && c.introducesList(t) && strings.HasSuffix(t.text, ":") {
+				li = i
+				break
+			}
+		}
+	}
 	lead := c.sents[li]
 	c.leadBlock = lead.block
 	c.add(lead.text, lead.rec)

@@ -444,3 +444,17 @@ func TestComposerHowtoNamesTheSetting(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A definition found in a list item is read from the sentence that
+// introduces the list, with the list whole.
+func TestComposerDefinitionFromListIntro(t *testing.T) {
+	page := [3]string{"/docs/content/", "Adding content", `<h2 id="doc-rooted">Doc-rooted sites</h2>
+<p>Docsy supports documentation-first websites through a doc-rooted site structure, where:</p>
+<ul><li>Documentation pages are published at the site root rather than under the docs prefix.</li>
+<li>Page files remain in the docs section directory.</li></ul>`}
+	text := composeNow(t, "what is a doc-rooted site", page)
+	want := "Docsy supports documentation-first websites through a doc-rooted site structure, where:\n\n- Documentation pages are published at the site root rather than under the docs prefix.\n- Page files remain in the docs section directory."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
