@@ -2,7 +2,11 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/run"
 )
 
 // OutcomeKind is how a question ended, as Config.Outcome is told it.
@@ -48,25 +52,59 @@ const outcomeTimeout = 2 * time.Second
 
 // outcome tells Config.Outcome how the question ended.
 func (x *exchange) outcome(kind OutcomeKind, sources []Source) {
-	f := x.h.cfg.Outcome
-	if f == nil || x.site == nil {
+	if x.h.cfg.Outcome == nil || x.site == nil {
 		return
-	}
-	o := Outcome{Kind: kind, Question: x.question, Subject: x.subject}
-	for _, s := range sources {
-		if len(o.Pages) == maxOutcomePages {
-			break
-		}
-		o.Pages = append(o.Pages, s.Href)
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(x.r.Context()), outcomeTimeout)
 	defer cancel()
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				x.h.log.Error("ask: outcome receiver panicked", "requestId", x.id)
-			}
-		}()
-		f(ctx, o)
+	x.h.tell(ctx, Outcome{Kind: kind, Question: x.question, Subject: x.subject, Pages: outcomePages(sources)})
+}
+
+// runOutcome tells Config.Outcome how a durable run's question ended,
+// once, from the worker that ended it (on whichever instance): the run
+// names its subject, the checkpoint holds its question. An answer is
+// answered with the pages it cited, an ungrounded one refused with the
+// pages shown; a run that failed otherwise (a budget, a timeout, a
+// cancellation, a provider failure) is not an outcome of its question.
+func (h *Handler) runOutcome(ctx context.Context, r run.Run, st *askState, err error) {
+	if h.cfg.Outcome == nil {
+		return
+	}
+	all := make([]Source, 0, len(st.Sources))
+	for _, s := range st.Sources {
+		all = append(all, Source{ID: s.ID, Title: s.Title, Href: s.Href})
+	}
+	all = append(all, st.shownSources()...)
+	o := Outcome{Question: st.Input.Question, Subject: r.Subject}
+	var ge *generate.Error
+	switch {
+	case err == nil && st.Answer != nil:
+		o.Kind, o.Pages = OutcomeAnswered, outcomePages(citedSources(all, st.Answer.Sources))
+	case errors.Is(err, ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
+		o.Kind, o.Pages = OutcomeRefused, outcomePages(all)
+	default:
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
+	defer cancel()
+	h.tell(ctx, o)
+}
+
+// outcomePages are the hrefs of sources, at most maxOutcomePages.
+func outcomePages(sources []Source) []string {
+	var pages []string
+	for _, s := range sources[:min(len(sources), maxOutcomePages)] {
+		pages = append(pages, s.Href)
+	}
+	return pages
+}
+
+// tell calls Config.Outcome, a panic in it logged and contained.
+func (h *Handler) tell(ctx context.Context, o Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("ask: outcome receiver panicked")
+		}
 	}()
+	h.cfg.Outcome(ctx, o)
 }
