@@ -131,7 +131,7 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 		return edgeEnv(name)
 	})
 	cfg, err := Decode([]byte(`{"sessionsEnv":"ASKPLANE_TEST_INSIGHTS_DB",` +
-		`"edge":{"perAddress":{"requests":100000,"windowSeconds":60},"newSubjects":{"requests":100000,"windowSeconds":60},"failedAuth":{"requests":3,"windowSeconds":60}},` +
+		`"edge":{"perAddress":{"requests":100000,"windowSeconds":60},"newSubjects":{"requests":100000,"windowSeconds":60},"failedAuth":{"requests":3,"windowSeconds":60},"maxConnectionsPerAddress":1024},` +
 		`"sites":[` + siteJSON(public, site, "docs", `,"insights":{"retentionDays":30,"minCrowd":5,"ownerTokenEnv":"ASKPLANE_TEST_INSIGHTS_OWNER"},"rateLimit":{"requests":1000,"windowSeconds":60}`) + `]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -182,6 +182,9 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 		}()
 	}
 	wg.Wait()
+	if err := srv.flushInsights(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("%d questions in %v; statuses %v", readers*perReader, time.Since(start), statuses)
 	if statuses[200]+statuses[422] != readers*perReader {
 		t.Fatalf("statuses %v: every question must be answered or refused", statuses)

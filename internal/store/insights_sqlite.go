@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 )
 
@@ -72,8 +73,14 @@ func (s *SQLite) InsightKey(ctx context.Context, name string, fresh []byte, drop
 
 // PutInsight implements Insights.
 func (s *SQLite) PutInsight(ctx context.Context, p InsightPut) error {
+	return s.PutInsights(ctx, []InsightPut{p})
+}
+
+// PutInsights implements Insights: one transaction, each statement
+// prepared once for the batch.
+func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 	const op = "put insight"
-	if err := checkInsightPut(p); err != nil {
+	if err := checkInsightPuts(ps); err != nil || len(ps) == 0 {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
@@ -83,26 +90,53 @@ func (s *SQLite) PutInsight(ctx context.Context, p InsightPut) error {
 		return unavailable(ctx, op, err)
 	}
 	defer tx.Rollback()
-	e := p.Event
-	at := e.At.UnixMilli()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		e.Site, at, e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages)); err != nil {
-		return unavailable(ctx, op, err)
+	var event, sighting, crowd, reveal *sql.Stmt
+	prepare := func(st **sql.Stmt, q string) error {
+		if *st != nil {
+			return nil
+		}
+		var err error
+		*st, err = tx.PrepareContext(ctx, q)
+		return err
 	}
-	for _, h := range p.Hidden {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO insight_term_readers (site_id, term, reader, at) VALUES (?, ?, ?, ?)
-			ON CONFLICT DO UPDATE SET at = max(at, excluded.at)`, e.Site, h.Hash, e.Reader, at); err != nil {
+	defer func() {
+		for _, st := range []*sql.Stmt{event, sighting, crowd, reveal} {
+			if st != nil {
+				st.Close()
+			}
+		}
+	}()
+	for _, p := range ps {
+		e := p.Event
+		at := e.At.UnixMilli()
+		if err := prepare(&event, `INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES (?, ?, ?, ?, ?, ?, ?)`); err != nil {
 			return unavailable(ctx, op, err)
 		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM insight_term_readers WHERE site_id = ? AND term = ? AND at >= ?`,
-			e.Site, h.Hash, p.Since.UnixMilli()).Scan(&n); err != nil {
+		if _, err := event.ExecContext(ctx, e.Site, at, e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages)); err != nil {
 			return unavailable(ctx, op, err)
 		}
-		if n >= p.MinCrowd {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO insight_terms (site_id, term, stem) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-				e.Site, h.Hash, h.Stem); err != nil {
+		for _, h := range p.Hidden {
+			if err := prepare(&sighting, `INSERT INTO insight_term_readers (site_id, term, reader, at) VALUES (?, ?, ?, ?)
+				ON CONFLICT DO UPDATE SET at = max(at, excluded.at)`); err != nil {
 				return unavailable(ctx, op, err)
+			}
+			if _, err := sighting.ExecContext(ctx, e.Site, h.Hash, e.Reader, at); err != nil {
+				return unavailable(ctx, op, err)
+			}
+			if err := prepare(&crowd, `SELECT count(*) FROM insight_term_readers WHERE site_id = ? AND term = ? AND at >= ?`); err != nil {
+				return unavailable(ctx, op, err)
+			}
+			var n int
+			if err := crowd.QueryRowContext(ctx, e.Site, h.Hash, p.Since.UnixMilli()).Scan(&n); err != nil {
+				return unavailable(ctx, op, err)
+			}
+			if n >= p.MinCrowd {
+				if err := prepare(&reveal, `INSERT INTO insight_terms (site_id, term, stem) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
+					return unavailable(ctx, op, err)
+				}
+				if _, err := reveal.ExecContext(ctx, e.Site, h.Hash, h.Stem); err != nil {
+					return unavailable(ctx, op, err)
+				}
 			}
 		}
 	}
