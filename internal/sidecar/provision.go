@@ -13,8 +13,8 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
-	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 )
 
