@@ -106,6 +106,11 @@ func mac(key []byte, parts ...string) []byte {
 	return m.Sum(nil)
 }
 
+// OutcomeExact is a question the widget answered in the page from the
+// site's exact facts, as it reports it to /v1/feedback: no question
+// text reaches the sidecar, so its key is empty and it has no pages.
+const OutcomeExact ask.OutcomeKind = "exact"
+
 // HiddenPrefix starts a hidden term in a question key.
 const HiddenPrefix = "#"
 

@@ -25,8 +25,15 @@ type Report struct {
 	Questions int       `json:"questions"`
 	// Readers counts distinct readers a day, summed over the days: the
 	// readers' key rotates daily, so one reader on two days counts twice.
-	Readers    int     `json:"readers"`
+	Readers int `json:"readers"`
+	// AnswerRate is the share of Questions answered, in the page by an
+	// exact fact or by the backend with its citations.
 	AnswerRate float64 `json:"answerRate"`
+	// Exact counts the questions the widget answered in the page from the
+	// site's exact facts, with no backend work (it reports them when the
+	// site turns insights on); Deflection is their share of Questions.
+	Exact      int     `json:"exact"`
+	Deflection float64 `json:"deflection"`
 	// Gaps are the clusters that ended without a good answer (low
 	// confidence, refused, no sources), most readers first.
 	Gaps []Cluster `json:"gaps"`
@@ -37,6 +44,19 @@ type Report struct {
 	// RareTerms counts the distinct terms the corpus does not hold that
 	// fewer than MinCrowd readers used: never shown.
 	RareTerms int `json:"rareTerms"`
+	// Weeks is the trend: one row a UTC week (Monday to Sunday) the
+	// window touches, oldest first; the first and last may be partial.
+	Weeks []Week `json:"weeks"`
+}
+
+// Week is one week's questions by how they ended.
+type Week struct {
+	Start     time.Time `json:"start"` // Monday 00:00 UTC
+	Questions int       `json:"questions"`
+	// Answered counts the backend's answers, Exact the widget's exact
+	// answers; the rest ended without a good answer.
+	Answered int `json:"answered"`
+	Exact    int `json:"exact"`
 }
 
 // Cluster is the questions of one key.
@@ -75,10 +95,28 @@ func Build(ctx context.Context, s store.Insights, site string, days int, now tim
 	if err != nil {
 		return nil, err
 	}
-	return build(site, days, since.UTC(), events, revealed), nil
+	return build(site, days, since.UTC(), now.UTC(), events, revealed), nil
 }
 
-func good(outcome string) bool { return outcome == string(ask.OutcomeAnswered) }
+func good(outcome string) bool {
+	return outcome == string(ask.OutcomeAnswered) || outcome == string(OutcomeExact)
+}
+
+// weekStart is the Monday 00:00 UTC starting t's week.
+func weekStart(t time.Time) time.Time {
+	t = t.UTC()
+	d := (int(t.Weekday()) + 6) % 7 // days since Monday
+	return time.Date(t.Year(), t.Month(), t.Day()-d, 0, 0, 0, 0, time.UTC)
+}
+
+// weeks are the empty rows of the weeks from since's to now's.
+func weeks(since, now time.Time) []Week {
+	var out []Week
+	for w := weekStart(since); !w.After(now); w = w.AddDate(0, 0, 7) {
+		out = append(out, Week{Start: w})
+	}
+	return out
+}
 
 type acc struct {
 	key       string
@@ -89,8 +127,8 @@ type acc struct {
 	firstSeen int
 }
 
-func build(site string, days int, since time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
-	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}}
+func build(site string, days int, since, now time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
+	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}, Weeks: weeks(since, now)}
 	clusters := map[string]*acc{}
 	readers := map[string]bool{}
 	rare := map[string]bool{}
@@ -100,6 +138,24 @@ func build(site string, days int, since time.Time, events []store.InsightEvent, 
 		rep.Questions++
 		day := e.At.UTC().Format(time.DateOnly)
 		readers[day+e.Reader] = true
+		var wk *Week
+		if n := len(rep.Weeks); n > 0 {
+			j := int(e.At.Sub(rep.Weeks[0].Start) / (7 * 24 * time.Hour))
+			wk = &rep.Weeks[max(0, min(j, n-1))]
+			wk.Questions++
+		}
+		if e.Outcome == string(OutcomeExact) {
+			// Answered in the page: no key, no pages, no cluster.
+			rep.Exact++
+			answered++
+			if wk != nil {
+				wk.Exact++
+			}
+			continue
+		}
+		if wk != nil && good(e.Outcome) {
+			wk.Answered++
+		}
 		a := clusters[e.Key]
 		if a == nil {
 			a = &acc{key: e.Key, readers: map[string]bool{}, pages: map[string]int{}, firstSeen: i,
@@ -135,6 +191,7 @@ func build(site string, days int, since time.Time, events []store.InsightEvent, 
 	rep.RareTerms = len(rare)
 	if rep.Questions > 0 {
 		rep.AnswerRate = float64(answered) / float64(rep.Questions)
+		rep.Deflection = float64(rep.Exact) / float64(rep.Questions)
 	}
 	all := make([]*acc, 0, len(clusters))
 	for _, a := range clusters {
@@ -189,7 +246,8 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 func (rep *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Insights for site %s: the last %d days (since %s)\n", rep.Site, rep.Days, rep.Since.Format(time.RFC3339))
-	fmt.Fprintf(&b, "%d questions from %d readers (distinct a day), %.0f%% answered\n\n", rep.Questions, rep.Readers, 100*rep.AnswerRate)
+	fmt.Fprintf(&b, "%d questions from %d readers (distinct a day), %.0f%% answered\n", rep.Questions, rep.Readers, 100*rep.AnswerRate)
+	fmt.Fprintf(&b, "%d answered in the page by exact facts, with no backend work (%.0f%%)\n\n", rep.Exact, 100*rep.Deflection)
 	b.WriteString("Coverage gaps (questions that ended without a good answer), most readers first:\n")
 	if len(rep.Gaps) == 0 {
 		b.WriteString("  none\n")
@@ -214,6 +272,10 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	for _, p := range rep.Pages {
 		fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+	}
+	b.WriteString("\nBy week (questions, answered by the backend, answered in the page):\n")
+	for _, w := range rep.Weeks {
+		fmt.Fprintf(&b, "  %s  %5d  %5d  %5d\n", w.Start.Format(time.DateOnly), w.Questions, w.Answered, w.Exact)
 	}
 	fmt.Fprintf(&b, "\nRare terms: %d (terms the docs do not hold, used by too few readers to be shown)\n", rep.RareTerms)
 	_, err := io.WriteString(w, b.String())
