@@ -391,9 +391,23 @@ func testInsightsPage(t *testing.T, srv *edgeServer) {
 	if !strings.Contains(a.body, "<td>chart helm kubernet</td>") || !strings.Contains(a.body, "1000 questions from 100 readers") {
 		t.Errorf("the page does not show the report:\n%s", a.body)
 	}
-	for _, n := range needles() {
-		if strings.Contains(strings.ToLower(a.body), strings.ToLower(n)) {
-			t.Errorf("the page shows the planted secret %q", n)
+	if !strings.Contains(a.body, "<svg") || !strings.Contains(a.body, "data-insights-weeks") || !strings.Contains(a.body, `href="?days=30&amp;format=csv"`) {
+		t.Errorf("the page has no weekly trend or CSV link:\n%s", a.body)
+	}
+	csv := srv.send(t, "GET", "/insights/docs/?days=30&format=csv", "", "Authorization", "Bearer "+ownerToken)
+	if csv.status != 200 || csv.header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+		csv.header.Get("Content-Disposition") != `attachment; filename="insights-docs-30d.csv"` ||
+		!strings.Contains(csv.body, "\r\ngap,1,chart helm kubernet,30,30,0,0,0.000,") {
+		t.Errorf("CSV: %d %v\n%s", csv.status, csv.header, csv.body)
+	}
+	if bad := srv.send(t, "GET", "/insights/docs/?format=xml", "", "Authorization", "Bearer "+ownerToken); bad.status != 400 {
+		t.Errorf("format=xml: %d, want 400", bad.status)
+	}
+	for _, out := range []string{a.body, csv.body} {
+		for _, n := range needles() {
+			if strings.Contains(strings.ToLower(out), strings.ToLower(n)) {
+				t.Errorf("the page or its CSV shows the planted secret %q", n)
+			}
 		}
 	}
 	// Refused owner tokens spend the address's failedAuth budget (3 in
