@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/store"
@@ -11,12 +12,14 @@ import (
 
 // Queue bounds. An answer only hands its outcome over (Add: a channel
 // send, no store call); one goroutine a site writes what has queued in
-// one transaction, at most MaxBatch outcomes at a time. QueueSize
+// one transaction, at most MaxBatch outcomes at a time, gathered for at
+// most BatchDelay after the first. QueueSize
 // outcomes wait at most; past that an outcome is dropped and counted,
 // never waited for.
 const (
-	QueueSize = 4096
-	MaxBatch  = 256
+	QueueSize  = 4096
+	MaxBatch   = 256
+	BatchDelay = 250 * time.Millisecond
 )
 
 // Queue records a site's outcomes off the answer's path. Build it with
@@ -91,17 +94,37 @@ func (q *Queue) write() {
 		clear(batch) // the questions and subjects are not kept
 		batch = batch[:0]
 	}
-	for s := range q.in {
+	// take adds s to the batch, or answers a Flush marker; it reports
+	// whether the batch is to be written now.
+	take := func(s sighted) bool {
 		if s.flushed != nil {
 			flush()
 			close(s.flushed)
-			continue
+			return false
 		}
 		batch = append(batch, s)
-		// Take what else has queued, then write it all.
-		if len(batch) < MaxBatch && len(q.in) > 0 {
+		return len(batch) >= MaxBatch
+	}
+	for s := range q.in {
+		if !take(s) && len(batch) == 0 {
 			continue
 		}
+		// A batch is open: gather for up to BatchDelay, so a busy site
+		// commits a few times a second, not once an answer.
+		timer := time.NewTimer(BatchDelay)
+	gather:
+		for len(batch) > 0 && len(batch) < MaxBatch {
+			select {
+			case s, ok := <-q.in:
+				if !ok {
+					break gather
+				}
+				take(s)
+			case <-timer.C:
+				break gather
+			}
+		}
+		timer.Stop()
 		flush()
 	}
 	flush()
