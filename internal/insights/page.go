@@ -117,7 +117,7 @@ func View(rep *Report) web.InsightsView {
 		out := make([]web.InsightsCluster, 0, len(cs))
 		for _, c := range cs {
 			out = append(out, web.InsightsCluster{Terms: terms(c), Readers: c.Readers, Questions: c.Questions,
-				Outcomes: outcomes(c.Outcomes), Rate: percent(c.AnswerRate), Pages: c.Pages})
+				Outcomes: strings.ReplaceAll(outcomes(c.Outcomes), "_", " "), Rate: percent(c.AnswerRate), Pages: c.Pages})
 		}
 		return out
 	}

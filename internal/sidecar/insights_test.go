@@ -388,7 +388,7 @@ func testInsightsPage(t *testing.T, srv *edgeServer) {
 		!strings.HasPrefix(a.header.Get("Content-Type"), "text/html") {
 		t.Fatalf("page: %d %v", a.status, a.header)
 	}
-	if !strings.Contains(a.body, "<td>chart helm kubernet</td>") || !strings.Contains(a.body, "1000 questions from 100 readers") {
+	if !strings.Contains(a.body, "<strong data-insights-terms>chart helm kubernet</strong>") || !strings.Contains(a.body, "1000 questions from 100 readers") {
 		t.Errorf("the page does not show the report:\n%s", a.body)
 	}
 	if !strings.Contains(a.body, "<svg") || !strings.Contains(a.body, "data-insights-weeks") || !strings.Contains(a.body, `href="?days=30&amp;format=csv"`) {
