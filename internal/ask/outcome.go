@@ -41,6 +41,10 @@ type Outcome struct {
 	// confidence) or of the retrieved ones that came closest (refused),
 	// at most maxOutcomePages, in retrieval order.
 	Pages []string
+	// ContextID is the context_id of the answer's evidence package, the
+	// one its review link and a reader's feedback name; empty when the
+	// answer named none (no sources, a durable run).
+	ContextID string
 }
 
 // maxOutcomePages bounds Outcome.Pages.
@@ -57,7 +61,11 @@ func (x *exchange) outcome(kind OutcomeKind, sources []Source) {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(x.r.Context()), outcomeTimeout)
 	defer cancel()
-	x.h.tell(ctx, Outcome{Kind: kind, Question: x.question, Subject: x.subject, Pages: outcomePages(sources)})
+	o := Outcome{Kind: kind, Question: x.question, Subject: x.subject, Pages: outcomePages(sources)}
+	if x.pkg != nil {
+		o.ContextID = x.pkg.ContextID
+	}
+	x.h.tell(ctx, o)
 }
 
 // runOutcome tells Config.Outcome how a durable run's question ended,

@@ -16,7 +16,8 @@ var CSVHeader = []string{"section", "rank", "label", "questions", "readers", "an
 // WriteCSV writes rep as one CSV table (RFC 4180, CRLF) a spreadsheet
 // opens: a "total" row, then "gap" and "top" rows (label: the cluster's
 // terms; detail: its outcomes, and for a gap the closest pages), "page"
-// rows (questions: how many answers cited it) and "week" rows (label:
+// rows (questions: how many answers cited it), "not_helpful" rows (a
+// page, and how many answers judged not helpful cited it) and "week" rows (label:
 // the week's Monday). A cell that a spreadsheet would read as a formula
 // (starting with =, +, -, @, a tab or a carriage return) is prefixed
 // with an apostrophe.
@@ -32,7 +33,8 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 	itoa, pct := strconv.Itoa, func(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
 	row(CSVHeader...)
 	row("total", "", rep.Site, itoa(rep.Questions), itoa(rep.Readers), itoa(int(rep.AnswerRate*float64(rep.Questions)+0.5)),
-		itoa(rep.Exact), pct(rep.AnswerRate), fmt.Sprintf("last %d days since %s; rare terms %d", rep.Days, rep.Since.Format(time.RFC3339), rep.RareTerms))
+		itoa(rep.Exact), pct(rep.AnswerRate), fmt.Sprintf("last %d days since %s; rare terms %d; helpful %d, not helpful %d",
+			rep.Days, rep.Since.Format(time.RFC3339), rep.RareTerms, rep.Helpful, rep.NotHelpful))
 	clusters := func(section string, cs []Cluster) {
 		for i, c := range cs {
 			detail := outcomes(c.Outcomes)
@@ -46,6 +48,9 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 	clusters("top", rep.Top)
 	for i, p := range rep.Pages {
 		row("page", itoa(i+1), p.Page, itoa(p.Cited), "", "", "", "", "")
+	}
+	for i, p := range rep.NotHelpfulPages {
+		row("not_helpful", itoa(i+1), p.Page, itoa(p.Cited), "", "", "", "", "")
 	}
 	for i, wk := range rep.Weeks {
 		rate := ""

@@ -111,6 +111,19 @@ func mac(key []byte, parts ...string) []byte {
 // text reaches the sidecar, so its key is empty and it has no pages.
 const OutcomeExact ask.OutcomeKind = "exact"
 
+// A reader's verdict on a backend answer, recorded with the pages the
+// answer cited (feedback, not a question: no key, and never counted
+// among the questions).
+const (
+	OutcomeHelpful    ask.OutcomeKind = "helpful"
+	OutcomeNotHelpful ask.OutcomeKind = "not_helpful"
+)
+
+// verdict reports whether outcome is a reader's verdict, not a question.
+func verdict(outcome string) bool {
+	return outcome == string(OutcomeHelpful) || outcome == string(OutcomeNotHelpful)
+}
+
 // HiddenPrefix starts a hidden term in a question key.
 const HiddenPrefix = "#"
 

@@ -41,6 +41,12 @@ type Report struct {
 	Top []Cluster `json:"top"`
 	// Pages are the pages answers cited most.
 	Pages []PageCount `json:"pages"`
+	// Helpful and NotHelpful count the readers' verdicts on backend
+	// answers (feedback); NotHelpfulPages are the pages the answers
+	// judged not helpful cited, most often first.
+	Helpful         int         `json:"helpful"`
+	NotHelpful      int         `json:"notHelpful"`
+	NotHelpfulPages []PageCount `json:"notHelpfulPages"`
 	// RareTerms counts the distinct terms the corpus does not hold that
 	// fewer than MinCrowd readers used: never shown.
 	RareTerms int `json:"rareTerms"`
@@ -128,13 +134,26 @@ type acc struct {
 }
 
 func build(site string, days int, since, now time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
-	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}, Weeks: weeks(since, now)}
+	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{},
+		NotHelpfulPages: []PageCount{}, Weeks: weeks(since, now)}
+	unhelpful := map[string]int{}
 	clusters := map[string]*acc{}
 	readers := map[string]bool{}
 	rare := map[string]bool{}
 	cited := map[string]int{}
 	answered := 0
 	for i, e := range events {
+		if verdict(e.Outcome) {
+			if e.Outcome == string(OutcomeHelpful) {
+				rep.Helpful++
+				continue
+			}
+			rep.NotHelpful++
+			for _, p := range e.Pages {
+				unhelpful[p]++
+			}
+			continue
+		}
 		rep.Questions++
 		day := e.At.UTC().Format(time.DateOnly)
 		readers[day+e.Reader] = true
@@ -223,6 +242,9 @@ func build(site string, days int, since, now time.Time, events []store.InsightEv
 	for _, p := range topPages(cited, MaxReportRows) {
 		rep.Pages = append(rep.Pages, PageCount{Page: p, Cited: cited[p]})
 	}
+	for _, p := range topPages(unhelpful, MaxReportRows) {
+		rep.NotHelpfulPages = append(rep.NotHelpfulPages, PageCount{Page: p, Cited: unhelpful[p]})
+	}
 	return rep
 }
 
@@ -271,6 +293,13 @@ func (rep *Report) WriteText(w io.Writer) error {
 		b.WriteString("  none\n")
 	}
 	for _, p := range rep.Pages {
+		fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+	}
+	fmt.Fprintf(&b, "\nReaders' verdicts: %d helpful, %d not helpful. Pages the answers judged not helpful cited:\n", rep.Helpful, rep.NotHelpful)
+	if len(rep.NotHelpfulPages) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, p := range rep.NotHelpfulPages {
 		fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
 	}
 	b.WriteString("\nBy week (questions, answered by the backend, answered in the page):\n")

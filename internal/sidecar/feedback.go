@@ -91,8 +91,9 @@ const ExactReport = `{"outcome":"exact"}`
 //     config sets "feedback": true (else 404 FEEDBACK_DISABLED). It is
 //     counted in askplane_feedback_total{site,verdict} when this
 //     instance issued that context_id within issuedContextTTL, else in
-//     askplane_feedback_unverified_total{site,verdict}, and kept nowhere
-//     else;
+//     askplane_feedback_unverified_total{site,verdict}; when the site
+//     records insights and this instance gave that answer lately, it is
+//     also queued to insights with the pages the answer cited;
 //   - the widget's report of an exact answer (ExactReport), when the
 //     site's config turns insights on (else 404 INSIGHTS_DISABLED):
 //     queued to insights as an "exact" outcome of the reader (the
@@ -113,6 +114,16 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
 	return st.cors(st.subjectGate(edge, subjects, func(w http.ResponseWriter, r *http.Request, subject string) {
+		// reader is who insights count: the reader of a valid anonymous
+		// cookie (none is minted here), else the gate's subject.
+		reader := func(subject string) string {
+			if known != nil {
+				if s, ok := known.Known(r); ok {
+					return s
+				}
+			}
+			return subject
+		}
 		verdict, contextID, status, code := readFeedback(w, r, corpusID)
 		if status != 0 {
 			ask.CloseUnread(w, r)
@@ -128,22 +139,24 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 			ask.WriteError(w, &ask.Error{Status: http.StatusNotFound, Code: "INSIGHTS_DISABLED", Message: "This site does not record insights."})
 			return
 		case verdict == outcomeExact:
-			if known != nil {
-				if s, ok := known.Known(r); ok {
-					subject = s
-				}
-			}
-			st.insights.Add(ask.Outcome{Kind: insights.OutcomeExact, Subject: subject})
+			st.insights.Add(ask.Outcome{Kind: insights.OutcomeExact, Subject: reader(subject)})
 		case !st.cfg.Feedback:
 			ask.WriteError(w, errFeedbackDisabled)
 			return
-		case metrics != nil:
-			// A context_id this instance did not issue lately (made up,
-			// too old, or another instance's) is counted apart.
-			if st.issued.has(contextID) {
-				metrics.Feedback(siteID, verdict)
-			} else {
-				metrics.FeedbackUnverified(siteID, verdict)
+		default:
+			if metrics != nil {
+				// A context_id this instance did not issue lately (made
+				// up, too old, or another instance's) is counted apart.
+				if st.issued.has(contextID) {
+					metrics.Feedback(siteID, verdict)
+				} else {
+					metrics.FeedbackUnverified(siteID, verdict)
+				}
+			}
+			// Insights keep the verdict with the pages the answer cited,
+			// when this instance gave that answer lately.
+			if pages, ok := st.answers.Pages(contextID); ok {
+				st.insights.Add(ask.Outcome{Kind: ask.OutcomeKind(verdict), Subject: reader(subject), Pages: pages})
 			}
 		}
 		w.Header().Set("Cache-Control", "no-store")

@@ -43,8 +43,16 @@ func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(contex
 	})
 	s.insightQueues = append(s.insightQueues, q)
 	st.insights = q
+	if st.cfg.Feedback {
+		// A reader's verdict names the answer by its context_id only:
+		// the pages it cited are remembered here, for feedbackHandler.
+		st.answers = insights.NewAnswers(nil)
+	}
 	var warned atomic.Int64
 	return func(_ context.Context, o ask.Outcome) {
+		if st.answers != nil && o.ContextID != "" && (o.Kind == ask.OutcomeAnswered || o.Kind == ask.OutcomeLowConfidence) {
+			st.answers.Add(o.ContextID, o.Pages)
+		}
 		if !q.Add(o) {
 			if now := time.Now().Unix(); now-warned.Load() >= 60 {
 				warned.Store(now)

@@ -1,12 +1,15 @@
 package sidecar
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -112,5 +115,53 @@ func TestExactAnswersReported(t *testing.T) {
 	off, _ := startRestartable(t, config("memory:", `,"feedback":true`), edgeEnv)
 	if a := off.send(t, "POST", "/v1/feedback?corpus=docs", `{"outcome":"exact"}`); a.status != 404 || !strings.Contains(a.body, "INSIGHTS_DISABLED") {
 		t.Errorf("a site without insights: %d %s", a.status, a.body)
+	}
+}
+
+// On a site that takes feedback and records insights, a reader's verdict
+// on an answer this instance gave is recorded with the pages the answer
+// cited (never as a question), and the report lists the pages of the
+// answers judged not helpful; a verdict on an answer not given here
+// (made up, or another instance's) records nothing.
+func TestFeedbackVerdictsInInsights(t *testing.T) {
+	public := insightsPublic(t)
+	cfg, err := Decode([]byte(`{"sessions":"sqlite:` + t.TempDir() + `/s.db","sites":[` +
+		siteJSON(public, "docs", "docs", `,"feedback":true,"insights":{"minCrowd":2}`) + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := startRestartable(t, cfg, edgeEnv)
+	asked := srv.send(t, "POST", "/v1/ask?corpus=docs", askJSON("how do I deploy the site?"))
+	link := asked.header.Get("Link")
+	frag := link[strings.Index(link, "#")+1 : strings.Index(link, ">")]
+	raw, err := base64.RawURLEncoding.DecodeString(frag)
+	var recipe struct {
+		ContextID string `json:"context_id"`
+	}
+	if err != nil || json.Unmarshal(raw, &recipe) != nil || recipe.ContextID == "" {
+		t.Fatalf("no context_id in the answer's Link %q: %v", link, err)
+	}
+	fb := func(ctx, verdict string) {
+		t.Helper()
+		if a := srv.send(t, "POST", "/v1/feedback?corpus=docs", `{"context_id":"`+ctx+`","verdict":"`+verdict+`"}`); a.status != 204 {
+			t.Fatalf("%s: %d %s", verdict, a.status, a.body)
+		}
+	}
+	fb(recipe.ContextID, "not_helpful")
+	fb(recipe.ContextID, "not_helpful")
+	fb(recipe.ContextID, "helpful")
+	fb("sha256:"+strings.Repeat("ab", 32), "not_helpful")
+	if err := srv.flushInsights(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := insights.Build(t.Context(), srv.sessions.(store.Insights), "docs", 30, time.Now().Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Questions != 1 || rep.Helpful != 1 || rep.NotHelpful != 2 {
+		t.Errorf("questions %d, helpful %d, not helpful %d; want 1, 1, 2", rep.Questions, rep.Helpful, rep.NotHelpful)
+	}
+	if len(rep.NotHelpfulPages) != 1 || rep.NotHelpfulPages[0].Page != "/docs/deploy/#deploy" || rep.NotHelpfulPages[0].Cited != 2 {
+		t.Errorf("not helpful pages %+v", rep.NotHelpfulPages)
 	}
 }
