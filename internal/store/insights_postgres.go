@@ -94,16 +94,14 @@ func (p *Postgres) PutInsights(ctx context.Context, ps []InsightPut) error {
 					e.Site, h.Hash, e.Reader, at); err != nil {
 					return err
 				}
-				var n int
-				if err := tx.QueryRow(ctx, `SELECT count(*) FROM insight_term_readers WHERE site_id = $1 AND term = $2 AND at >= $3`,
-					e.Site, h.Hash, in.Since.UnixMilli()).Scan(&n); err != nil {
+				// Revealed in the same statement that counts the crowd: not
+				// counted again once revealed, and counted only up to the
+				// crowd (a popular term has thousands of readers).
+				if _, err := tx.Exec(ctx, `INSERT INTO insight_terms (site_id, term, stem) SELECT $1, $2, $3
+					WHERE NOT EXISTS (SELECT 1 FROM insight_terms WHERE site_id = $1 AND term = $2)
+					AND (SELECT count(*) FROM (SELECT 1 FROM insight_term_readers WHERE site_id = $1 AND term = $2 AND at >= $4 LIMIT $5) c) >= $5
+					ON CONFLICT DO NOTHING`, e.Site, h.Hash, h.Stem, in.Since.UnixMilli(), in.MinCrowd); err != nil {
 					return err
-				}
-				if n >= in.MinCrowd {
-					if _, err := tx.Exec(ctx, `INSERT INTO insight_terms (site_id, term, stem) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-						e.Site, h.Hash, h.Stem); err != nil {
-						return err
-					}
 				}
 			}
 		}

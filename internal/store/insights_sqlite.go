@@ -90,7 +90,7 @@ func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 		return unavailable(ctx, op, err)
 	}
 	defer tx.Rollback()
-	var event, sighting, crowd, reveal *sql.Stmt
+	var event, sighting, reveal *sql.Stmt
 	prepare := func(st **sql.Stmt, q string) error {
 		if *st != nil {
 			return nil
@@ -100,7 +100,7 @@ func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 		return err
 	}
 	defer func() {
-		for _, st := range []*sql.Stmt{event, sighting, crowd, reveal} {
+		for _, st := range []*sql.Stmt{event, sighting, reveal} {
 			if st != nil {
 				st.Close()
 			}
@@ -123,20 +123,17 @@ func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 			if _, err := sighting.ExecContext(ctx, e.Site, h.Hash, e.Reader, at); err != nil {
 				return unavailable(ctx, op, err)
 			}
-			if err := prepare(&crowd, `SELECT count(*) FROM insight_term_readers WHERE site_id = ? AND term = ? AND at >= ?`); err != nil {
+			// Revealed in the same statement that counts the crowd: not
+			// counted again once revealed, and counted only up to the
+			// crowd (a popular term has thousands of readers).
+			if err := prepare(&reveal, `INSERT INTO insight_terms (site_id, term, stem) SELECT ?1, ?2, ?3
+				WHERE NOT EXISTS (SELECT 1 FROM insight_terms WHERE site_id = ?1 AND term = ?2)
+				AND (SELECT count(*) FROM (SELECT 1 FROM insight_term_readers WHERE site_id = ?1 AND term = ?2 AND at >= ?4 LIMIT ?5)) >= ?5
+				ON CONFLICT DO NOTHING`); err != nil {
 				return unavailable(ctx, op, err)
 			}
-			var n int
-			if err := crowd.QueryRowContext(ctx, e.Site, h.Hash, p.Since.UnixMilli()).Scan(&n); err != nil {
+			if _, err := reveal.ExecContext(ctx, e.Site, h.Hash, h.Stem, p.Since.UnixMilli(), p.MinCrowd); err != nil {
 				return unavailable(ctx, op, err)
-			}
-			if n >= p.MinCrowd {
-				if err := prepare(&reveal, `INSERT INTO insight_terms (site_id, term, stem) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
-					return unavailable(ctx, op, err)
-				}
-				if _, err := reveal.ExecContext(ctx, e.Site, h.Hash, h.Stem); err != nil {
-					return unavailable(ctx, op, err)
-				}
 			}
 		}
 	}
