@@ -71,9 +71,9 @@ func serveInsights(t *testing.T, public string) (base string, flush func()) {
 	return "http://" + addr, func() { time.Sleep(insights.BatchDelay + 500*time.Millisecond) }
 }
 
-// busyWindow asks the sidecar what 24 readers would: questions the docs
-// answer, a gap 8 readers share, a secret one reader typed, and exact
-// answers the widget reported.
+// busyWindow asks the sidecar what 24 readers would, 50 questions in
+// all: questions the docs answer, gaps 8 and 5 readers share, a secret
+// one reader typed, and exact answers the widget reported.
 func busyWindow(t *testing.T, base string) {
 	t.Helper()
 	post := func(c *http.Client, path, body string) int {
@@ -94,6 +94,9 @@ func busyWindow(t *testing.T, base string) {
 		qs := []string{answerable[r%3]}
 		if r < 8 {
 			qs = append(qs, "kubernetes helm chart for the sidecar")
+		}
+		if r >= 10 && r < 15 {
+			qs = append(qs, "graphql subscriptions")
 		}
 		if r == 9 {
 			qs = append(qs, "my email is zelda.quuxington@example.org")
@@ -175,7 +178,7 @@ func TestInsightsPage(t *testing.T) {
 	flush()
 	tb = openInsights(t, browser, busy, path, true, 1280, "main[data-insights]")
 	text := tb.eval(`document.body.textContent.replace(/\s+/g, ' ')`)
-	for _, want := range []string{"45 questions from 24 readers", "helm kubernet", "12 (27%) were answered in the page", "were answered in the page by exact facts", "Download as CSV"} {
+	for _, want := range []string{"50 questions from 24 readers", "helm kubernet", "graphql subscript", "12 (24%) were answered in the page", "were answered in the page by exact facts", "Download as CSV"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("busy window: no %q in\n%s", want, text)
 		}
