@@ -21,7 +21,11 @@
 # With INSIGHTS=compare this tree's askplane runs the closed loop (a)
 # ROUNDS times with the site's "insights" setting off and on, interleaved
 # (off, on, off, …), so the printed ratio (on / off) is the cost of
-# recording every question's outcome, measured in the same run.
+# recording every question's outcome, measured in the same run. Each
+# closed loop also prints the server's CPU time an answer (user + system,
+# from /proc, over the measured window), and the summary the ratio of
+# their medians: on a shared machine that figure moves less than
+# answers a second.
 # With PROFILE=1 both binaries are built with -tags askplane_pprof and a
 # CPU profile of the server is taken during each binary's first closed
 # loop; the top of each is printed and the profiles kept in OUT.
@@ -259,6 +263,9 @@ start_server() {
 	exit 1
 }
 
+# cpu_ticks prints the server's user + system CPU time, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+
 stop_server() {
 	kill "$server_pid" 2>/dev/null || true
 	wait "$server_pid" 2>/dev/null || true
@@ -298,9 +305,18 @@ for name in $corpora; do
 			start_server "$work/$name.json" "$out/$name-$bin-server.log" "$bin"
 			echo "-- (a) $bin: closed loop, $workers workers, round $round/$rounds, on $server_url, pid $server_pid, load: $(uptime | sed 's/.*load average: //')"
 			[ "$round" = 1 ] && profile "$name-$bin"
+			# The server's CPU time over the measured window (from the end
+			# of the warm-up to the end of the loop), per answer: less
+			# swayed by other work on the machine than answers a second.
+			(sleep "${warmup%s}"; cpu_ticks >"$work/cpu0") &
+			cpu_pid=$!
 			load "$name-closed-$bin-$round" "$public" 0
+			cpu1=$(cpu_ticks)
+			wait "$cpu_pid" || true
 			if [ -n "$profile_pid" ]; then wait "$profile_pid" || true; profile_pid=""; fi
-			jq -r --arg bin "$bin" '"   \($bin) answered/s \(.answeredPerSecond | floor), p99 first event \(.firstEvent.p99Ms) ms"' "$out/$name-closed-$bin-$round.json"
+			cpu_us=$(jq -r --arg t "$((cpu1 - $(cat "$work/cpu0")))" --arg hz "$(getconf CLK_TCK)" '($t | tonumber) * 1000000 / ($hz | tonumber) / ([.answered, 1] | max) | floor' "$out/$name-closed-$bin-$round.json")
+			echo "$cpu_us" >"$out/$name-cpu-$bin-$round.txt"
+			jq -r --arg bin "$bin" --arg cpu "$cpu_us" '"   \($bin) answered/s \(.answeredPerSecond | floor), p99 first event \(.firstEvent.p99Ms) ms, server CPU \($cpu) us an answer"' "$out/$name-closed-$bin-$round.json"
 			if [ "$bin" = "${bins[-1]}" ] && [ "$round" = "$rounds" ]; then
 				cp "$out/$name-closed-$bin-$round.json" "$out/$name-closed.json"
 				echo "-- (b) open loop at ${OPEN_RATE:-500} requests/s (half the target), load: $(uptime | sed 's/.*load average: //')"
@@ -327,7 +343,11 @@ for name in $corpora; do
 		med() { jq -s 'map(.answeredPerSecond) | sort | .[(length / 2 | floor)] | floor' "$@"; }
 		b=$(med "$out/$name-closed-${bins[0]}-"*.json)
 		h=$(med "$out/$name-closed-${bins[1]}-"*.json)
-		printf '%s\t%s\t%s\t%s\n' "$name" "$b" "$h" "$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.3f", (b > 0 ? h / b : 0) }')" >>"$ratios"
+		medcpu() { sort -n "$@" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+		bc=$(medcpu "$out/$name-cpu-${bins[0]}-"*.txt)
+		hc=$(medcpu "$out/$name-cpu-${bins[1]}-"*.txt)
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$b" "$h" "$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.3f", (b > 0 ? h / b : 0) }')" \
+			"$bc" "$hc" "$(awk -v b="$bc" -v h="$hc" 'BEGIN { printf "%.3f", (b > 0 ? h / b : 0) }')" >>"$ratios"
 	fi
 	jq -r --arg name "$name" --arg records "$records" --arg rss "$rss" --arg stress "$stress_p99" --slurpfile c "$out/$name-closed.json" '
 		[$name, $records,
@@ -352,6 +372,6 @@ awk -F'\t' 'NR > 1 {
 if [ -s "$ratios" ]; then
 	echo
 	echo "== closed loop, answered requests/s, median of $rounds interleaved rounds: ${bins[0]} against ${bins[1]}${base:+ (BASE $base against this tree)}"
-	awk -F'\t' -v a="${bins[0]}" -v b="${bins[1]}" '{ printf "%-8s %s %6d | %s %6d | ratio %sx\n", $1, a, $2, b, $3, $4 }' "$ratios"
+	awk -F'\t' -v a="${bins[0]}" -v b="${bins[1]}" '{ printf "%-8s %s %6d | %s %6d | ratio %sx; server CPU an answer (median): %s %d us | %s %d us | ratio %sx\n", $1, a, $2, b, $3, $4, a, $5, b, $6, $7 }' "$ratios"
 fi
 if [ -n "${OUT:-}" ]; then echo "reports and server logs in $out"; fi

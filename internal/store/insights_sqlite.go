@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -76,8 +77,8 @@ func (s *SQLite) PutInsight(ctx context.Context, p InsightPut) error {
 	return s.PutInsights(ctx, []InsightPut{p})
 }
 
-// PutInsights implements Insights: one transaction, each statement
-// prepared once for the batch.
+// PutInsights implements Insights: one transaction, the events in one
+// statement, the hidden terms' statements prepared once for the batch.
 func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 	const op = "put insight"
 	if err := checkInsightPuts(ps); err != nil || len(ps) == 0 {
@@ -90,7 +91,7 @@ func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 		return unavailable(ctx, op, err)
 	}
 	defer tx.Rollback()
-	var event, sighting, reveal *sql.Stmt
+	var sighting, reveal *sql.Stmt
 	prepare := func(st **sql.Stmt, q string) error {
 		if *st != nil {
 			return nil
@@ -100,21 +101,31 @@ func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 		return err
 	}
 	defer func() {
-		for _, st := range []*sql.Stmt{event, sighting, reveal} {
+		for _, st := range []*sql.Stmt{sighting, reveal} {
 			if st != nil {
 				st.Close()
 			}
 		}
 	}()
+	// The events: one INSERT of every row (a statement a row cost more
+	// than the rows themselves).
+	var q strings.Builder
+	q.WriteString(`INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES `)
+	args := make([]any, 0, 7*len(ps))
+	for i, p := range ps {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+		e := p.Event
+		args = append(args, e.Site, e.At.UnixMilli(), e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages))
+	}
+	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		return unavailable(ctx, op, err)
+	}
 	for _, p := range ps {
 		e := p.Event
 		at := e.At.UnixMilli()
-		if err := prepare(&event, `INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES (?, ?, ?, ?, ?, ?, ?)`); err != nil {
-			return unavailable(ctx, op, err)
-		}
-		if _, err := event.ExecContext(ctx, e.Site, at, e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages)); err != nil {
-			return unavailable(ctx, op, err)
-		}
 		for _, h := range p.Hidden {
 			if err := prepare(&sighting, `INSERT INTO insight_term_readers (site_id, term, reader, at) VALUES (?, ?, ?, ?)
 				ON CONFLICT DO UPDATE SET at = max(at, excluded.at)`); err != nil {
