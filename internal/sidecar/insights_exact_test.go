@@ -51,7 +51,7 @@ func TestExactAnswersReported(t *testing.T) {
 		status      int
 		code        string
 	}{
-		{browser, `{"outcome":"exact"}`, "application/json", 204, ""},
+		{browser, ExactReport, "application/json", 204, ""},
 		{browser, `{"outcome":"exact"}`, "application/json", 204, ""},
 		{newClient(t), `{"outcome":"exact"}`, "application/json", 204, ""},
 		{browser, `{"outcome":"exact","question":"alice@example.com"}`, "application/json", 400, "FEEDBACK_INVALID"},
