@@ -16,7 +16,8 @@ var CSVHeader = []string{"section", "rank", "label", "questions", "readers", "an
 // WriteCSV writes rep as one CSV table (RFC 4180, CRLF) a spreadsheet
 // opens: a "total" row, then "gap" and "top" rows (label: the cluster's
 // terms; detail: its outcomes, and for a gap the closest pages), "page"
-// rows (questions: how many answers cited it), "not_helpful" rows (a
+// rows (questions: how many answers cited it), "least_cited" rows (the
+// same, the pages cited least), "not_helpful" rows (a
 // page, and how many answers judged not helpful cited it) and "week" rows (label:
 // the week's Monday). A cell that a spreadsheet would read as a formula
 // (starting with =, +, -, @, a tab or a carriage return) is prefixed
@@ -48,6 +49,9 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 	clusters("top", rep.Top)
 	for i, p := range rep.Pages {
 		row("page", itoa(i+1), p.Page, itoa(p.Cited), "", "", "", "", "")
+	}
+	for i, p := range rep.LeastPages {
+		row("least_cited", itoa(i+1), p.Page, itoa(p.Cited), "", "", "", "", "")
 	}
 	for i, p := range rep.NotHelpfulPages {
 		row("not_helpful", itoa(i+1), p.Page, itoa(p.Cited), "", "", "", "", "")

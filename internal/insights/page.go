@@ -125,6 +125,9 @@ func View(rep *Report) web.InsightsView {
 	for _, p := range rep.Pages {
 		vm.Pages = append(vm.Pages, web.InsightsPage{Page: p.Page, Cited: p.Cited})
 	}
+	for _, p := range rep.LeastPages {
+		vm.LeastPages = append(vm.LeastPages, web.InsightsPage{Page: p.Page, Cited: p.Cited})
+	}
 	vm.Helpful, vm.NotHelpful = rep.Helpful, rep.NotHelpful
 	for _, p := range rep.NotHelpfulPages {
 		vm.NotHelpfulPages = append(vm.NotHelpfulPages, web.InsightsPage{Page: p.Page, Cited: p.Cited})

@@ -39,8 +39,11 @@ type Report struct {
 	Gaps []Cluster `json:"gaps"`
 	// Top are the clusters asked most, with their answer rate.
 	Top []Cluster `json:"top"`
-	// Pages are the pages answers cited most.
-	Pages []PageCount `json:"pages"`
+	// Pages are the pages answers cited most; LeastPages those cited
+	// least (at least once: a page no answer cited is not in the store),
+	// fewest first.
+	Pages      []PageCount `json:"pages"`
+	LeastPages []PageCount `json:"leastPages"`
 	// Helpful and NotHelpful count the readers' verdicts on backend
 	// answers (feedback); NotHelpfulPages are the pages the answers
 	// judged not helpful cited, most often first.
@@ -134,7 +137,7 @@ type acc struct {
 }
 
 func build(site string, days int, since, now time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
-	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{},
+	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}, LeastPages: []PageCount{},
 		NotHelpfulPages: []PageCount{}, Weeks: weeks(since, now)}
 	unhelpful := map[string]int{}
 	clusters := map[string]*acc{}
@@ -242,6 +245,15 @@ func build(site string, days int, since, now time.Time, events []store.InsightEv
 	for _, p := range topPages(cited, MaxReportRows) {
 		rep.Pages = append(rep.Pages, PageCount{Page: p, Cited: cited[p]})
 	}
+	if len(cited) > MaxReportRows {
+		// The rest, fewest citations first: the pages readers' questions
+		// reach least. (With few pages, "most" already lists them all.)
+		all := topPages(cited, len(cited))
+		rest := all[MaxReportRows:]
+		for i := len(rest) - 1; i >= max(0, len(rest)-MaxReportRows); i-- {
+			rep.LeastPages = append(rep.LeastPages, PageCount{Page: rest[i], Cited: cited[rest[i]]})
+		}
+	}
 	for _, p := range topPages(unhelpful, MaxReportRows) {
 		rep.NotHelpfulPages = append(rep.NotHelpfulPages, PageCount{Page: p, Cited: unhelpful[p]})
 	}
@@ -294,6 +306,12 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	for _, p := range rep.Pages {
 		fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+	}
+	if len(rep.LeastPages) > 0 {
+		b.WriteString("\nPages cited least (cited at least once):\n")
+		for _, p := range rep.LeastPages {
+			fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+		}
 	}
 	fmt.Fprintf(&b, "\nReaders' verdicts: %d helpful, %d not helpful. Pages the answers judged not helpful cited:\n", rep.Helpful, rep.NotHelpful)
 	if len(rep.NotHelpfulPages) == 0 {

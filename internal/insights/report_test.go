@@ -2,6 +2,7 @@ package insights_test
 
 import (
 	"encoding/csv"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +98,40 @@ func TestReportExactAndWeeks(t *testing.T) {
 	}
 	if rows[1][0] != "total" || rows[1][3] != "5" || rows[1][5] != "4" || rows[1][6] != "3" || rows[1][7] != "0.800" {
 		t.Errorf("total row %q", rows[1])
+	}
+}
+
+// Past the MaxReportRows pages cited most, the report lists the pages
+// cited least, fewest first; with fewer pages it lists none (the most
+// cited already shows them all).
+func TestReportLeastCitedPages(t *testing.T) {
+	s := open(t)
+	c := &clock{time.Date(2026, 1, 21, 12, 0, 0, 0, time.UTC)}
+	rec, err := insights.NewRecorder(s, "docs", "en", noVocabulary{}, insights.Config{MinCrowd: 2}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := insights.MaxReportRows + 5
+	for p := range pages {
+		for range p + 1 { // page p cited p+1 times
+			if err := rec.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeAnswered, Question: "deploy", Subject: "anon:a",
+				Pages: []string{fmt.Sprintf("/p%02d/", p)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rep, err := insights.Build(t.Context(), s, "docs", 7, c.t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Pages) != insights.MaxReportRows || rep.Pages[0].Page != fmt.Sprintf("/p%02d/", pages-1) {
+		t.Errorf("most cited %+v", rep.Pages)
+	}
+	var least []string
+	for _, p := range rep.LeastPages {
+		least = append(least, fmt.Sprintf("%s=%d", p.Page, p.Cited))
+	}
+	if strings.Join(least, " ") != "/p00/=1 /p01/=2 /p02/=3 /p03/=4 /p04/=5" {
+		t.Errorf("least cited %q", least)
 	}
 }
