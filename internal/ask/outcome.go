@@ -12,9 +12,9 @@ import (
 // OutcomeKind is how a question ended, as Config.Outcome is told it.
 type OutcomeKind string
 
-// Outcome kinds. A request that failed otherwise (a timeout, a
-// cancellation, a generation or store failure, a refused request) is not
-// an outcome of the question and is not reported.
+// Outcome kinds. A request that failed otherwise (a cancellation, a
+// shutdown, a store failure or conflict, a refused request) is not an
+// outcome of the question and is not reported.
 const (
 	// OutcomeAnswered: the answer was streamed with its citations.
 	OutcomeAnswered OutcomeKind = "answered"
@@ -26,6 +26,10 @@ const (
 	OutcomeRefused OutcomeKind = "refused"
 	// OutcomeNoSources: retrieval found nothing.
 	OutcomeNoSources OutcomeKind = "no_sources"
+	// OutcomeFailed: sources were found but the answer failed: the
+	// generator failed or ran out of time (ASK_GENERATION_FAILED,
+	// ASK_TIMEOUT); Pages are the sources retrieved.
+	OutcomeFailed OutcomeKind = "error"
 )
 
 // Outcome is one question's end, for Config.Outcome.
@@ -72,8 +76,9 @@ func (x *exchange) outcome(kind OutcomeKind, sources []Source) {
 // once, from the worker that ended it (on whichever instance): the run
 // names its subject, the checkpoint holds its question. An answer is
 // answered with the pages it cited, an ungrounded one refused with the
-// pages shown; a run that failed otherwise (a budget, a timeout, a
-// cancellation, a provider failure) is not an outcome of its question.
+// pages shown, any other failure (the provider, the model's answer, a
+// cut-off answer, the run's deadline) an error; a run cancelled, handed
+// on, or refused by another budget is not an outcome of its question.
 func (h *Handler) runOutcome(ctx context.Context, r run.Run, st *askState, err error) {
 	if h.cfg.Outcome == nil {
 		return
@@ -85,13 +90,25 @@ func (h *Handler) runOutcome(ctx context.Context, r run.Run, st *askState, err e
 	all = append(all, st.shownSources()...)
 	o := Outcome{Question: st.Input.Question, Subject: r.Subject}
 	var ge *generate.Error
+	var be *run.BudgetError
+	var re *run.Error
 	switch {
 	case err == nil && st.Answer != nil:
 		o.Kind, o.Pages = OutcomeAnswered, outcomePages(citedSources(all, st.Answer.Sources))
 	case errors.Is(err, ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
 		o.Kind, o.Pages = OutcomeRefused, outcomePages(all)
-	default:
+	case ctx.Err() != nil, errors.Is(err, run.ErrCancelRequested), errors.Is(err, errSnapshot),
+		errors.As(err, &be) && be.Limit != run.LimitDeadline, errors.As(err, &re):
+		// Handed on (this instance stops), cancelled, not this
+		// instance's contract, refused by a budget, or the run store's
+		// (a lease lost to another worker, which goes on): not how the
+		// question ended.
 		return
+	default:
+		// The provider or the model's answer failed, the answer was cut
+		// off, or the run ran out of time: as a live answer's
+		// generation failure or timeout.
+		o.Kind, o.Pages = OutcomeFailed, outcomePages(all)
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
 	defer cancel()

@@ -24,6 +24,7 @@ func TestDurableAnswersRecordedInInsights(t *testing.T) {
 	}{
 		{"answered", `{"cites":["` + id + `"],"answer":"Install it with go install."}`, "answered", []string{"/docs/install/#install"}},
 		{"refused", `{"cites":["not-a-record"],"answer":"Who knows."}`, "refused", []string{"/docs/install/#install"}},
+		{"error", `this is not the answer's JSON`, "error", []string{"/docs/install/#install"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := newFakeProvider(t, "openai-compatible", tc.reply)
