@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load benchmark of the Ask sidecar: `askplane serve` on a free loopback
-# port, driven over real HTTP by askplane-load (internal/loadgen), for two
+# port, driven over real HTTP by askplane-load (tools/loadgen), for two
 # corpora: the example site's and a generated site (default 10,000 pages)
 # built with the pinned Hugo. For each corpus it runs
 #   (a) a closed loop (every worker asks again as soon as it has its
@@ -100,7 +100,7 @@ tags=()
 if [ -n "${PROFILE:-}" ]; then tags=(-tags askplane_pprof); fi
 echo "== building askplane and askplane-load"
 go build "${tags[@]}" -o "$work/askplane" ./sidecar/cmd/askplane
-go build -o "$work/askplane-load" ./sidecar/cmd/askplane-load
+go build -o "$work/askplane-load" ./tools/cmd/askplane-load
 bins=(head)
 if [ -n "$base" ]; then
 	echo "== building askplane at $base (BASE)"

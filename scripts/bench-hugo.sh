@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Measures what the askplane module costs a Hugo build. For each size it
 # generates a docs site (pages with headings; the first 1,000 pages declare
-# a fact each) and builds it with the pinned Hugo three ways in one run:
+# a fact each) and builds it with the pinned Hugo four ways in one run:
 # without the module (same layouts minus the partial), with the module and
-# no Ask backend (facts only), and with a backend (facts plus the corpus).
-# It prints both ratios against the first, artifact bytes per entry (raw and
-# gzip) and the corpus size.
+# no Ask backend (facts only), with a backend (facts plus the corpus), the
+# last two with params.askplane.markdown = false; and the module as a site
+# gets it by default (facts, corpus, and the Markdown twins, llms.txt and
+# llms-full.txt). It prints the first three ratios against the build
+# without the module, the twins' ratio against the build with the corpus
+# and no twins (the issue's "<= 1.10x the module build"), artifact bytes
+# per entry (raw and gzip) and the corpus size.
 #
 # The machine is shared, so each variant is built ROUNDS times (default 3),
 # the three interleaved, and the fastest build of each counts: contention
@@ -20,7 +24,9 @@
 # a sidebar of the section's pages, breadcrumbs, table of contents,
 # previous/next) instead of the bare one (the default), whose pages cost
 # Hugo almost nothing, so the module's share is the largest it can be.
-# Usage: [ROUNDS=n] [MODULE=dir] [FACTS=n] [THEME=bare|docs] bash scripts/bench-hugo.sh [SIZES...]
+# The sites and builds go under TMPDIR (mktemp): TMPDIR=/dev/shm keeps the
+# disk out of the figures.
+# Usage: [ROUNDS=n] [MODULE=dir] [FACTS=n] [THEME=bare|docs] [TMPDIR=dir] bash scripts/bench-hugo.sh [SIZES...]
 #        (default sizes: 1000 10000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +36,8 @@ hugo=$(go tool -n hugo)
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-gen() { # gen DIR N WITH_MODULE [FALLBACK]
-	local dir=$1 n=$2 with=$3 fallback=${4:-disabled}
+gen() { # gen DIR N WITH_MODULE [FALLBACK] [MARKDOWN (true, false or "" for the default)]
+	local dir=$1 n=$2 with=$3 fallback=${4:-disabled} markdown=${5:-}
 	mkdir -p "$dir/content/docs" "$dir/layouts"
 	cat > "$dir/hugo.toml" <<TOML
 baseURL = "https://bench.example/"
@@ -42,6 +48,7 @@ siteId = "bench"
 fallback = "$fallback"
 endpoint = "/v1/ask"
 TOML
+	[ -z "$markdown" ] || printf 'markdown = %s\n' "$markdown" >> "$dir/hugo.toml"
 	local partial=""
 	if [ "$with" = 1 ]; then
 		printf '[module]\n[[module.imports]]\npath = "github.com/askplane/askplane/hugo-module"\n' >> "$dir/hugo.toml"
@@ -94,17 +101,20 @@ min() { # min A B -> the smaller number
 
 for n in "${sizes[@]}"; do
 	gen "$work/without-$n" "$n" 0
-	gen "$work/facts-$n" "$n" 1 disabled
-	gen "$work/corpus-$n" "$n" 1 backend
-	for v in without facts corpus; do build "$work/$v-$n" >/dev/null; done # warm caches
-	declare -A wall=([without]=999999 [facts]=999999 [corpus]=999999) cpu=([without]=999999 [facts]=999999 [corpus]=999999)
+	gen "$work/facts-$n" "$n" 1 disabled false
+	gen "$work/corpus-$n" "$n" 1 backend false
+	gen "$work/twins-$n" "$n" 1 backend
+	for v in without facts corpus twins; do build "$work/$v-$n" >/dev/null; done # warm caches
+	[ -f "$work/twins-$n/public/docs/page-00000/index.md" ] && { [ -f "$work/twins-$n/public/llms.txt" ] || [ -n "${MODULE:-}" ]; } && [ ! -e "$work/corpus-$n/public/llms.txt" ] ||
+		{ echo "bench-hugo: the twins variant published no twin, or markdown = false did" >&2; exit 1; }
+	declare -A wall=([without]=999999 [facts]=999999 [corpus]=999999 [twins]=999999) cpu=([without]=999999 [facts]=999999 [corpus]=999999 [twins]=999999)
 	for ((r = 0; r < rounds; r++)); do
-		for v in without facts corpus; do
+		for v in without facts corpus twins; do
 			read -r w c < <(build "$work/$v-$n")
 			wall[$v]=$(min "${wall[$v]}" "$w"); cpu[$v]=$(min "${cpu[$v]}" "$c")
 		done
 	done
-	without=${wall[without]}; facts=${wall[facts]}; corpus=${wall[corpus]}
+	without=${wall[without]}; facts=${wall[facts]}; corpus=${wall[corpus]}; twins=${wall[twins]}
 	art=$(ls "$work/corpus-$n/public/askplane/en/"knowledge.*.json)
 	cf=$(ls "$work/corpus-$n/public/askplane/en/"corpus.*.json)
 	entries=$( (grep -o '"kind":' "$art" || true) | wc -l); [ "$entries" -gt 0 ] || entries=1
@@ -113,6 +123,8 @@ for n in "${sizes[@]}"; do
 		"$n" "${THEME:-bare}" "$rounds" "$without" "$facts" "$(echo "$facts / $without" | bc -l)" "$corpus" "$(echo "$corpus / $without" | bc -l)"
 	printf '              CPU (user + system): without %.2fs; facts only %.2fx; facts + corpus %.2fx\n' \
 		"${cpu[without]}" "$(echo "${cpu[facts]} / ${cpu[without]}" | bc -l)" "$(echo "${cpu[corpus]} / ${cpu[without]}" | bc -l)"
+	printf '              default (facts + corpus + Markdown twins, llms.txt): %.2fs, %.2fx the module without twins (CPU %.2fs, %.2fx)\n' \
+		"$twins" "$(echo "$twins / $corpus" | bc -l)" "${cpu[twins]}" "$(echo "${cpu[twins]} / ${cpu[corpus]}" | bc -l)"
 	printf '              artifact %d entries, %d B/entry raw, %d B/entry gzip; corpus %d KiB (%d KiB gzip)\n' \
 		"$entries" $((raw / entries)) $((gz / entries)) $(( $(stat -c %s "$cf") / 1024 )) $(( $(gzip -9c "$cf" | wc -c) / 1024 ))
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Retrieval-quality benchmark: for each site it builds it with the pinned
-# Hugo and runs askplane-retrievalbench (internal/retrievalbench) against
+# Hugo and runs askplane-retrievalbench (tools/retrievalbench) against
 # its labelled questions, side by side in one run: the evidence engine's
-# records, the pages each answer generator (internal/retrievalbench
+# records, the pages each answer generator (tools/retrievalbench
 # Generators, today's and any new version) cites over each engine's
 # evidence, the sidecar's own answer (POST /v1/ask), and Pagefind (the
 # version pinned in package.json) over the same pages. It prints hit@1,
@@ -32,7 +32,7 @@ if [ "${PAGEFIND:-1}" != 0 ] && [ ! -e node_modules/pagefind/package.json ]; the
 fi
 
 echo "== building askplane-retrievalbench and the pinned Hugo"
-go build -o "$work/askplane-retrievalbench" ./sidecar/cmd/askplane-retrievalbench
+go build -o "$work/askplane-retrievalbench" ./tools/cmd/askplane-retrievalbench
 hugo=$(go tool -n hugo)
 
 run_site() { # run_site NAME SOURCE QUESTIONS

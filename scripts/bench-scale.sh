@@ -50,7 +50,7 @@ case "$dsn" in *\?*) dsn="$dsn&search_path=$schema" ;; *) dsn="$dsn?search_path=
 
 echo "== building askplane and askplane-load"
 go build -o "$work/askplane" ./sidecar/cmd/askplane
-go build -o "$work/askplane-load" ./sidecar/cmd/askplane-load
+go build -o "$work/askplane-load" ./tools/cmd/askplane-load
 public=${PUBLIC:-}
 if [ -z "$public" ]; then
 	echo "== building exampleSite with the pinned Hugo"

@@ -10,22 +10,7 @@ import (
 	"time"
 )
 
-// Fetch loads the corpus of one language from a published site, for a
-// sidecar that runs apart from the static host: it GETs
-// <base>/askplane/<lang>/manifest.json and the corpus file it names, with
-// the same bounds and checks as LoadDir. The corpus is trusted only
-// because its bytes hash to what the manifest pins.
-//
-// base must pass endpoint.Parse, the rule the model providers' base URLs
-// follow too: https, or plain http to a literal loopback address only
-// (tests, a local preview). Redirects are refused, not followed, and each
-// file has its own timeout within ctx.
-func Fetch(ctx context.Context, base string, lang string) (*Corpus, error) {
-	c, _, err := FetchRaw(ctx, base, lang)
-	return c, err
-}
-
-// fetchTimeout bounds each file of a Fetch.
+// fetchTimeout bounds each file of a FetchRaw.
 const fetchTimeout = 60 * time.Second
 
 var fetchClient = &http.Client{

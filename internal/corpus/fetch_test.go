@@ -13,7 +13,7 @@ func TestFetch(t *testing.T) {
 	files := site(tinyCorpus, "")
 	srv := httptest.NewServer(http.StripPrefix("/docs", http.FileServerFS(files)))
 	t.Cleanup(srv.Close)
-	c, err := Fetch(context.Background(), srv.URL+"/docs/", "en")
+	c, err := fetch(context.Background(), srv.URL+"/docs/", "en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestFetchRefuses(t *testing.T) {
 		{"redirect", context.Background(), redirect, CodeRead},
 		{"deadline", ctx, slow, CodeRead},
 	} {
-		_, err := Fetch(c.ctx, c.base, "en")
+		_, err := fetch(c.ctx, c.base, "en")
 		if CodeOf(err) != c.code {
 			t.Errorf("%s: err = %v, want %s", c.name, err, c.code)
 		}
@@ -66,4 +66,10 @@ func TestFetchRefuses(t *testing.T) {
 			t.Errorf("%s: error leaks the URL's password: %v", c.name, err)
 		}
 	}
+}
+
+// fetch is FetchRaw without the bytes.
+func fetch(ctx context.Context, base, lang string) (*Corpus, error) {
+	c, _, err := FetchRaw(ctx, base, lang)
+	return c, err
 }

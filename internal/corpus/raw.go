@@ -54,8 +54,17 @@ func readManifest(fsys fs.FS, lang string) (manifest, string, error) {
 	return decodeManifest(data, lang, dir)
 }
 
-// FetchRaw is Fetch that also returns the corpus file's exact bytes, as
-// LoadDirRaw does.
+// FetchRaw loads the corpus of one language from a published site, for a
+// sidecar that runs apart from the static host: it GETs
+// <base>/askplane/<lang>/manifest.json and the corpus file it names, with
+// the same bounds and checks as LoadDir. The corpus is trusted only
+// because its bytes hash to what the manifest pins.
+//
+// base must pass endpoint.Parse, the rule the model providers' base URLs
+// follow too: https, or plain http to a literal loopback address only
+// (tests, a local preview). Redirects are refused, not followed, and each
+// file has its own timeout within ctx. It also returns the corpus file's
+// exact bytes, as LoadDirRaw does.
 func FetchRaw(ctx context.Context, base string, lang string) (*Corpus, []byte, error) {
 	u, err := endpoint.Parse(base)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // guideCorpus is shaped like the load test's synthetic site
-// (internal/loadgen): pages titled "Guide …" (a word in every record),
+// (tools/loadgen): pages titled "Guide …" (a word in every record),
 // an introduction and three sections each, words drawn from a
 // 6,000-word vocabulary with a skewed frequency (u² of it), so most
 // question terms are rare and one is in every record.

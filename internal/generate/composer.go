@@ -156,6 +156,9 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 		c.unsure()
 		return &c.out
 	}
+	if c.listSteps(lead) {
+		return &c.out
+	}
 	c.single(lead)
 	return &c.out
 }
@@ -173,7 +176,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	l := strings.ToLower(question)
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l)
-	if v := plain(question); codeLike(question) && strings.ContainsAny(v, ".:_/=-") && len(v) >= 6 && !strings.Contains(v, "?") {
+	if v := plain(question); codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
 		c.verbatim = v
 	}
 	c.literal = make([]bool, len(pkg.Records))
@@ -213,7 +216,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		for _, b := range r.Blocks {
 			if b.Kind == chunk.Code {
 				c.code[ri] |= c.mask(b.Text)
-				c.literal[ri] = c.literal[ri] || c.verbatim != "" && strings.Contains(plain(b.Text), c.verbatim)
+				c.literal[ri] = c.literal[ri] || c.verbatim != "" && hasWord(plain(b.Text), c.verbatim)
 			}
 		}
 	}
@@ -286,6 +289,10 @@ func classify(q string, c *composer) (shape, uint64) {
 		return shapeHowto, c.all
 	case len(words) <= 4 && codeLike(q):
 		return shapeReference, c.all
+	case len(words) <= 5 && !imperative[words[0]] && !strings.HasSuffix(strings.TrimSpace(q), "?"):
+		// A few nouns, no question word and no verb ("request body
+		// size limit", "tabpane options"): a lookup of what they are.
+		return shapeReference, c.all
 	}
 	return shapeHowto, c.all
 }
@@ -339,7 +346,26 @@ func errorLike(q string) bool {
 			return true
 		}
 	}
+	for _, w := range strings.Fields(q) {
+		if errorCode(strings.Trim(w, "`'\"?.,:;()")) {
+			return true // "what does ASK_PERSISTENCE_CONFLICT mean"
+		}
+	}
 	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
+}
+
+// errorCode: an upper-case code with an underscore, as error codes are
+// written (ASK_RATE_LIMITED, EACCES_DENIED), not an acronym (CSS, SHA256).
+func errorCode(w string) bool {
+	if len(w) < 5 || !strings.Contains(w, "_") {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // mask is the question terms s contains, computed once per text: titles,
@@ -358,7 +384,7 @@ func (c *composer) mask(s string) uint64 {
 
 func (c *composer) maskOf(s string) uint64 {
 	var m uint64
-	for _, t := range evidence.Terms(s) {
+	for _, t := range evidence.Terms(camelParts(s)) {
 		w := stem(t)
 		if i, ok := slices.BinarySearch(c.terms, w); ok {
 			m |= 1 << uint(i)
@@ -379,10 +405,45 @@ func (c *composer) maskOf(s string) uint64 {
 	return m
 }
 
+// scaffold words: what a question is asked in, never what it is about
+// ("what fields does a fact have", "do I need PostCSS"). The engines keep
+// their own, frozen stopwords; these only steer which sentence answers.
+var scaffold = map[string]bool{
+	"have": true, "has": true, "had": true, "should": true, "would": true, "could": true, "must": true,
+	"want": true, "please": true, "possible": true, "only": true, "just": true, "really": true, "actually": true,
+}
+
+// camelParts is s followed, when it holds camelCase identifiers, by
+// their parts ("contentHash" also as "content Hash"), so a question's
+// "content hash" meets `contentHash` and "maxSources" meets "sources".
+func camelParts(s string) string {
+	boundary := func(i int) bool { return s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' }
+	first := 0
+	for i := 1; i < len(s) && first == 0; i++ {
+		if boundary(i) {
+			first = i
+		}
+	}
+	if first == 0 {
+		return s
+	}
+	b := make([]byte, 0, 2*len(s)+8)
+	b = append(b, s...)
+	b = append(b, ' ')
+	for i := 0; i < len(s); i++ {
+		if i > 0 && boundary(i) {
+			b = append(b, ' ')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
 // stemTerms is the question's terms, stemmed, sorted and distinct, at
 // most 64.
 func stemTerms(q string) []string {
-	t := evidence.Terms(q)
+	t := evidence.Terms(camelParts(q))
+	t = slices.DeleteFunc(t, func(w string) bool { return scaffold[w] })
 	for i := range t {
 		t[i] = stem(t[i])
 	}
@@ -391,17 +452,76 @@ func stemTerms(q string) []string {
 	return t[:min(len(t), 64)]
 }
 
-// stem strips a few English suffixes, so "pages" meets "page" and
-// "deploying" meets "deploy".
+// stem strips a few English suffixes and a final e, so "pages" meets
+// "page", "serves" and "serving" meet "serve", "gets" and "getting" meet
+// "get", and "locally" meets "local".
+// It is applied to the question and the sentences alike, so a stem need
+// only be the same for the forms of one word, not a word itself.
 func stem(w string) string {
-	for _, s := range []string{"ing", "ies", "es", "ed", "s"} {
-		if len(w) > len(s)+3 && strings.HasSuffix(w, s) {
-			w = strings.TrimSuffix(w, s)
-			if s == "ies" {
-				w += "y"
-			}
-			break
+	if b, ok := irregular[w]; ok {
+		return b
+	}
+	w = american(w)
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:n-3] + "y"
+	case n > 5 && strings.HasSuffix(w, "sses"):
+		w = w[:n-2]
+	case n > 4 && strings.HasSuffix(w, "es") && (strings.ContainsRune("sxz", rune(w[n-3])) || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
+		w = w[:n-2]
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = undouble(w[:n-3])
+	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = undouble(w[:n-2])
+	case n > 5 && strings.HasSuffix(w, "ly"):
+		w = w[:n-2]
+	case n > 3 && w[n-1] == 's' && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	}
+	w = american(w) // "colours" once its s is gone
+	if len(w) > 4 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// american spells w as American English does where British differs
+// ("colour", "customise", "initialisation"), so either meets the other.
+func american(w string) string {
+	n := len(w)
+	switch {
+	case n > 5 && strings.HasSuffix(w, "our"):
+		return w[:n-2] + "r"
+	case n > 7 && strings.HasSuffix(w, "isation"):
+		return w[:n-6] + "zation"
+	}
+	for _, suf := range []string{"ise", "ised", "ises", "ising"} {
+		if n > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return w[:n-len(suf)] + "iz" + suf[2:]
 		}
+	}
+	return w
+}
+
+// irregular verb forms docs use, by their base form ("No question is
+// sent" answers "does it send my questions").
+var irregular = map[string]string{
+	"sent": "send", "built": "build", "ran": "run", "got": "get", "gotten": "get", "made": "make",
+	"written": "write", "wrote": "write", "kept": "keep", "found": "find", "chose": "choose", "chosen": "choose",
+	"gave": "give", "given": "give", "took": "take", "taken": "take", "shown": "show", "known": "know",
+	"began": "begin", "begun": "begin", "broke": "break", "broken": "break", "hidden": "hide", "hid": "hide",
+	"went": "go", "gone": "go", "saw": "see", "seen": "see", "held": "hold", "meant": "mean", "lost": "lose",
+	"told": "tell", "thrown": "throw", "drawn": "draw", "left": "leave",
+}
+
+// undouble drops the doubled consonant a suffix left ("runn" of
+// "running", "stopp" of "stopped"), keeping ll, ss and zz ("install",
+// "pass").
+func undouble(w string) string {
+	n := len(w)
+	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
+		return w[:n-1]
 	}
 	return w
 }
@@ -412,7 +532,7 @@ func (c *composer) collect() {
 		for bi, b := range c.pkg.Records[ri].Blocks {
 			switch b.Kind {
 			case chunk.Paragraph, chunk.Note, chunk.Definition:
-				for si, s := range evidence.Sentences(b.Text) {
+				for si, s := range sentences(b.Text) {
 					if quotable(s) {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
 					}
@@ -430,7 +550,7 @@ func (c *composer) collect() {
 			case chunk.List:
 				pos := 0
 				for _, line := range strings.Split(b.Text, "\n") {
-					for _, s := range evidence.Sentences(listItem(line)) {
+					for _, s := range sentences(listItem(line)) {
 						if quotable(s) {
 							c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: s, kind: chunk.List, mask: c.mask(s), heads: c.heads[ri]})
 						}
@@ -446,12 +566,43 @@ func (c *composer) collect() {
 // corpora): their excerpts, one paragraph each.
 func (c *composer) collectExcerpts() {
 	for ri := range c.pkg.Records {
-		for si, s := range evidence.Sentences(c.pkg.Records[ri].Excerpt) {
+		for si, s := range sentences(c.pkg.Records[ri].Excerpt) {
 			if quotable(s) {
 				c.sents = append(c.sents, sent{rec: ri, pos: si, text: s, kind: chunk.Paragraph, mask: c.mask(s), heads: c.heads[ri]})
 			}
 		}
 	}
+}
+
+// sentences is evidence.Sentences as an answer quotes them: a sentence
+// cut after an abbreviation ("traditional vs.", "e.g.") joined with the
+// next, and a footnote number after a sentence's stop ("aliases.2")
+// dropped.
+func sentences(text string) []string {
+	ss := evidence.Sentences(text)
+	out := ss[:0]
+	for i := 0; i < len(ss); i++ {
+		s := ss[i]
+		for i+1 < len(ss) && abbreviated(s) {
+			i++
+			s += " " + ss[i]
+		}
+		if n := len(s); n > 2 && s[n-1] >= '0' && s[n-1] <= '9' && (s[n-2] == '.' || n > 3 && s[n-2] >= '0' && s[n-2] <= '9' && s[n-3] == '.') {
+			s = strings.TrimRight(s, "0123456789")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// abbreviated: s ends with an abbreviation, not a sentence's stop.
+func abbreviated(s string) bool {
+	for _, a := range []string{" vs.", "(vs.", " e.g.", "(e.g.", " i.e.", "(i.e.", " cf.", " approx.", " incl."} {
+		if strings.HasSuffix(s, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // dependent openings: a sentence starting so leans on what came before.
@@ -460,7 +611,58 @@ var dependent = []string{
 	"instead", "for example", "for instance", "in the future", "in that case", "in this case", "here ", "there ", "such ",
 	"the same ", "both ", "either ", "likewise", "finally", "next,", "afterwards", "once ", "now ", "still ", "as above", "see ",
 	"e.g.", "and ", "or ", "which ", "like ", "in addition", "additionally", "moreover", "furthermore", "as a consequence",
-	"as a result", "consequently",
+	"as a result", "consequently", "to do so", "to do this", "to do that", "when it ", "if it ", "when they ", "if they ", "where it ",
+}
+
+// hasWord: p holds v, not as the start or end of a longer identifier.
+func hasWord(p, v string) bool {
+	word := func(b byte) bool { return b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+	for i := 0; ; {
+		j := strings.Index(p[i:], v)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(v)
+		if (j == 0 || !word(p[j-1]) || !word(v[0])) && (end == len(p) || !word(p[end]) || !word(v[len(v)-1])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+// mentioned: the plain sentence p names v only as an example of
+// something else ("recorded by its stable code, such as ASK_TIMEOUT").
+func mentioned(p, v string) bool {
+	for _, m := range []string{"such as ", "e.g. ", "for example ", "like "} {
+		if strings.Contains(p, m+v) {
+			return true
+		}
+	}
+	return false
+}
+
+// anaphoric: the sentence names what came before it mid-way ("any of
+// these", "the above"), so it does not stand alone.
+func anaphoric(l string) bool {
+	l = l[:min(len(l), 72)]
+	for _, a := range []string{" of these", " of those", " these ", " those ", " the above", " above,", " mentioned "} {
+		if i := strings.Index(l, a); i >= 0 && i < 60 {
+			return true
+		}
+	}
+	return false
+}
+
+// leans: s opens leaning on what came before it.
+func leans(s string) bool {
+	l := strings.ToLower(s[:min(len(s), 24)])
+	for _, d := range dependent {
+		if strings.HasPrefix(l, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // closing boilerplate: sentences that end a guide rather than answer.
@@ -511,11 +713,20 @@ func (c *composer) score(s *sent) int {
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}
-	if p := plain(s.text); c.verbatim != "" && strings.Contains(p, c.verbatim) {
+	var p string // the sentence for a verbatim comparison, when one is asked for
+	if c.verbatim != "" || c.named != "" && s.pos == 0 {
+		p = plain(s.text)
+	}
+	if c.verbatim != "" && hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
 		sc += 30 // says the very setting or command asked about
 		if strings.HasPrefix(p, c.verbatim) {
 			sc += 20 // and speaks of it, rather than naming it among others
 		}
+	} else if c.verbatim != "" && (mentioned(p, c.verbatim) || strings.Contains(p, c.verbatim)) {
+		// It names it only as an example of something else, or names
+		// a longer setting that starts with it (offlineSearchMaxResults
+		// for offlineSearch).
+		sc -= 10
 	} else if c.literal[s.rec] && s.pos == 0 {
 		sc += 10 // its section's code holds it
 	}
@@ -550,17 +761,17 @@ func (c *composer) score(s *sent) int {
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
 	}
-	for _, d := range dependent {
-		if strings.HasPrefix(l, d) {
-			sc -= 18
-			break
-		}
+	if leans(s.text) {
+		sc -= 18
 	}
 	for _, d := range closing {
 		if strings.Contains(l, d) {
 			sc -= 20
 			break
 		}
+	}
+	if anaphoric(l) {
+		sc -= 12 // "a body that breaks any of these": what these are came before
 	}
 	if r := s.text[0]; (r >= 'a' && r <= 'z') && s.kind != chunk.Table && s.kind != chunk.List && !codeStart(s.text) {
 		sc -= 14 // a fragment cut from a longer sentence
@@ -580,7 +791,7 @@ func (c *composer) score(s *sent) int {
 	fw := firstWord(s.text)
 	switch c.sh {
 	case shapeDefine, shapeReference:
-		if c.named != "" && s.pos == 0 && (strings.HasPrefix(plain(s.text), c.named+" is ") || strings.HasPrefix(plain(s.text), c.named+" are ")) {
+		if c.named != "" && s.pos == 0 && (strings.HasPrefix(p, c.named+" is ") || strings.HasPrefix(p, c.named+" are ")) {
 			sc += 8 // "Docsy is a …": opens by defining what is asked about
 		}
 		if definitional(l) {
@@ -656,7 +867,7 @@ func (c *composer) troubleshooting(rec int) bool {
 
 // pointer: a sentence that only sends the reader to another page.
 func pointer(l string) bool {
-	for _, p := range []string{", see ", "see the ", "refer to ", "follow our ", "follow the ", "is described in ", "are described in ", "for details", "for more information"} {
+	for _, p := range []string{", see ", "see the ", "refer to ", "follow our ", "follow the ", "is described in ", "are described in ", "as described in ", "as explained in ", "for details", "for more information"} {
 		if strings.Contains(l, p) {
 			return true
 		}
@@ -686,7 +897,14 @@ func (c *composer) lead() int {
 	best := -1
 	for i := range c.sents {
 		s := &c.sents[i]
-		if len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) {
+		if len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
+			continue
+		}
+		// A question is not an answer, unless it is a FAQ item whose
+		// answer follows it; a question quoted as an example ("Does the
+		// widget send my questions anywhere?" as a phrasing) gives way
+		// to the best sentence that is not one.
+		if strings.HasSuffix(s.text, "?") && (i+1 >= len(c.sents) || c.sents[i+1].rec != s.rec || strings.HasSuffix(c.sents[i+1].text, "?")) {
 			continue
 		}
 		if best < 0 || s.score > c.sents[best].score {
@@ -703,13 +921,6 @@ func (c *composer) lead() int {
 	cov := bits.OnesCount64(s.mask | s.heads | c.code[s.rec])
 	if s.mask == 0 && s.heads == 0 || cov < min(2, (n+2)/3) || s.score < 10 {
 		return -1
-	}
-	// A question is not an answer, unless it is a FAQ item whose answer
-	// follows it.
-	if strings.HasSuffix(s.text, "?") {
-		if best+1 >= len(c.sents) || c.sents[best+1].rec != s.rec || strings.HasSuffix(c.sents[best+1].text, "?") {
-			return -1
-		}
 	}
 	return best
 }
@@ -737,6 +948,16 @@ func (c *composer) lastOf(s *sent) bool {
 	return true
 }
 
+// said: the answer already quotes text (as a sentence or a list line).
+func (c *composer) said(text string) bool {
+	for _, ev := range c.out.deltas {
+		if strings.Contains(ev.Delta, text) {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *composer) add(text string, rec int) {
 	c.out.add(text, c.pkg.Records[rec].ID)
 }
@@ -755,7 +976,7 @@ func (c *composer) single(li int) {
 	// An explanation or a definition is read from the start of its
 	// paragraph when the paragraph is short and opens on its own: the
 	// sentence before the lead is usually its reason.
-	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare) && l.pos > 0 && l.kind == chunk.Paragraph {
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError) && l.pos > 0 && l.kind == chunk.Paragraph {
 		first, n := li, 0
 		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
 			first--
@@ -763,7 +984,7 @@ func (c *composer) single(li int) {
 		for i := first; i <= li; i++ {
 			n += len(c.sents[i].text) + 1
 		}
-		if f := &c.sents[first]; n <= 400 && f.pos == 0 && f.score > 0 && !strings.HasSuffix(f.text, ":") {
+		if f := &c.sents[first]; n <= 400 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") {
 			li = first
 		}
 	}
@@ -780,7 +1001,8 @@ func (c *composer) single(li int) {
 			// A definition goes on into the next paragraph of its
 			// section while it is short: what the thing is, then what
 			// it holds or does.
-			next := c.sh == shapeDefine && s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300
+			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300 &&
+				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && (imperative[firstWord(s.text)] || strings.HasPrefix(strings.ToLower(s.text), "to ")))
 			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 				break
 			}
@@ -846,7 +1068,11 @@ func (c *composer) single(li int) {
 	// body ("Lighthouse reads a few keys of its own:" then the keys); so is
 	// the whole list when the lead is one item of a section whose headings
 	// ask more than the item says ("which keys …").
-	whole := (lead.kind == chunk.List || lead.kind == chunk.Table) && c.listing && c.heads[lead.rec]&^lead.mask != 0
+	// So is the whole list when its section's own heading is most of
+	// the question ("Writing good phrasings" for "how to write good
+	// phrasings"): each item is one piece of the answer.
+	whole := (lead.kind == chunk.List || lead.kind == chunk.Table) && (c.listing && c.heads[lead.rec]&^lead.mask != 0 ||
+		lead.kind == chunk.List && c.pkg.Records[lead.rec].Anchor != "" && 3*bits.OnesCount64(c.own[lead.rec]) >= 2*bits.OnesCount64(c.all))
 	if whole {
 		c.out = composed{}
 		size = 0
@@ -865,7 +1091,7 @@ func (c *composer) single(li int) {
 				continue
 			}
 			for bi, b := range c.pkg.Records[ri].Blocks {
-				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.quoteList(ri, bi, &size) {
+				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, bi, 0) && c.quoteList(ri, bi, &size) {
 					listed = true
 					break
 				}
@@ -945,7 +1171,7 @@ func (c *composer) single(li int) {
 		if codeRec != lead.rec || code != lead.block+1 || !strings.HasSuffix(lead.text, ":") {
 			for i := range c.sents {
 				s := &c.sents[i]
-				if s.rec == codeRec && s.block == code-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) && s.text != lead.text && size+2+len(s.text) <= c.maxBytes+200 {
+				if s.rec == codeRec && s.block == code-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) && !c.said(s.text) && size+2+len(s.text) <= c.maxBytes+200 {
 					c.add("\n\n"+s.text, s.rec)
 					size += 2 + len(s.text)
 					break
@@ -1000,13 +1226,19 @@ func (c *composer) listLead() bool {
 				continue
 			}
 			size := 0
+			var m uint64 // what the introduction and the listed lines say
 			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
 				for i := range c.sents {
 					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && s.score > 0 && len(s.text) <= maxSupportBytes {
 						c.add(s.text, ri)
 						size = len(s.text)
+						m |= s.mask
 					}
 				}
+			}
+			if !c.listSpeaks(ri, bi, m) {
+				c.out = composed{}
+				continue
 			}
 			if c.quoteList(ri, bi, &size) {
 				c.seeAlso(ri)
@@ -1016,6 +1248,21 @@ func (c *composer) listLead() bool {
 		}
 	}
 	return false
+}
+
+// listSpeaks: the list or table block (its top-level lines, with intro,
+// the terms of its introduction) speaks of what is asked beyond its
+// section's name, or its section's own heading is most of the question
+// ("What gets deployed"): a page's steps do not answer which variables
+// it sets.
+func (c *composer) listSpeaks(rec, block int, intro uint64) bool {
+	m := intro
+	for _, l := range strings.Split(c.pkg.Records[rec].Blocks[block].Text, "\n") {
+		if !strings.HasPrefix(l, " ") {
+			m |= c.mask(l)
+		}
+	}
+	return m&^c.heads[rec] != 0 || 2*bits.OnesCount64(c.own[rec]) >= bits.OnesCount64(c.all)
 }
 
 // quoteList quotes a list or table block one "- " line per item or
@@ -1100,10 +1347,13 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
-			if used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
+			if used[s.text] || c.said(s.text) || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
 				continue
 			}
-			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && c.own[s.rec]&^*covered == 0 || c.entry) {
+			if leans(s.text) {
+				continue // "To do so, …": its subject came before it
+			}
+			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && (c.own[s.rec]&^*covered == 0 || s.score < 40) || c.entry) {
 				continue // only the page's opening, or a section naming an uncovered term in its heading; an error's entry stands alone
 			}
 			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
@@ -1211,7 +1461,7 @@ func (c *composer) seeAlso(rec int) {
 	// With what that section says, when it says something of its own.
 	best := -1
 	for i := range c.sents {
-		if s := &c.sents[i]; s.rec == 0 && s.mask != 0 && s.score >= 20 && len(s.text) <= maxSupportBytes && !strings.HasSuffix(s.text, ":") && (best < 0 || s.score > c.sents[best].score) {
+		if s := &c.sents[i]; s.rec == 0 && s.mask != 0 && s.score >= 20 && len(s.text) <= maxSupportBytes && !strings.HasSuffix(s.text, ":") && !strings.HasSuffix(s.text, "?") && (best < 0 || s.score > c.sents[best].score) {
 			best = i
 		}
 	}

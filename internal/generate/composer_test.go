@@ -19,6 +19,19 @@ func composeOver(t *testing.T, q string, pages ...[3]string) (string, []string) 
 	return res.Text, res.Used
 }
 
+// composeNow answers q over the pages with the Composer over the
+// default engine's chunks (askplane.chunk/2: ordered lists keep their
+// numbers), as the sidecar does today.
+func composeNow(t *testing.T, q string, pages ...[3]string) string {
+	t.Helper()
+	pkg := evidence.NewIndex3(corpusOf(t, pages...)).Search(q, evidence.Budget{})
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return res.Text
+}
+
 // A sentence leaning on what came before ("This …", "For example …")
 // or a guide's closing line does not lead; the sentence that says how
 // does, with its code.
@@ -256,5 +269,166 @@ func TestComposerOpeningThenFirstSection(t *testing.T) {
 	text, _ := composeOver(t, "how to declare site-wide facts that don't belong to one page", page)
 	if !strings.Contains(text, "in data files.\n\nAny file under data/askplane/ is read.") {
 		t.Errorf("got\n%s", text)
+	}
+}
+
+// A sentence introducing a list ("To disable dark mode entirely:") leads
+// with the list it introduces, and the code a list item introduces
+// follows it once, not repeated as its own introduction.
+func TestComposerColonLeadWithList(t *testing.T) {
+	page := [3]string{"/docs/look/", "Look and feel", `<h2 id="disable-dark-mode">How to disable dark mode</h2>
+<p>Docsy ships with CSS support for light and dark color modes by default.</p>
+<p>To disable dark mode entirely:</p>
+<ul><li>Set <code>params.ui.showLightDarkModeMenu</code> to <code>false</code> in your site configuration.</li>
+<li>Add the following variable in your project’s <code>_variables_project.scss</code>:</li></ul>
+<pre><code class="language-scss">$enable-dark-mode: false;</code></pre>`}
+	text, _ := composeOver(t, "how do I disable dark mode", page)
+	want := "To disable dark mode entirely:\n\n- Set `params.ui.showLightDarkModeMenu` to `false` in your site configuration.\n- Add the following variable in your project’s `_variables_project.scss`:\n\n```scss\n$enable-dark-mode: false;\n```"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+// A page's list of steps does not answer a question about what those
+// steps never name ("which environment variables"): the sentence that
+// names them leads.
+func TestComposerListMustSpeak(t *testing.T) {
+	page := [3]string{"/docs/netlify/", "Deployment on Netlify", `<p>To deploy your site on Netlify:</p>
+<ol><li>Click New site from Git.</li><li>Choose your repository.</li><li>Click Deploy site.</li></ol>
+<p>Set the HUGO_VERSION and GO_VERSION environment variables of the build in the site settings.</p>`}
+	text, _ := composeOver(t, "which environment variables does a Netlify build need", page)
+	if !strings.HasPrefix(text, "Set the HUGO_VERSION and GO_VERSION environment variables") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// An error code in a question makes it an error question, and a
+// sentence naming the code only as an example ("such as …") does not
+// lead.
+func TestComposerErrorCode(t *testing.T) {
+	metrics := [3]string{"/docs/metrics/", "Metrics", `<p>An error is recorded by its stable code, such as <code>ASK_TIMEOUT</code>, not by its message.</p>`}
+	limits := [3]string{"/docs/limits/", "Limits", `<h2 id="deadlines">Deadlines</h2><p>Every request has a deadline of 30 seconds. When it passes, the stream ends with <code>ASK_TIMEOUT</code>.</p>`}
+	text, _ := composeOver(t, "ASK_TIMEOUT", metrics, limits)
+	if !strings.HasPrefix(text, "Every request has a deadline of 30 seconds. When it passes") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// stem meets the forms of one word, so a question's "serve" finds a
+// sentence's "serves" and "gets" meets "get".
+func TestStemForms(t *testing.T) {
+	for _, forms := range [][]string{{"serve", "serves", "serving", "served"}, {"page", "pages"}, {"get", "gets"}, {"box", "boxes"}, {"entry", "entries"}, {"style", "styles"}, {"run", "running", "runs"}, {"stop", "stopped"}, {"local", "locally"}, {"send", "sent", "sends"}, {"color", "colour", "colours"}, {"customize", "customise", "customised"}, {"initialization", "initialisation"}, {"hide", "hidden", "hides"}, {"install", "installed", "installing"}} {
+		for _, f := range forms[1:] {
+			if stem(f) != stem(forms[0]) {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q", f, stem(f), forms[0], stem(forms[0]))
+			}
+		}
+	}
+}
+
+// A guide written as one numbered list, split by the code between its
+// items, is answered by its steps in order, each with the code after it,
+// and without its closing line.
+func TestComposerNumberedGuide(t *testing.T) {
+	page := [3]string{"/docs/deploy/s3/", "Deploy to S3", `<p>You can publish the site to an S3 bucket behind a CDN.</p>
+<ol><li>Create your S3 bucket and connect it with your domain.</li>
+<li>Install the AWS command line tool, then configure it:</li></ol>
+<pre><code class="language-console">$ aws configure</code></pre>
+<ol start="3"><li>Add a deployment target to your site configuration:</li></ol>
+<pre><code class="language-toml">[[deployment.targets]]
+name = "aws"</code></pre>
+<ol start="4"><li>Run <code>hugo deploy</code> to upload the site. It invalidates the CDN cache too.</li>
+<li>That's it, you're done!</li></ol>`}
+	text := composeNow(t, "deploy the site to S3", page)
+	want := "1. Create your S3 bucket and connect it with your domain.\n2. Install the AWS command line tool, then configure it:\n\n```console\n$ aws configure\n```\n\n3. Add a deployment target to your site configuration:\n\n```toml\n[[deployment.targets]]\nname = \"aws\"\n```\n\n4. Run `hugo deploy` to upload the site."
+	if !strings.Contains(text, want) || strings.Contains(text, "done") {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+// A question naming one setting is answered by what names that setting,
+// not by a longer setting that starts with it.
+func TestComposerExactSetting(t *testing.T) {
+	page := [3]string{"/docs/search/", "Search", `<h2 id="max">Changing the maximum result count</h2>
+<p>You can customize the maximum result count by setting <code>offlineSearchMaxResults</code> in your configuration.</p>
+<h2 id="local">Local search</h2>
+<p>Set <code>offlineSearch</code> to true to build a local search index with Lunr.</p>`}
+	text := composeNow(t, "offlineSearch", page)
+	if !strings.HasPrefix(text, "Set `offlineSearch` to true") {
+		t.Errorf("got\n%s", text)
+	}
+	if hasWord("offlinesearchmaxresults", "offlinesearch") || !hasWord("set offlinesearch to true", "offlinesearch") {
+		t.Error("hasWord does not tell a setting from a longer one")
+	}
+}
+
+// Sentences as an answer quotes them: not cut after "vs." or "e.g.",
+// and without a footnote number after the stop.
+func TestComposerSentences(t *testing.T) {
+	got := sentences("Compare techniques (traditional vs. modern) side by side. Then see the aliases.2")
+	want := []string{"Compare techniques (traditional vs. modern) side by side.", "Then see the aliases."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// An error's entry on a troubleshooting page is answered with its cause
+// and then the fix its "Workaround" subsection gives, steps and commands.
+func TestComposerErrorWorkaround(t *testing.T) {
+	page := [3]string{"/docs/troubleshooting/", "Troubleshooting", `<h2 id="known">Known issues</h2>
+<h3 id="open-files">Errors: too many open files</h3>
+<p>By default, macOS permits a small number of open file descriptors. Large sites may fail with too many open files.</p>
+<h4 id="workaround">Workaround</h4>
+<p>To temporarily allow more open files:</p>
+<ol><li>View your current settings by running:</li></ol>
+<pre><code>sudo launchctl limit maxfiles</code></pre>
+<ol start="2"><li>Increase the limit by running the following commands.</li></ol>
+<pre><code class="language-shell">ulimit -n 65535</code></pre>`}
+	text := composeNow(t, "hugo server fails with too many open files error", page)
+	for _, want := range []string{"By default, macOS permits", "To temporarily allow more open files:\n\n1. View your current settings by running:\n\n```\nsudo launchctl limit maxfiles\n```\n\n2. Increase the limit", "ulimit -n 65535"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in\n%s", want, text)
+		}
+	}
+}
+
+// A page's opening that leads a how-to goes on with the numbered steps
+// of the page's section that does what is asked.
+func TestComposerOpeningThenGuide(t *testing.T) {
+	page := [3]string{"/docs/docker/", "Run inside a Docker container", `<p>We provide a Docker image that you can use to run your site locally.</p>
+<h2 id="build-and-run">Build and run the container</h2>
+<ol><li>Build the image:</li></ol>
+<pre><code class="language-bash">docker-compose build</code></pre>
+<ol start="2"><li>Run the built image:</li></ol>
+<pre><code class="language-bash">docker-compose up</code></pre>
+<ol start="3"><li>Open <code>http://localhost:1313</code> in your browser.</li></ol>`}
+	text := composeNow(t, "run my site in Docker", page)
+	want := "We provide a Docker image that you can use to run your site locally.\n\n1. Build the image:\n\n```bash\ndocker-compose build\n```\n\n2. Run the built image:\n\n```bash\ndocker-compose up\n```\n\n3. Open `http://localhost:1313` in your browser."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+// A how-to lead that only sets the scene goes on with the next
+// paragraph when that one says what to do.
+func TestComposerSceneThenInstruction(t *testing.T) {
+	page := [3]string{"/docs/content/", "Adding content", `<h2 id="static">Adding static content</h2>
+<p>You may want to serve some content along with your site, for example reference docs generated by Javadoc.</p>
+<p>To add static content to be served as-is, add it to your site's <code>static</code> directory.</p>`}
+	text := composeNow(t, "where do I put generated Javadoc", page)
+	if !strings.Contains(text, "add it to your site's `static` directory") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+// When a list's section heading is most of the question ("Writing good
+// phrasings"), the whole list answers, not its best item.
+func TestComposerWholeListUnderItsHeading(t *testing.T) {
+	page := [3]string{"/docs/matching/", "How matching works", `<h2 id="writing">Writing good phrasings</h2>
+<ul><li>Use the words readers type.</li><li>Add the command itself.</li><li>Keep each phrasing short; declare up to 16 per fact.</li></ul>`}
+	text := composeNow(t, "how to write good phrasings for a fact", page)
+	want := "- Use the words readers type.\n- Add the command itself.\n- Keep each phrasing short; declare up to 16 per fact."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }

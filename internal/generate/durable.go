@@ -2,6 +2,8 @@ package generate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -9,7 +11,6 @@ import (
 	"github.com/askplane/askplane/internal/agent"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/provider"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // Answer is one checked, complete model answer: its text, the ids of the
@@ -98,21 +99,38 @@ func (m *Model) MaxOutputTokens() int {
 	return t
 }
 
-// Snapshot is the frozen identity a durable run is admitted under: the
-// contract (name, version and both schema digests), the model-visible
-// schema, and the provider profile and model. A sidecar restarted with
-// another of any of them refuses to resume the run rather than finish it
-// with something it was not admitted for.
-func (m *Model) Snapshot(tools string) run.Snapshot {
+// Identity is a model's frozen identity, as digests: the contract (name,
+// version and both schema digests), the model-visible schema, the
+// provider profile and model, and the tool set's digest given. It is an
+// unnamed struct of run.Snapshot's very fields and tags, so a value is
+// assignable to run.Snapshot (what a durable run is admitted under)
+// while generators import nothing of durable runs. A sidecar restarted
+// with another of any of them refuses to resume a run rather than finish
+// it with something it was not admitted for.
+type Identity = struct {
+	Agent  string `json:"agent"`  // agent name/version and instructions digest
+	Schema string `json:"schema"` // output schema digest
+	Model  string `json:"model"`  // provider profile and model id digest
+	Tool   string `json:"tool"`   // tool set digest, "" without tools
+}
+
+// Snapshot is m's Identity with the tool set digest tools.
+func (m *Model) Snapshot(tools string) Identity {
 	d := m.agent.Definition()
 	meta := d.Metadata()
 	p := m.client.Profile()
-	return run.Snapshot{
-		Agent:  run.Digest([]byte(meta.Name + "/" + strconv.Itoa(meta.Version) + "\x00" + d.InputRef().Digest + "\x00" + d.OutputRef().Digest)),
-		Schema: run.Digest(d.ModelSchema()),
-		Model:  run.Digest([]byte(p.Name + "\x00" + d.Model().Model + "\x00" + strconv.Itoa(m.MaxOutputTokens()))),
+	return Identity{
+		Agent:  digest([]byte(meta.Name + "/" + strconv.Itoa(meta.Version) + "\x00" + d.InputRef().Digest + "\x00" + d.OutputRef().Digest)),
+		Schema: digest(d.ModelSchema()),
+		Model:  digest([]byte(p.Name + "\x00" + d.Model().Model + "\x00" + strconv.Itoa(m.MaxOutputTokens()))),
 		Tool:   tools,
 	}
+}
+
+// digest spells a SHA-256 as run.Digest does ("sha256:" and hex).
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // Paragraphs splits a checked answer into the deltas it is emitted in.

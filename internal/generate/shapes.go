@@ -363,7 +363,60 @@ func (c *composer) troubleshoot(rec int) bool {
 	}
 	c.entry = true
 	c.single(first)
+	if k := c.fixSection(rec); k >= 0 {
+		c.quoteFix(k)
+	}
 	return true
+}
+
+// fixWords name a section that holds an error's fix.
+var fixWords = []string{"workaround", "fix", "solution", "resolution", "remedy", "resolve", "solve"}
+
+// fixSection is the package's record that is a subsection of the entry
+// rec named as its fix ("Workaround"), -1 when there is none.
+func (c *composer) fixSection(rec int) int {
+	r := &c.pkg.Records[rec]
+	for ri := range c.pkg.Records {
+		k := &c.pkg.Records[ri]
+		if ri == rec || k.URL != r.URL || len(k.Headings) != len(r.Headings)+1 || !slices.Equal(k.Headings[:len(r.Headings)], r.Headings) {
+			continue
+		}
+		h := strings.ToLower(k.Headings[len(k.Headings)-1])
+		for _, w := range fixWords {
+			if strings.Contains(h, w) {
+				return ri
+			}
+		}
+	}
+	return -1
+}
+
+// quoteFix adds a fix section's opening: its first sentences while they
+// fit, then the code or list its opening introduces.
+func (c *composer) quoteFix(rec int) {
+	size := 0
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.rec != rec || s.kind == chunk.Table || c.said(s.text) {
+			continue
+		}
+		if size > 0 && (s.block != c.sents[i-1].block || size+len(s.text) > 300) {
+			break
+		}
+		c.add("\n\n"+s.text, rec)
+		size += len(s.text)
+		if strings.HasSuffix(s.text, ":") {
+			bs := c.pkg.Records[rec].Blocks
+			if all, start := c.steps(rec, 2); all != nil && start == s.block+1 {
+				c.writeSteps(rec, all, "\n\n")
+			} else if c.introducesCode(s) {
+				c.add("\n\n"+fence(bs[s.block+1]), rec)
+			} else if c.introducesList(s) {
+				c.quoteList(rec, s.block+1, &size)
+			}
+			break
+		}
+	}
 }
 
 // sectionHint is what a record is among its page's sections, for a model

@@ -13,6 +13,12 @@ import (
 // v3 builds a version 3 corpus of pages {url, title, html}.
 func v3(t testing.TB, pages ...[3]string) *evidence.Index {
 	t.Helper()
+	return evidence.NewIndex(corpusOf(t, pages...))
+}
+
+// corpusOf is a v3 corpus of pages (URL, title, HTML).
+func corpusOf(t testing.TB, pages ...[3]string) *corpus.Corpus {
+	t.Helper()
 	var ps []map[string]any
 	for _, p := range pages {
 		ps = append(ps, map[string]any{"url": p[0], "title": p[1], "kind": "page", "section": "docs", "lang": "en", "html": p[2]})
@@ -22,7 +28,7 @@ func v3(t testing.TB, pages ...[3]string) *evidence.Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return evidence.NewIndex(c)
+	return c
 }
 
 var install = [3]string{"/docs/install/", "Install", `<p>This page installs it.</p>

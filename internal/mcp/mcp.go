@@ -15,6 +15,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
@@ -38,7 +39,17 @@ type Site struct {
 	// Pages reads the site's Markdown twins, for read_page; nil leaves
 	// it out.
 	Pages Pages
+	// Private is true for a site that answers only bearer tokens: its
+	// lists are cached "private" (the requesting client only), a public
+	// site's "public".
+	Private bool
 }
+
+// ListTTL is the cache hint (ttlMs) of server/discover and the list
+// results on protocol revisions that carry one (2026-07-28): the tools
+// change only when the sidecar restarts with another configuration, so a
+// client may keep the list for this long.
+const ListTTL = 10 * time.Minute
 
 // Replayer rebuilds a recipe's evidence (internal/replay's Replayer).
 type Replayer interface {
@@ -123,9 +134,22 @@ func refuseBatches(next http.Handler) http.Handler {
 }
 
 func newServer(site Site) *sdk.Server {
+	scope := "public"
+	if site.Private {
+		scope = "private"
+	}
 	s := sdk.NewServer(&sdk.Implementation{Name: "askplane", Title: "askplane docs (" + site.SiteID + ")", Version: Version}, &sdk.ServerOptions{
 		Instructions: "Answers come from this documentation site's own pages. search_docs finds pages; ask_docs returns the evidence an answer to a question would be built from, with a review link that rebuilds it exactly.",
+		// Cache hints (2026-07-28): server/discover and the lists are the
+		// same for every request until the sidecar restarts.
+		SetCacheable: func(_ context.Context, _ sdk.Request, c *sdk.Cacheable) {
+			c.TTLMs = int(ListTTL / time.Millisecond)
+			c.CacheScope = scope
+		},
 	})
+	// tools/list answers in the SDK's order, by name, whatever the order
+	// of the calls below: ask_docs, evidence_manifest, read_evidence,
+	// read_page, search_docs (the ones the site has).
 	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(bool)}
 	sdk.AddTool(s, &sdk.Tool{
 		Name:        "search_docs",

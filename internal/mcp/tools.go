@@ -3,6 +3,7 @@ package mcp
 import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
+	"github.com/askplane/askplane/internal/replay"
 )
 
 // SearchInput is search_docs' input.
@@ -42,6 +43,11 @@ type AskOutput struct {
 	Digest        string    `json:"digest" jsonschema:"the content id of the whole evidence package"`
 	Records       []Section `json:"records" jsonschema:"the selected sections, best first"`
 	Review        string    `json:"review" jsonschema:"the review link (relative to the sidecar) that rebuilds exactly this evidence"`
+	// ReplayIdentity is what replaying Review reports (evidence_manifest,
+	// /v1/evidence/replay): the recipe names its engine, so the replay is
+	// an explicit-engine one by that engine, and its digest is this
+	// package's. An agent can check a later replay against it.
+	ReplayIdentity replay.Identity `json:"replay_identity" jsonschema:"the identity a replay of the review link reports: the engine, how it was chosen, and the package's digest"`
 }
 
 func search(site Site, in SearchInput) SearchOutput {
@@ -64,6 +70,8 @@ func ask(site Site, in AskInput) AskOutput {
 		Digest:        p.Digest,
 		Records:       sections(p.Records),
 		Review:        evidence.ReviewPath(site.CorpusID, p.Recipe().Fragment()),
+		ReplayIdentity: replay.Identity{Engine: p.Engine, Mode: replay.ModeExplicit, Origin: &p.Engine,
+			MatchingEngines: []string{p.Engine}, Digest: p.Digest},
 	}
 }
 

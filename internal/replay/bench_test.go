@@ -12,7 +12,7 @@ import (
 )
 
 // guideFile is a corpus file shaped like internal/evidence's guide
-// benchmark corpus (and internal/loadgen's synthetic site): pages titled
+// benchmark corpus (and tools/loadgen's synthetic site): pages titled
 // "Guide …", an introduction and three sections each, words from a
 // 6,000-word skewed vocabulary.
 func guideFile(pages int) []byte {

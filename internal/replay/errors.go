@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"errors"
 	"net/http"
 	"time"
 )
@@ -58,15 +57,6 @@ type Error struct {
 func (e *Error) Error() string { return "replay: " + string(e.Code) + ": " + e.Message }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// CodeOf returns the Code of the first *Error in err's chain, or "".
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return ""
-}
 
 // Status is the HTTP status a code is answered with.
 func (c Code) Status() int {

@@ -396,9 +396,6 @@ func (r *Replayer) served(version string) bool {
 	return false
 }
 
-// waiting is the replays waiting for a build (for tests).
-func (r *Replayer) waiting() int { return r.cfg.Builds.Stats().Waiting }
-
 // ContentHash spells the hash a read's content_sha256 carries.
 func ContentHash(b []byte) string {
 	sum := sha256.Sum256(b)

@@ -227,7 +227,7 @@ func Decode(data []byte) (*Config, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, configErr("trailing data after the config object")
 	}
-	if err := c.check(); err != nil {
+	if _, err := c.check(); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -260,135 +260,155 @@ func jsonReason(err error) string {
 	return "invalid JSON"
 }
 
-// check validates what the file itself says. It changes nothing.
-func (c *Config) check() error {
+// checkedSite is what check established about one site, as typed values
+// the later steps (provisioning, routes, the handler's config) trust
+// instead of decoding the site's record again.
+type checkedSite struct {
+	record *ask.Site       // the decoded and validated backend-site record
+	engine *engines.Engine // the retained engine it answers with
+}
+
+// check validates what the file itself says and returns each site's
+// typed values, in Sites' order. It changes nothing. Decode runs it where
+// a file enters; New runs it once more through provisionSecrets, since a
+// Config is a plain struct that code (Dev, tests) builds or edits, and
+// from there nothing decodes or validates the site records again.
+func (c *Config) check() ([]checkedSite, error) {
 	if c.Addr != "" {
 		if _, _, err := net.SplitHostPort(c.Addr); err != nil {
-			return configErr("addr must be host:port")
+			return nil, configErr("addr must be host:port")
 		}
 	}
 	if err := checkSessions(c.Sessions, c.SessionsEnv); err != nil {
-		return err
+		return nil, err
 	}
 	if err := c.SessionLimits.check(); err != nil {
-		return configErr("sessionLimits: %v", err)
+		return nil, configErr("sessionLimits: %v", err)
 	}
 	if err := checkHosts(c.Hosts); err != nil {
-		return configErr("%v", err)
+		return nil, configErr("%v", err)
 	}
 	if err := c.Edge.check(); err != nil {
-		return configErr("edge.%v", err)
+		return nil, configErr("edge.%v", err)
 	}
 	if err := c.Sources.check(); err != nil {
-		return configErr("sources.%v", err)
+		return nil, configErr("sources.%v", err)
 	}
 	if l := time.Duration(c.RunLease); l != 0 && (l < 100*time.Millisecond || l > run.MaxLease) {
-		return configErr("runLease: must be 100ms to 10m")
+		return nil, configErr("runLease: must be 100ms to 10m")
 	}
 	switch {
 	case len(c.Sites) == 0:
-		return configErr("sites: at least one site is required")
+		return nil, configErr("sites: at least one site is required")
 	case len(c.Sites) > maxConfigSites:
-		return configErr("sites: at most %d sites", maxConfigSites)
+		return nil, configErr("sites: at most %d sites", maxConfigSites)
 	}
+	checked := make([]checkedSite, 0, len(c.Sites))
 	corpora := make(map[string]int)
 	static := -1
 	for i := range c.Sites {
 		s := &c.Sites[i]
-		site, err := s.check()
+		cs, err := s.check()
 		if err != nil {
-			return configErr("sites[%d].%v", i, err)
+			return nil, configErr("sites[%d].%v", i, err)
 		}
+		checked = append(checked, cs)
+		site := cs.record
 		if j, dup := corpora[site.Corpus.ID]; dup {
-			return configErr("sites[%d].site.corpus.id: %q is also sites[%d]'s; corpus ids route requests and must be unique", i, site.Corpus.ID, j)
+			return nil, configErr("sites[%d].site.corpus.id: %q is also sites[%d]'s; corpus ids route requests and must be unique", i, site.Corpus.ID, j)
 		}
 		corpora[site.Corpus.ID] = i
 		if l := time.Duration(c.RunLease); l != 0 && s.durableSite() && !leaseFits(l, runDeadline(site.Limits)) {
-			return configErr("runLease: %v cannot run out and be swept (every %v) before sites[%d]'s runs end (%v, the smaller of limits.requestTimeoutMs and limits.generationTimeoutMs): a crashed instance's runs would never be resumed; shorten runLease or omit it",
+			return nil, configErr("runLease: %v cannot run out and be swept (every %v) before sites[%d]'s runs end (%v, the smaller of limits.requestTimeoutMs and limits.generationTimeoutMs): a crashed instance's runs would never be resumed; shorten runLease or omit it",
 				l, sweepInterval(l), i, runDeadline(site.Limits))
 		}
 		if s.Static {
 			if static >= 0 {
-				return configErr("sites[%d].static: sites[%d] is already served at /; only one site may set static", i, static)
+				return nil, configErr("sites[%d].static: sites[%d] is already served at /; only one site may set static", i, static)
 			}
 			static = i
 		}
 	}
-	return nil
+	return checked, nil
 }
 
 // check validates one site as the file gives it and returns its decoded
-// backend-site record.
-func (s *SiteConfig) check() (*ask.Site, error) {
+// backend-site record and engine.
+func (s *SiteConfig) check() (checkedSite, error) {
 	site, err := s.record()
 	if err != nil {
-		return nil, err
+		return checkedSite{}, err
 	}
 	switch {
 	case s.Public == "" && s.CorpusURL == "":
-		return nil, errors.New("public: the built site folder (or corpusUrl) is required")
+		return checkedSite{}, errors.New("public: the built site folder (or corpusUrl) is required")
 	case s.Public != "" && s.CorpusURL != "" && !s.Static:
-		return nil, errors.New("corpusUrl: give public or corpusUrl, not both (public is still needed for static)")
+		return checkedSite{}, errors.New("corpusUrl: give public or corpusUrl, not both (public is still needed for static)")
 	case s.CorpusURL != "" && !validEndpoint(s.CorpusURL):
-		return nil, errors.New("corpusUrl: must be an https URL (plain http only to a loopback address)")
+		return checkedSite{}, errors.New("corpusUrl: must be an https URL (plain http only to a loopback address)")
 	case s.Static && s.Public == "":
-		return nil, errors.New("static: needs the public folder")
+		return checkedSite{}, errors.New("static: needs the public folder")
 	}
 	if !protocol.ValidIdentifier(s.Language) {
-		return nil, errors.New("language: must be a language code such as \"en\"")
+		return checkedSite{}, errors.New("language: must be a language code such as \"en\"")
 	}
-	if _, ok := engines.Lookup(s.Engine); s.Engine != "" && !ok {
-		return nil, fmt.Errorf("engine: %q is not one of the retained engines %q", s.Engine, engineIDs())
+	engine := engines.Current()
+	if s.Engine != "" {
+		e, ok := engines.Lookup(s.Engine)
+		if !ok {
+			return checkedSite{}, fmt.Errorf("engine: %q is not one of the retained engines %q", s.Engine, engineIDs())
+		}
+		engine = e
 	}
 	if len(s.Origins) > maxOrigins {
-		return nil, fmt.Errorf("origins: at most %d", maxOrigins)
+		return checkedSite{}, fmt.Errorf("origins: at most %d", maxOrigins)
 	}
 	for _, o := range s.Origins {
 		if !strings.HasPrefix(o, "https://") && !strings.HasPrefix(o, "http://") || strings.Count(o, "/") != 2 {
-			return nil, errors.New("origins: each must be scheme://host[:port], without a path")
+			return checkedSite{}, errors.New("origins: each must be scheme://host[:port], without a path")
 		}
 	}
 	if err := checkHosts(s.Hosts); err != nil {
-		return nil, err
+		return checkedSite{}, err
 	}
 	if len(s.Tokens) > ask.MaxTokens {
-		return nil, fmt.Errorf("tokens: at most %d", ask.MaxTokens)
+		return checkedSite{}, fmt.Errorf("tokens: at most %d", ask.MaxTokens)
 	}
 	for i, t := range s.Tokens {
 		if t.Env == "" {
-			return nil, fmt.Errorf("tokens[%d].env: name the environment variable holding the token", i)
+			return checkedSite{}, fmt.Errorf("tokens[%d].env: name the environment variable holding the token", i)
 		}
 	}
 	switch {
 	case !s.anonymous() && len(s.Tokens) == 0:
-		return nil, errors.New("anonymous: false needs at least one token, or nobody could ask")
+		return checkedSite{}, errors.New("anonymous: false needs at least one token, or nobody could ask")
 	case s.CrossSiteCookie && !s.SecureCookie:
-		return nil, errors.New("crossSiteCookie: browsers only send a SameSite=None cookie that is Secure; set secureCookie too")
+		return checkedSite{}, errors.New("crossSiteCookie: browsers only send a SameSite=None cookie that is Secure; set secureCookie too")
 	case s.anonymous() && s.CookieSecretEnv == "":
-		return nil, errors.New("cookieSecretEnv: name the environment variable holding the cookie secret")
+		return checkedSite{}, errors.New("cookieSecretEnv: name the environment variable holding the cookie secret")
 	}
 	if r := s.RateLimit; r != nil {
 		if err := r.check("rateLimit"); err != nil {
-			return nil, err
+			return checkedSite{}, err
 		}
 	}
 	if g := s.Generations; g != nil {
 		if err := g.check(); err != nil {
-			return nil, err
+			return checkedSite{}, err
 		}
 	}
 	if err := s.Runs.check(); err != nil {
-		return nil, err
+		return checkedSite{}, err
 	}
 	if s.Insights != nil {
 		if err := s.Insights.Check(); err != nil {
-			return nil, fmt.Errorf("insights.%v", err)
+			return checkedSite{}, fmt.Errorf("insights.%v", err)
 		}
 	}
 	if err := s.Generator.check(); err != nil {
-		return nil, fmt.Errorf("generator: %v", err)
+		return checkedSite{}, fmt.Errorf("generator: %v", err)
 	}
-	return site, nil
+	return checkedSite{record: site, engine: engine}, nil
 }
 
 // record decodes the site's trusted backend-site record.
@@ -489,7 +509,7 @@ func checkSessions(sessions, env string) error {
 }
 
 // validEndpoint reports whether raw passes endpoint.Parse, the rule
-// corpus.Fetch applies when it fetches, so a bad corpusUrl fails here.
+// corpus.FetchRaw applies when it fetches, so a bad corpusUrl fails here.
 func validEndpoint(raw string) bool {
 	_, err := endpoint.Parse(raw)
 	return err == nil

@@ -69,16 +69,16 @@ func (s *Server) closeInsights() {
 	}
 }
 
-// insightsPage routes GET /insights/<siteId>/ to the site's report page
-// when its insights setting names an owner token: behind the client
-// address's budget, then the token. A site's languages share one page
-// (the first that names a token).
-func (s *Server) insightsPage(mux *http.ServeMux, edge *edgeLimits, st *site, routed map[string]bool) {
+// insightsPage returns the handler of the site's report page at
+// /insights/<siteId>/ (routeTable mounts it) when its insights setting
+// names an owner token, else nil: behind the client address's budget,
+// then the token. A site's languages share one page (the first that
+// names a token).
+func (s *Server) insightsPage(edge *edgeLimits, st *site) http.Handler {
 	id := st.record.SiteID
-	if st.insightsToken == nil || routed[id] {
-		return
+	if st.insightsToken == nil {
+		return nil
 	}
-	routed[id] = true
 	is := s.sessions.(store.Insights) // insightsRecorder checked
 	page := insights.Page(is, id, st.cfg.Insights.Or().RetentionDays, st.insightsToken, nil)
 	// The owner's token is checked by the same Access as the other token
@@ -86,7 +86,7 @@ func (s *Server) insightsPage(mux *http.ServeMux, edge *edgeLimits, st *site, ro
 	// address (edge.failedAuth), so guessing it is as slow as that limit.
 	owner := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, FailedAuth: edge.failedAuth, ClientAddr: edge.addr,
 		Tokens: []ask.Token{{Subject: "insights-owner", Secret: st.insightsToken}}}
-	mux.Handle("/insights/"+id+"/", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) {
+	return edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) {
 		if r.URL.Path != "/insights/"+id+"/" {
 			http.NotFound(w, r)
 			return
@@ -95,7 +95,7 @@ func (s *Server) insightsPage(mux *http.ServeMux, edge *edgeLimits, st *site, ro
 			return
 		}
 		page.ServeHTTP(w, r)
-	}))
+	})
 }
 
 // OpenInsights opens the session store c names and returns it as the

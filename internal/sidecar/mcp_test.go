@@ -165,6 +165,12 @@ func TestMCPKeepsTheSidecarsRules(t *testing.T) {
 	if err != nil {
 		t.Fatalf("with a token: %v", err)
 	}
+	// A private site's lists may be cached by the requesting client only.
+	if tools, err := cs.ListTools(t.Context(), nil); err != nil {
+		t.Errorf("a private site's tools/list: %v", err)
+	} else if tools.CacheScope != "private" {
+		t.Errorf("a private site's tools/list: cacheScope %q; want private", tools.CacheScope)
+	}
 	calls := 0
 	for ; calls < 20; calls++ {
 		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "search_docs", Arguments: map[string]any{"query": "install"}})

@@ -70,10 +70,15 @@ type site struct {
 	insightsToken []byte
 }
 
-// provisionSecrets reads every secret the config names and builds each
-// site's generator: the cheap steps that fail on a missing variable, done
-// before any store is opened or corpus fetched.
+// provisionSecrets checks c (the one check New makes: see Config.check),
+// reads every secret the config names and builds each site's generator:
+// the cheap steps that fail on a missing variable, done before any store
+// is opened or corpus fetched.
 func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string, sites []*site, err error) {
+	checked, err := c.check()
+	if err != nil {
+		return "", nil, err
+	}
 	switch {
 	case c.SessionsEnv != "":
 		v, err := env.secret("sessionsEnv", c.SessionsEnv, 1)
@@ -90,7 +95,7 @@ func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string,
 		sessions = "memory:"
 	}
 	for i := range c.Sites {
-		s, err := provisionSite(&c.Sites[i], env, logger)
+		s, err := provisionSite(&c.Sites[i], checked[i], env, logger)
 		if err != nil {
 			return "", nil, configErr("sites[%d].%v", i, err)
 		}
@@ -99,15 +104,9 @@ func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string,
 	return sessions, sites, nil
 }
 
-func provisionSite(sc *SiteConfig, env Env, logger *slog.Logger) (*site, error) {
-	record, err := sc.check()
-	if err != nil {
-		return nil, err
-	}
-	s := &site{cfg: sc, record: record, engine: engines.Current()}
-	if sc.Engine != "" {
-		s.engine, _ = engines.Lookup(sc.Engine) // check made sure it is retained
-	}
+// provisionSite reads the secrets of the site check established as cs.
+func provisionSite(sc *SiteConfig, cs checkedSite, env Env, logger *slog.Logger) (*site, error) {
+	s := &site{cfg: sc, record: cs.record, engine: cs.engine}
 	for i, t := range sc.Tokens {
 		v, err := env.secret(fmt.Sprintf("tokens[%d].env", i), t.Env, ask.MinTokenBytes)
 		if err != nil {
@@ -132,6 +131,7 @@ func provisionSite(sc *SiteConfig, env Env, logger *slog.Logger) (*site, error) 
 		}
 		s.insightsToken = []byte(v)
 	}
+	var err error
 	if s.gen, err = sc.Generator.build(env, logger); err != nil {
 		return nil, fmt.Errorf("generator: %s", strings.TrimPrefix(err.Error(), "provider: "))
 	}

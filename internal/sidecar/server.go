@@ -51,6 +51,7 @@ type Server struct {
 	sessions store.Backend
 	sites    []*site
 	files    *static.Handler // the static site, or nil
+	patterns []string        // the routes mounted, sorted (routes.go)
 	// builds are the replay builds over retained versions, shared by
 	// every site: their limits and the cache of built indexes.
 	builds *replay.Builds
@@ -89,9 +90,6 @@ const corpusFetchTimeout = 2 * time.Minute
 // builds one handler for /v1/ask, /health, /ready, /metrics and the static
 // site. Nothing listens: call Serve, or mount the Server as a handler.
 func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
 	if err := engines.Check(); err != nil {
 		return nil, err
 	}
@@ -229,7 +227,8 @@ func (s *Server) Close() error {
 	return s.sessions.Close()
 }
 
-// routes builds the one handler of every route.
+// routes builds each site's handlers, then mounts every route of
+// routeTable (routes.go) on one mux behind the guard.
 func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	var metrics *ask.Prometheus
 	if s.cfg.Metrics {
@@ -240,142 +239,117 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	mux := http.NewServeMux()
 	if metrics != nil {
 		s.newWorker(metrics)
 	} else {
 		s.newWorker(nil)
 	}
-	// siteRoutes are the routes every site answers (each behind its own
-	// rules), by path, then by corpus id.
-	siteRoutes := map[string]map[string]http.Handler{}
-	insightPages := map[string]bool{} // site ids whose /insights/ page is routed
+	var sites []*siteHandlers
 	for i, st := range s.sites {
-		route := func(path string, h http.Handler) {
-			if siteRoutes[path] == nil {
-				siteRoutes[path] = make(map[string]http.Handler, len(s.sites))
-			}
-			siteRoutes[path][st.record.Corpus.ID] = h
-		}
-		// Named by site and corpus, as the routes are: a site's languages
-		// are separate entries with separate budgets, shared by name.
-		scope := "sites/" + st.record.SiteID + "/" + st.record.Corpus.ID
-		subjects, err := mk.rate(scope+"/subjects", st.cfg.rateLimit())
+		h, err := s.siteHandlers(ctx, st, mk, edge, metrics)
 		if err != nil {
-			return nil, fmt.Errorf("sites[%d].rateLimit: %w", i, err)
+			return nil, fmt.Errorf("sites[%d]%w", i, err)
 		}
-		gate, err := mk.gate(ctx, scope+"/generations", st.generations())
-		if err != nil {
-			return nil, fmt.Errorf("sites[%d].generations: %w", i, err)
-		}
-		auth := st.access()
-		auth.FailedAuth, auth.ClientAddr = edge.failedAuth, edge.addr
-		if auth.Anonymous != nil {
-			auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr, s.log)
-		}
-		engine := st.engine.Index(st.corpus)
-		grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
-		acfg := ask.Config{
-			Site:           *st.record,
-			Retriever:      grounded,
-			Generator:      grounded,
-			Auth:           auth,
-			Sessions:       s.sessions,
-			RateLimiter:    subjects,
-			AddressLimiter: edge.perAddress,
-			ClientAddr:     edge.addr,
-			Generations:    gate,
-			BodyTimeout:    s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout),
-			Logger:         s.log,
-			Shutdown:       s.drain,
-		}
-		if metrics != nil {
-			acfg.Metrics = metrics
-		}
-		if st.cfg.Feedback {
-			st.issued = newContextLog(nil)
-			acfg.Issued = st.issued.add
-		}
-		acfg.Durable = s.durable(st)
-		if st.cfg.Insights != nil {
-			if acfg.Outcome, err = s.insightsRecorder(st, engine); err != nil {
-				return nil, fmt.Errorf("sites[%d].insights: %w", i, err)
-			}
-			s.insightsPage(mux, edge, st, insightPages)
-		}
-		h, err := ask.New(acfg)
-		if err != nil {
-			return nil, fmt.Errorf("sites[%d]: %w", i, err)
-		}
-		route("/v1/ask", st.cors(h))
-		// Every route that may be sent a body reads it within bodyTimeout
-		// (/v1/ask and replay bound their own reads).
-		bodyTimeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
-		route("/v1/sessions/{id}/forget", st.cors(withBodyTimeout(bodyTimeout, http.HandlerFunc(h.ServeForget))))
-		if acfg.Durable != nil {
-			// The run routes exist only for a durable site.
-			s.addRunSite(st, h, acfg.Durable)
-			route("/v1/runs/{id}/events", st.cors(http.HandlerFunc(h.ServeEvents)))
-			route("/v1/runs/{id}/cancel", st.cors(withBodyTimeout(bodyTimeout, http.HandlerFunc(h.ServeCancel))))
-		}
-		rep, err := s.replayer(st, engine)
-		if err != nil {
-			return nil, fmt.Errorf("sites[%d]: %w", i, err)
-		}
-		msite := mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep}
-		if st.cfg.Public != "" {
-			// read_page reads the Markdown twins the build published.
-			if twins, err := static.OpenTwins(st.cfg.Public); err == nil {
-				msite.Pages = twins
-			}
-		}
-		route("/mcp", withBodyTimeout(bodyTimeout, st.mcpHandler(edge, subjects, msite)))
-		replay, read := s.replayHandlers(st, edge, subjects, rep)
-		route("/v1/evidence/replay", replay)
-		route("/v1/evidence/read", read)
-		route("/v1/feedback", withBodyTimeout(bodyTimeout, st.feedbackHandler(edge, subjects, metrics)))
-		if st.cfg.Static {
-			files, err := static.New(st.cfg.Public, static.Options{})
-			if err != nil {
-				return nil, fmt.Errorf("sites[%d].static: %w", i, err)
-			}
-			s.files = files
-			mux.Handle("/", files)
-		}
+		sites = append(sites, h)
 	}
-	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		io.WriteString(w, "ok\n")
-	})
-	mux.HandleFunc("GET /ready", s.ready)
 	rev, err := review.New()
 	if err != nil {
 		return nil, err
 	}
-	mux.Handle("/review", rev)
-	mux.Handle("/review/", rev)
-	// One site's routes are its handlers; several sites' go through
-	// corpusRouter, which picks one by the ?corpus= hint. Not "POST
-	// /v1/ask": the handlers answer other methods with the protocol's own
-	// 405 body.
-	sites := len(siteRoutes["/v1/ask"])
-	for path, byCorpus := range siteRoutes {
-		h := corpusRouter(byCorpus)
-		if sites == 1 {
-			for _, only := range byCorpus {
-				h = only
-			}
-		}
-		mux.Handle(path, h)
-	}
-	// It reads the store for every site, so it spends the client
-	// address's budget as the replay routes do.
-	mux.Handle("GET /v1/evidence/engines", edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) { s.engineCatalogue(w, r) }))
-	if metrics != nil {
-		mux.Handle("GET /metrics", metrics)
-	}
+	mux := http.NewServeMux()
+	s.patterns = mount(mux, s.routeTable(edge, metrics, rev), sites)
 	return s.guard(mux), nil
+}
+
+// siteError names the site field an error of siteHandlers is about;
+// routes prefixes the site's index.
+func siteError(field string, err error) error {
+	if field == "" {
+		return fmt.Errorf(": %w", err)
+	}
+	return fmt.Errorf(".%s: %w", field, err)
+}
+
+// siteHandlers builds one site's handlers: its limits, its ask.Handler,
+// its MCP, replay and feedback handlers, its owner's page and, for the
+// static site, the server's file handler.
+func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *edgeLimits, metrics *ask.Prometheus) (*siteHandlers, error) {
+	// Named by site and corpus, as the routes are: a site's languages
+	// are separate entries with separate budgets, shared by name.
+	scope := "sites/" + st.record.SiteID + "/" + st.record.Corpus.ID
+	subjects, err := mk.rate(scope+"/subjects", st.cfg.rateLimit())
+	if err != nil {
+		return nil, siteError("rateLimit", err)
+	}
+	gate, err := mk.gate(ctx, scope+"/generations", st.generations())
+	if err != nil {
+		return nil, siteError("generations", err)
+	}
+	auth := st.access()
+	auth.FailedAuth, auth.ClientAddr = edge.failedAuth, edge.addr
+	if auth.Anonymous != nil {
+		auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr, s.log)
+	}
+	engine := st.engine.Index(st.corpus)
+	grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
+	bodyTimeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
+	acfg := ask.Config{
+		Site:           *st.record,
+		Retriever:      grounded,
+		Generator:      grounded,
+		Auth:           auth,
+		Sessions:       s.sessions,
+		RateLimiter:    subjects,
+		AddressLimiter: edge.perAddress,
+		ClientAddr:     edge.addr,
+		Generations:    gate,
+		BodyTimeout:    bodyTimeout,
+		Logger:         s.log,
+		Shutdown:       s.drain,
+	}
+	if metrics != nil {
+		acfg.Metrics = metrics
+	}
+	if st.cfg.Feedback {
+		st.issued = newContextLog(nil)
+		acfg.Issued = st.issued.add
+	}
+	acfg.Durable = s.durable(st)
+	sh := &siteHandlers{st: st, bodyTimeout: bodyTimeout, durable: acfg.Durable != nil}
+	if st.cfg.Insights != nil {
+		if acfg.Outcome, err = s.insightsRecorder(st, engine); err != nil {
+			return nil, siteError("insights", err)
+		}
+		sh.insights = s.insightsPage(edge, st)
+	}
+	if sh.ask, err = ask.New(acfg); err != nil {
+		return nil, siteError("", err)
+	}
+	if acfg.Durable != nil {
+		s.addRunSite(st, sh.ask, acfg.Durable)
+	}
+	rep, err := s.replayer(st, engine)
+	if err != nil {
+		return nil, siteError("", err)
+	}
+	msite := mcp.Site{SiteID: st.record.SiteID, CorpusID: st.record.Corpus.ID, Engine: engine, MaxRecords: st.record.Limits.MaxSources, Replayer: rep, Private: !st.cfg.anonymous()}
+	if st.cfg.Public != "" {
+		// read_page reads the Markdown twins the build published.
+		if twins, err := static.OpenTwins(st.cfg.Public); err == nil {
+			msite.Pages = twins
+		}
+	}
+	sh.mcp = st.mcpHandler(edge, subjects, msite)
+	sh.replay, sh.read = s.replayHandlers(st, edge, subjects, rep)
+	sh.feedback = st.feedbackHandler(edge, subjects, metrics)
+	if st.cfg.Static {
+		files, err := static.New(st.cfg.Public, static.Options{})
+		if err != nil {
+			return nil, siteError("static", err)
+		}
+		s.files = files
+	}
+	return sh, nil
 }
 
 // cors puts next behind the CORS answers for the site's origins, when it

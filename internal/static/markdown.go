@@ -70,7 +70,7 @@ func (h *Handler) negotiate(hdr http.Header, r *http.Request, name, twinURL stri
 	if wantsMarkdown(r.Header.Get("Accept")) {
 		return twin
 	}
-	hdr.Set("Link", "<"+twinURL+`>; rel="alternate"; type="text/markdown"`)
+	addLink(hdr, "<"+twinURL+`>; rel="alternate"; type="text/markdown"`)
 	return name
 }
 

@@ -46,6 +46,8 @@ func TestMarkdownTwin(t *testing.T) {
 		"ugly.html":             "<!doctype html><p>ugly</p>",
 		"ugly.md":               "# Ugly\n",
 		"plain/index.html":      "<!doctype html><p>plain</p>",
+		"fr/docs/y/index.html":  "<!doctype html><p>y</p>",
+		"fr/llms.txt":           "# Site (fr)\n",
 		"llms.txt":              "# Site\n",
 		"llms-full.txt":         "# Site\n",
 		"askplane/en/site.json": "{}",
@@ -71,14 +73,16 @@ func TestMarkdownTwin(t *testing.T) {
 		body, ctype, vary, link string
 	}{
 		{"/", md, "# Home\n", "text/markdown; charset=utf-8", "Accept", ""},
-		{"/", browser, "<!doctype html><p>home</p>", "text/html; charset=utf-8", "Accept", `<index.md>; rel="alternate"; type="text/markdown"`},
+		{"/", browser, "<!doctype html><p>home</p>", "text/html; charset=utf-8", "Accept", `<index.md>; rel="alternate"; type="text/markdown", <llms.txt>; rel="describedby"; type="text/plain"`},
 		{"/docs/x/", md, "# X\n", "text/markdown; charset=utf-8", "Accept", ""},
-		{"/docs/x/", nil, "<!doctype html><p>x</p>", "text/html; charset=utf-8", "Accept", `<index.md>; rel="alternate"; type="text/markdown"`},
+		{"/docs/x/", nil, "<!doctype html><p>x</p>", "text/html; charset=utf-8", "Accept", `<index.md>; rel="alternate"; type="text/markdown", <../../llms.txt>; rel="describedby"; type="text/plain"`},
 		{"/docs/x/index.html", md, "# X\n", "text/markdown; charset=utf-8", "Accept", ""},
 		{"/ugly.html", md, "# Ugly\n", "text/markdown; charset=utf-8", "Accept", ""},
-		{"/ugly.html", browser, "<!doctype html><p>ugly</p>", "text/html; charset=utf-8", "Accept", `<ugly.md>; rel="alternate"; type="text/markdown"`},
+		{"/ugly.html", browser, "<!doctype html><p>ugly</p>", "text/html; charset=utf-8", "Accept", `<ugly.md>; rel="alternate"; type="text/markdown", <llms.txt>; rel="describedby"; type="text/plain"`},
+		{"/fr/docs/y/", browser, "<!doctype html><p>y</p>", "text/html; charset=utf-8", "", `<../../llms.txt>; rel="describedby"; type="text/plain"`},
+		{"/fr/docs/y/index.html", nil, "<!doctype html><p>y</p>", "text/html; charset=utf-8", "", `<../../llms.txt>; rel="describedby"; type="text/plain"`},
 		{"/docs/x/index.md", nil, "# X\n", "text/markdown; charset=utf-8", "", ""},
-		{"/plain/", md, "<!doctype html><p>plain</p>", "text/html; charset=utf-8", "", ""},
+		{"/plain/", md, "<!doctype html><p>plain</p>", "text/html; charset=utf-8", "", `<../llms.txt>; rel="describedby"; type="text/plain"`},
 		{"/llms.txt", nil, "# Site\n", "text/plain; charset=utf-8", "", ""},
 		{"/llms-full.txt", md, "# Site\n", "text/plain; charset=utf-8", "", ""},
 		{"/askplane/en/site.json", md, "{}", "application/json; charset=utf-8", "", ""},
@@ -132,4 +136,39 @@ func TestTwinsRead(t *testing.T) {
 			t.Errorf("Read(%q) succeeded", path)
 		}
 	}
+}
+
+// TestDescribedByNearest: a page's Link header names the nearest llms.txt
+// in its folder or above (a language's own before the site's), and
+// nothing when the site published none.
+func TestDescribedByNearest(t *testing.T) {
+	pub := t.TempDir()
+	for _, name := range []string{"a/b/c/d/index.html", "a/index.html", "a/b/llms.txt/index.html"} {
+		p := filepath.Join(pub, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("<!doctype html>"), 0o644)
+	}
+	h, err := New(pub, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	// No llms.txt anywhere (a folder named llms.txt is not one).
+	for _, p := range []string{"/a/b/c/d/", "/a/"} {
+		resp, _ := get(t, srv, http.MethodGet, p, nil)
+		want(t, resp, "Link", "")
+	}
+	os.WriteFile(filepath.Join(pub, "llms.txt"), []byte("# Site\n"), 0o644)
+	resp, _ := get(t, srv, http.MethodHead, "/a/b/c/d/", nil)
+	want(t, resp, "Link", `<../../../../llms.txt>; rel="describedby"; type="text/plain"`)
+	os.WriteFile(filepath.Join(pub, "a", "llms.txt"), []byte("# A\n"), 0o644)
+	resp, _ = get(t, srv, http.MethodGet, "/a/b/c/d/", nil)
+	want(t, resp, "Link", `<../../../llms.txt>; rel="describedby"; type="text/plain"`)
+	resp, _ = get(t, srv, http.MethodGet, "/a/", nil)
+	want(t, resp, "Link", `<llms.txt>; rel="describedby"; type="text/plain"`)
+	// The 404 page is no page of the site's: no Link.
+	resp, _ = get(t, srv, http.MethodGet, "/a/missing/", nil)
+	want(t, resp, "Link", "")
 }

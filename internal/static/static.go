@@ -14,7 +14,8 @@
 //   - serves a directory's index.html, and never a listing;
 //   - serves a page's Markdown twin (index.md next to index.html) at the
 //     page's URL to a client whose Accept prefers text/markdown, with
-//     Vary: Accept (markdown.go);
+//     Vary: Accept (markdown.go), and links every HTML page to its twin
+//     and to the llms.txt that covers it in a Link header (llms.go);
 //   - serves regular files only (no devices, FIFOs or sockets);
 //   - takes the content type from the extension, never from the bytes;
 //   - sets nosniff and a referrer policy on every response, a
@@ -200,6 +201,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
+	if strings.HasSuffix(name, ".html") {
+		addLink(hdr, h.describedBy(name))
+	}
 	ctype := contentType(name)
 	h.setTypeHeaders(hdr, ctype)
 	cache := cacheControl(name)

@@ -6,9 +6,15 @@ import (
 )
 
 // CorruptMemorySource replaces a memory backend's retained bytes, as a
-// damaged disk would, for the integrity tests.
+// damaged disk would, for the integrity tests (the durable backends'
+// tests write the row directly).
 func CorruptMemorySource(b Backend, site, version string, data []byte) {
-	b.(memory).corruptForTest(site, version, data)
+	m := b.(memory).memorySources
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if row := m.rows[[2]string{site, version}]; row != nil {
+		row.data = data
+	}
 }
 
 // SourceHashForTest is a version as PutSource checks it.

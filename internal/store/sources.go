@@ -242,16 +242,6 @@ func (m *memorySources) ReadSource(ctx context.Context, site, version string) ([
 
 func (m *memorySources) SourceLimits() SourceLimits { return m.limits }
 
-// corruptForTest replaces a retained version's bytes, for tests of the
-// integrity check (the durable backends' tests write the row directly).
-func (m *memorySources) corruptForTest(site, version string, data []byte) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if row := m.rows[[2]string{site, version}]; row != nil {
-		row.data = data
-	}
-}
-
 // sourceTimeout bounds one source operation: a corpus is megabytes, so it
 // gets longer than a session's OpTimeout.
 const sourceTimeout = 30 * time.Second

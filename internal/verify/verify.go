@@ -38,6 +38,14 @@
 //	corpus.url.unsafe corpus.url.duplicate corpus.anchor.duplicate corpus.text.empty
 //	corpus.html.invalid
 //
+// The llms.txt check (llms.go), when the folder holds an llms.txt:
+//
+//	llms.invalid llms.empty llms.full.missing llms.link.missing
+//	twin.invalid twin.too-long twin.chrome twin.unlisted page.unreadable
+//	page.describedby.missing page.alternate.missing (warnings) a page
+//	                                 without its link relations
+//	llms.unchecked llms.more         (warnings) the check's own bounds
+//
 // Raised only by the module's templates, which fail the hugo build:
 //
 //	config.invalid config.endpoint.missing fact.list.invalid fact.cite.missing
@@ -86,8 +94,11 @@ type Report struct {
 	Languages []Language
 	// Problems are every error and warning, by language, then in the
 	// order the outputs are checked: manifest, site config, artifact (its
-	// entries in artifact order), corpus.
+	// entries in artifact order), corpus; then the llms.txt check's.
 	Problems []Problem
+	// LLMs is the llms.txt check's summary (llms.go), nil when the folder
+	// holds no llms.txt.
+	LLMs *LLMs
 }
 
 // Errors returns the number of problems that are not warnings.
@@ -219,6 +230,7 @@ func Site(fsys fs.FS) (*Report, error) {
 		return nil, errors.New("verify: nil file system")
 	}
 	r := &Report{}
+	base := "" // the site's base path, from the first manifest that gives one
 	dirs, err := fs.ReadDir(fsys, outputsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
@@ -252,7 +264,16 @@ func Site(fsys fs.FS) (*Report, error) {
 		c.run(manifest)
 		r.Languages = append(r.Languages, c.lang)
 		r.Problems = append(r.Problems, c.problems...)
+		if base == "" && c.base != "" {
+			base = c.base
+		}
 	}
+	if base == "" {
+		base = "/"
+	}
+	var llms []Problem
+	r.LLMs, llms = checkLLMs(fsys, base)
+	r.Problems = append(r.Problems, llms...)
 	if len(r.Languages) == 0 && len(r.Problems) == 0 {
 		r.Problems = append(r.Problems, Problem{Code: "outputs.missing", Source: outputsDir,
 			Message: "no askplane outputs (no <lang>/manifest.json here): does the base template call the askplane/widget.html partial?"})

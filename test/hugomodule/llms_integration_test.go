@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/askplane/askplane/internal/sitetest"
+	"github.com/askplane/askplane/internal/verify"
 )
 
 // twinMaxChars is the most characters one Markdown twin may hold: agents
@@ -153,6 +154,32 @@ func checkLLMs(t *testing.T, public, baseURL string) int {
 	return twins
 }
 
+// verifyLLMs runs askplane verify's llms.txt check on a build and wants
+// it to pass without a problem, having checked as many twins as the
+// test's own check (checkLLMs) found, and every page.
+func verifyLLMs(t *testing.T, public string, twins int) {
+	t.Helper()
+	root, err := os.OpenRoot(public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	rep, err := verify.Site(root.FS())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Problems {
+		if strings.HasPrefix(p.Code, "llms.") || strings.HasPrefix(p.Code, "twin.") || strings.HasPrefix(p.Code, "page.") {
+			t.Errorf("askplane verify: %s", p)
+		}
+	}
+	if rep.LLMs == nil || rep.LLMs.Twins != twins || rep.LLMs.Pages == 0 {
+		t.Errorf("askplane verify checked %+v; want %d twins", rep.LLMs, twins)
+		return
+	}
+	t.Log(rep.LLMs.Summary())
+}
+
 // continued is the link a part of a split twin ends with.
 var continued = regexp.MustCompile(`\nContinued in \[part \d+ of \d+\]\(([^)]+)\)\.\n$`)
 
@@ -242,6 +269,7 @@ func TestLLMsConformanceExampleSite(t *testing.T) {
 	}
 	n := checkLLMs(t, b.Public, "https://askplane.example/")
 	t.Logf("exampleSite: %d twins", n)
+	verifyLLMs(t, b.Public, n)
 	for _, f := range []string{"llms.txt", "fr/llms.txt", "fr/llms-full.txt"} {
 		b.AssertFileExists(f)
 	}
@@ -273,6 +301,7 @@ func TestLLMsConformanceDocsy(t *testing.T) {
 	}
 	n := checkLLMs(t, b.Public, "https://docsy.example/")
 	t.Logf("docsy: %d twins", n)
+	verifyLLMs(t, b.Public, n)
 }
 
 // llmsSite is a small site whose params.askplane holds params.
@@ -282,6 +311,8 @@ func llmsSite(params string) string {
 baseURL = "https://docs.example/"
 title = "Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
+[markup.goldmark.renderHooks.link]
+useEmbedded = "always"
 [params.askplane]
 siteId = "llms"
 ` + params + `
@@ -323,32 +354,93 @@ askplane:
   exclude: true
 ---
 Hidden.
+-- content/guide/plain.md --
+---
+title: Plain
+askplane:
+  markdown: false
+---
+In the corpus, with no twin.
+-- content/guide/faq.md --
+---
+title: FAQ
+---
+Answers, the site's first line.
+
+<!--more-->
+
+## Why?
+
+- *Because*, see [install](../install/).
+
+> [!NOTE]
+> A GitHub alert.
+
+` + "```toml\n[params.askplane]\nmarkdown = false\n```" + `
+-- content/guide/untitled.md --
+---
+weight: 9
+---
+## Untitled heading {#u}
+
+Body.
+-- content/guide/raw.md --
+---
+title: Raw
+---
+Before.
+
+<div class="warning">Careful.</div>
+-- content/guide/linked.md --
+---
+title: Linked
+---
+See [install](install.md) and [the FAQ](faq.md#why).
 `
 }
 
-// TestLLMsTwins: a twin keeps the page's structure (headings, ordered
-// lists, a fenced code block with its language, a table, a shortcode's
-// admonition as a block quote), excluded pages have none, and
+// TestLLMsTwins: twins are on by default; a twin keeps the page's
+// structure (headings, ordered lists, a fenced code block with its
+// language, a table, a shortcode's admonition as a block quote); a
+// Markdown page without shortcodes or .md links is its own twin, as
+// written; a page linking .md files is rendered, so the links resolve;
+// excluded pages have none, a page whose front matter sets
+// askplane.markdown: false has none but stays in the corpus; and
 // params.askplane.markdown = false publishes nothing for programs.
 func TestLLMsTwins(t *testing.T) {
-	b := sitetest.Build(t, llmsSite("markdown = true"))
+	b := sitetest.Build(t, llmsSite(""))
 	b.AssertFileContent("guide/install/index.md",
 		"# Install\n\nURL: https://docs.example/guide/install/\n\n> How to install it.\n\n## Steps\n",
 		"1. Fetch it.", "```go\nfunc main() {}\n```", "| flag | meaning |", "> **Note**", "> Mind the **version**.")
 	b.AssertFileContent("llms.txt", "# Docs\n", "## Guide\n\n- [Guide](https://docs.example/guide/index.md)\n- [Install](https://docs.example/guide/install/index.md): How to install it.\n")
 	b.AssertFileContent("llms-full.txt", "# Install\n")
 	b.AssertFileContent("guide/install/index.html", `<link rel="alternate" type="text/markdown" href="/guide/install/index.md"><link rel="describedby" type="text/plain" href="/llms.txt">`)
-	if _, err := os.Stat(filepath.Join(b.Public, "guide", "secret", "index.md")); err == nil {
-		t.Error("an excluded page has a twin")
+	for _, page := range []string{"secret", "plain"} {
+		if _, err := os.Stat(filepath.Join(b.Public, "guide", page, "index.md")); err == nil {
+			t.Errorf("%s has a twin", page)
+		}
 	}
+	if strings.Contains(string(b.ReadFile("guide/plain/index.html")), "text/markdown") || strings.Contains(string(b.ReadFile("llms.txt")), "Plain") {
+		t.Error("a page with askplane.markdown: false links or lists a twin")
+	}
+	b.AssertFileContent("guide/faq/index.md", "# FAQ\n\nURL: https://docs.example/guide/faq/\n\nAnswers, the site's first line.\n\n\n\n## Why?\n\n- *Because*, see [install](../install/).\n\n> [!NOTE]\n> A GitHub alert.\n\n```toml\n[params.askplane]\nmarkdown = false\n```\n")
+	b.AssertFileContent("llms.txt", "- [FAQ](https://docs.example/guide/faq/index.md): Answers, the site's first line.\n",
+		"- [Untitled heading](https://docs.example/guide/untitled/index.md): Body.\n")
+	b.AssertFileContent("guide/untitled/index.md", "# Untitled heading\n\nURL: https://docs.example/guide/untitled/\n")
+	// Raw HTML is rendered, as readers see it (Goldmark drops it unless
+	// renderer.unsafe is set), not copied into the twin.
+	if raw := string(b.ReadFile("guide/raw/index.md")); strings.Contains(raw, "<div") || !strings.Contains(raw, "Before.") {
+		t.Errorf("a page with raw HTML has the twin:\n%s", raw)
+	}
+	b.AssertFileContent("guide/linked/index.md", "See [install](/guide/install/) and [the FAQ](/guide/faq/#why).")
 	if strings.Contains(string(b.ReadFile("llms.txt")), "Secret") || strings.Contains(string(b.ReadFile("guide/secret/index.html")), "text/markdown") {
 		t.Error("an excluded page is listed or links a twin")
 	}
-	checkLLMs(t, b.Public, "https://docs.example/")
+	verifyLLMs(t, b.Public, checkLLMs(t, b.Public, "https://docs.example/"))
 
-	cut := sitetest.Build(t, llmsSite("markdown = true\nllmsFullMax = 300"))
+	cut := sitetest.Build(t, llmsSite("llmsFullMax = 300"))
 	full := cut.ReadFile("llms-full.txt")
-	if !bytes.Contains(full, []byte("> This file stops here: 2 of 3 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
+	if !bytes.Contains(full, []byte("> This file stops here: 3 of 7 pages, under its limit of 300 bytes. /llms.txt lists every page's Markdown twin.\n")) || len(full) > 300+200 {
 		t.Errorf("llms-full.txt cut at 300 bytes:\n%s", full)
 	}
 
@@ -360,8 +452,6 @@ func TestLLMsTwins(t *testing.T) {
 baseURL = "https://docs.example/"
 title = "Docs"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
-[params.askplane]
-markdown = true
 -- content/_index.md --
 ---
 title: Home
@@ -373,7 +463,7 @@ title: Long
 ---
 ` + strings.Repeat("## Section\n\n"+strings.Repeat("Words words words. ", 500)+"\n\n", 12)
 	lb := sitetest.Build(t, long)
-	checkLLMs(t, lb.Public, "https://docs.example/")
+	verifyLLMs(t, lb.Public, checkLLMs(t, lb.Public, "https://docs.example/"))
 	lb.AssertFileContent("long/index.md", "# Long\n", "\nContinued in [part 2 of 3](index.2.md).\n")
 	lb.AssertFileContent("long/index.3.md", "# Long (part 3 of 3)\n\nURL: https://docs.example/long/\n\n## Section\n")
 	if n := strings.Count(string(lb.ReadFile("llms-full.txt")), "## Section"); n != 12 {

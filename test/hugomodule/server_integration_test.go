@@ -114,4 +114,7 @@ func TestServerRebuildsOutputs(t *testing.T) {
 	if c := get(now); !strings.Contains(c, "Zebras read the docs too.") {
 		t.Errorf("the new corpus %s lacks the edited text", now)
 	}
+	// The page's Markdown twin follows the edit too, so its
+	// rel="alternate" resolves under hugo server.
+	waitFor("/docs/install/index.md", `Zebras read the docs too\.`, "")
 }

@@ -10,7 +10,7 @@
 // Configuration, from the environment:
 //
 //	ASKPLANE_CONFIG        the config file (default askplane.json beside the binary)
-//	ASKPLANE_CONFIG_JSON   or the config itself, inline
+//	ASKPLANE_CONFIG_JSON   or the config itself, inline (not both: see sidecar.LoadEnv)
 //	ASKPLANE_MAX_REQUEST_TIME
 //	                       the platform's deadline less a margin (default 50s,
 //	                       under Netlify's 60 s for synchronous functions)
@@ -70,17 +70,13 @@ func build(ctx context.Context, env func(string) (string, bool), logger *slog.Lo
 	return sidecar.New(ctx, cfg, sidecar.Options{Env: env, Logger: logger, MaxRequestTime: limit})
 }
 
+// loadConfig reads the config as every entry point does
+// (sidecar.LoadEnv), with askplane.json beside the binary as the
+// function's default.
 func loadConfig(env func(string) (string, bool)) (*sidecar.Config, error) {
-	if inline, ok := env("ASKPLANE_CONFIG_JSON"); ok && inline != "" {
-		return sidecar.Decode([]byte(inline))
+	fallback := ""
+	if exe, err := os.Executable(); err == nil {
+		fallback = filepath.Join(filepath.Dir(exe), "askplane.json")
 	}
-	path, ok := env("ASKPLANE_CONFIG")
-	if !ok || path == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		path = filepath.Join(filepath.Dir(exe), "askplane.json")
-	}
-	return sidecar.Load(path)
+	return sidecar.LoadEnv(env, "", fallback)
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/lambdaemu"
+	"github.com/askplane/askplane/internal/sidecar"
 	"github.com/askplane/askplane/internal/testsite"
 	"github.com/aws/aws-lambda-go/events"
 )
@@ -201,5 +204,64 @@ func TestLambdaEntry(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "sessions are kept in memory") || !strings.Contains(stderr.String(), "capped below the platform") {
 		t.Errorf("the function did not say it keeps sessions in memory and caps the deadlines:\n%s", stderr.String())
+	}
+}
+
+// TestConfigOrder: the function reads its config in sidecar.LoadEnv's
+// order, as askplane serve does: with both variables set it refuses
+// rather than preferring the inline one (what it once did, while serve
+// preferred the file), and with neither it reads askplane.json beside its
+// binary.
+func TestConfigOrder(t *testing.T) {
+	public := writeSite(t)
+	config := func(corpusID string) string {
+		return `{"sites":[{"site":{"protocol":"agentskit.chat.backend-site","version":1,"siteId":"docs","assistant":{"id":"guide","name":"Guide"},` +
+			`"corpus":{"id":"` + corpusID + `","mode":"local"},"limits":{"requestTimeoutMs":30000,"retrievalTimeoutMs":5000,"generationTimeoutMs":20000,"maxSources":5},` +
+			`"persistence":{"mode":"disabled"}},"public":"` + public + `","language":"en","cookieSecretEnv":"ASKPLANE_COOKIE_SECRET"}]}`
+	}
+	file := filepath.Join(t.TempDir(), "askplane.json")
+	if err := os.WriteFile(file, []byte(config("from-file")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := func(vars ...string) func(string) (string, bool) {
+		return func(name string) (string, bool) {
+			for i := 0; i+1 < len(vars); i += 2 {
+				if vars[i] == name {
+					return vars[i+1], true
+				}
+			}
+			return "", false
+		}
+	}
+	corpusOf := func(c *sidecar.Config) string {
+		var rec struct {
+			Corpus struct{ ID string } `json:"corpus"`
+		}
+		json.Unmarshal(c.Sites[0].Site, &rec)
+		return rec.Corpus.ID
+	}
+	if c, err := loadConfig(env("ASKPLANE_CONFIG", file)); err != nil || corpusOf(c) != "from-file" {
+		t.Errorf("ASKPLANE_CONFIG: %v", err)
+	}
+	if c, err := loadConfig(env("ASKPLANE_CONFIG_JSON", config("from-json"))); err != nil || corpusOf(c) != "from-json" {
+		t.Errorf("ASKPLANE_CONFIG_JSON: %v", err)
+	}
+	_, err := loadConfig(env("ASKPLANE_CONFIG", file, "ASKPLANE_CONFIG_JSON", config("from-json")))
+	if !errors.Is(err, sidecar.ErrConfigEnvBoth) {
+		t.Errorf("both set: %v, want ErrConfigEnvBoth", err)
+	}
+	// Neither: askplane.json beside the binary (the test binary here,
+	// which has none beside it).
+	exe, _ := os.Executable()
+	if _, err := loadConfig(env()); err == nil || !strings.Contains(err.Error(), "cannot open "+filepath.Join(filepath.Dir(exe), "askplane.json")) {
+		t.Errorf("neither set: %v, want the default beside the binary", err)
+	}
+	// The built function refuses to start on both, before it serves.
+	if testing.Short() {
+		return
+	}
+	srv, err := build(context.Background(), env("ASKPLANE_CONFIG", file, "ASKPLANE_CONFIG_JSON", config("from-json"), "ASKPLANE_COOKIE_SECRET", strings.Repeat("s", 40)), slog.New(slog.DiscardHandler))
+	if srv != nil || !errors.Is(err, sidecar.ErrConfigEnvBoth) {
+		t.Errorf("build with both set: %v", err)
 	}
 }

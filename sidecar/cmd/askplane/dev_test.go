@@ -92,6 +92,40 @@ First version.
 	if p := page(); !strings.Contains(p, "First version.") || !strings.Contains(p, devserver.ScriptPath) {
 		t.Fatalf("first build's page lacks its text or the reload script:\n%s", p)
 	}
+	// What the build publishes for programs is served too (issue 27):
+	// llms.txt, and the page's Markdown twin to a client that asks for
+	// Markdown at the page's URL; the page links both in its headers.
+	get := func(path, accept string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	if resp, body := get("/llms.txt", ""); resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || !strings.Contains(body, "- [Home](https://docs.example/index.md): First version.") {
+		t.Errorf("GET /llms.txt under askplane dev: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	twin := func() string {
+		t.Helper()
+		resp, body := get("/", "text/markdown")
+		if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") {
+			t.Errorf("GET / (Accept: text/markdown) under askplane dev: %s", resp.Header.Get("Content-Type"))
+		}
+		return body
+	}
+	if md := twin(); !strings.HasPrefix(md, "# Home\n") || !strings.Contains(md, "First version.") {
+		t.Errorf("the home page's twin under askplane dev:\n%s", md)
+	}
+	if resp, _ := get("/", ""); resp.Header.Get("Link") != `<index.md>; rel="alternate"; type="text/markdown", <llms.txt>; rel="describedby"; type="text/plain"` {
+		t.Errorf("the home page's Link header under askplane dev: %q", resp.Header.Get("Link"))
+	}
 
 	events, err := http.Get(base + devserver.EventsPath)
 	if err != nil {
@@ -120,6 +154,9 @@ First version.
 	}
 	if p := page(); !strings.Contains(p, "Second version.") {
 		t.Fatalf("after the rebuild the old page is served:\n%s", p)
+	}
+	if md := twin(); !strings.Contains(md, "Second version.") {
+		t.Errorf("after the rebuild the old twin is served:\n%s", md)
 	}
 
 	// A template error: the build fails, the last good build keeps serving.

@@ -21,13 +21,13 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 	const name = "askplane insights"
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	config := fs.String("config", "", "the sidecar's JSON config `FILE`")
+	config := fs.String("config", "", "the sidecar's JSON config `FILE` (default: the environment's, as askplane serve reads it)")
 	siteID := fs.String("site", "", "the site's siteId")
 	days := fs.Int("days", 0, "the last `N` days (default: the site's retentionDays)")
 	format := fs.String("format", "text", "print the report as `text`, json or csv")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s --config FILE --site ID [--days N] [--format text|json|csv]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: %s [--config FILE] --site ID [--days N] [--format text|json|csv]\n\n"+
 			"Reports the coverage gaps of a site whose config turns insights on: clusters of\n"+
 			"questions that ended without a good answer, the questions asked most, the pages\n"+
 			"cited most, the share answered in the page by exact facts, the trend by week.\n\n", name)
@@ -42,11 +42,11 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		*format = "json"
 	}
-	if *config == "" || *siteID == "" || fs.NArg() != 0 || *format != "text" && *format != "json" && *format != "csv" {
+	if *siteID == "" || fs.NArg() != 0 || *format != "text" && *format != "json" && *format != "csv" {
 		fs.Usage()
 		return exitUsage
 	}
-	cfg, err := sidecar.Load(*config)
+	cfg, err := sidecar.LoadEnv(nil, *config, "")
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return exitUsage

@@ -73,7 +73,7 @@ Commands:
   dev [--addr HOST:PORT]    build the example site and serve it with the sidecar
   serve --config FILE [--addr HOST:PORT]
                             serve the Ask backend for built sites described by a JSON config
-  insights --config FILE --site ID [--days N] [--json]
+  insights [--config FILE] --site ID [--days N] [--json]
                             report what readers asked that the docs did not answer well
                             (the site's "insights" setting must be on)
 `)

@@ -28,7 +28,8 @@ GET /ready and, when the config says so, GET /metrics and a site's built
 folder at /. The config format is described in
 sidecar/config/askplane.example.json and the README. Without --config,
 the config comes from the environment: ASKPLANE_CONFIG names the file,
-or ASKPLANE_CONFIG_JSON holds it (as a container is configured).
+or ASKPLANE_CONFIG_JSON holds it (as a container is configured); setting
+both is refused. --config wins over the environment.
 
 `)
 		fs.PrintDefaults()
@@ -45,7 +46,7 @@ or ASKPLANE_CONFIG_JSON holds it (as a container is configured).
 		fmt.Fprintln(stderr, "askplane serve: want [--config FILE] [--addr HOST:PORT]")
 		return exitUsage
 	}
-	cfg, err := loadConfig(*configPath)
+	cfg, err := sidecar.LoadEnv(nil, *configPath, "")
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane serve:", err)
 		return exitUsage
@@ -54,22 +55,6 @@ or ASKPLANE_CONFIG_JSON holds it (as a container is configured).
 		cfg.Addr = *addr
 	}
 	return serve("askplane serve", cfg, sidecar.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))}, nil, stdout, stderr)
-}
-
-// loadConfig reads the config file path names, or the one the
-// environment gives (ASKPLANE_CONFIG, a file; ASKPLANE_CONFIG_JSON, the
-// config itself).
-func loadConfig(path string) (*sidecar.Config, error) {
-	if path == "" {
-		path = os.Getenv("ASKPLANE_CONFIG")
-	}
-	if path != "" {
-		return sidecar.Load(path)
-	}
-	if inline := os.Getenv("ASKPLANE_CONFIG_JSON"); inline != "" {
-		return sidecar.Decode([]byte(inline))
-	}
-	return nil, errors.New("no config: give --config FILE, or set ASKPLANE_CONFIG or ASKPLANE_CONFIG_JSON")
 }
 
 // serve provisions the sidecar for cfg, listens (on ln, or on cfg.Addr

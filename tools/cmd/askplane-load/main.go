@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
-	"github.com/askplane/askplane/internal/loadgen"
+	"github.com/askplane/askplane/tools/loadgen"
 )
 
 // Exit codes, as askplane's.

@@ -4,7 +4,7 @@
 // stream ended with done.
 //
 // It exists so the sidecar's throughput and latency targets are measured
-// the same way on every machine: by sidecar/cmd/askplane-load against a
+// the same way on every machine: by tools/cmd/askplane-load against a
 // running `askplane serve` (scripts/bench-ask.sh), and in-process by
 // BenchmarkAskHandler for a quick `go test -bench` figure.
 //

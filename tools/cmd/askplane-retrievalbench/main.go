@@ -12,7 +12,7 @@
 //	    [--engines askplane.bm25/1,…] [--generators extractive/1,…] [--pagefind=false] [--misses misses.txt]
 //
 // scripts/bench-retrieval.sh builds the sites and runs it; the work is in
-// internal/retrievalbench.
+// tools/retrievalbench.
 package main
 
 import (
@@ -22,7 +22,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/askplane/askplane/internal/retrievalbench"
+	"github.com/askplane/askplane/tools/retrievalbench"
 )
 
 const (

@@ -17,7 +17,7 @@ import (
 // event and to done are reported too. Client and server share the CPUs,
 // as they do in scripts/bench-ask.sh.
 //
-//	go test -run '^$' -bench AskHandler -benchtime 3s ./internal/loadgen
+//	go test -run '^$' -bench AskHandler -benchtime 3s ./tools/loadgen
 func BenchmarkAskHandler(b *testing.B) {
 	for _, pages := range []int{100, 10_000} {
 		// Built once per size, outside the timed rounds, so a CPU

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/loadgen"
+	"github.com/askplane/askplane/tools/loadgen"
 )
 
 // writeSite lays out a built site folder with a two-page corpus.
