@@ -18,6 +18,14 @@
 # `git archive`, into the temporary folder) and the closed loop (a) runs
 # ROUNDS times against each binary, interleaved (base, this tree, base,
 # …), so the printed ratio of answered requests/s is a same-run figure.
+# With INSIGHTS=compare this tree's askplane runs the closed loop (a)
+# ROUNDS times with the site's "insights" setting off and on, interleaved
+# (off, on, off, …), so the printed ratio (on / off) is the cost of
+# recording every question's outcome, measured in the same run. Each
+# closed loop also prints the server's CPU time an answer (user + system,
+# from /proc, over the measured window), and the summary the ratio of
+# their medians: on a shared machine that figure moves less than
+# answers a second.
 # With PROFILE=1 both binaries are built with -tags askplane_pprof and a
 # CPU profile of the server is taken during each binary's first closed
 # loop; the top of each is printed and the profiles kept in OUT.
@@ -37,6 +45,7 @@
 #   WORKERS=32             load generator workers (each one browser)
 #   DURATION=5s WARMUP=1s  measured window and unmeasured warm-up per run
 #   BASE=<commit>          also build and run that commit's askplane
+#   INSIGHTS=compare       run this tree with insights off and on instead
 #   ROUNDS=3               closed loops per binary when BASE is set
 #   PROFILE=1              CPU profiles of the server under the closed loop
 #   EXAMPLE_PUBLIC=DIR     reuse a built exampleSite public folder
@@ -62,8 +71,10 @@ workers=${WORKERS:-32}
 duration=${DURATION:-5s}
 warmup=${WARMUP:-1s}
 base=${BASE:-}
+insights=${INSIGHTS:-}
 rounds=${ROUNDS:-3}
-[ -n "$base" ] || rounds=1
+[ -n "$base" ] || [ "$insights" = compare ] || rounds=1
+[ -z "$base" ] || [ "$insights" != compare ] || { echo "BASE and INSIGHTS=compare: one comparison a run" >&2; exit 2; }
 work=$(mktemp -d)
 out=${OUT:-$work/out}
 mkdir -p "$out"
@@ -100,6 +111,8 @@ if [ -n "$base" ]; then
 	(cd "$work/base-src" && go build "${tags[@]}" -o "$work/askplane-base" ./sidecar/cmd/askplane)
 	bins=(base head)
 fi
+# INSIGHTS=compare: the same binary, the site's insights off then on.
+if [ "$insights" = compare ]; then bins=(off on); fi
 hugo=$(go tool -n hugo)
 
 hugo_build() { # hugo_build SOURCE DEST
@@ -184,7 +197,7 @@ secret=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 rate_limit='{"requests": 1000000, "windowSeconds": 1}'
 if [ -n "${RATE_LIMIT:-}" ]; then rate_limit="{\"requests\": $((RATE_LIMIT)), \"windowSeconds\": 60}"; fi
 write_config() {
-	local public=$1 file=$2 site_id
+	local public=$1 file=$2 site_insights=${3:-} site_id
 	site_id=$(jq -r .siteId "$public/askplane/en/manifest.json")
 	cat >"$file" <<JSON
 {
@@ -210,7 +223,7 @@ write_config() {
     "origins": ["http://127.0.0.1"],
     "cookieSecretEnv": "ASKPLANE_BENCH_COOKIE_SECRET",
     "secureCookie": false,
-    "rateLimit": $rate_limit
+    "rateLimit": $rate_limit$site_insights
   }]
 }
 JSON
@@ -224,6 +237,7 @@ start_server() {
 	local config=$1 log=$2 bin=${3:-head} addr=""
 	local exe=$work/askplane
 	if [ "$bin" = base ]; then exe=$work/askplane-base; fi
+	if [ "$bin" = on ]; then config=${config%.json}-insights.json; fi
 	rm -rf "$(dirname "$config")/askplane-data"
 	local cmd=("$exe" serve --config "$config")
 	if [ -n "${SERVER_CPUS:-}" ]; then cmd=(taskset -c "$SERVER_CPUS" "${cmd[@]}"); fi
@@ -248,6 +262,9 @@ start_server() {
 	echo "askplane serve: /health never answered" >&2
 	exit 1
 }
+
+# cpu_ticks prints the server's user + system CPU time, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
 
 stop_server() {
 	kill "$server_pid" 2>/dev/null || true
@@ -280,16 +297,27 @@ for name in $corpora; do
 	if [ "$name" = example ]; then public=$example; else public=$big; fi
 	records=$("$work/askplane-load" --public "$public" --records)
 	write_config "$public" "$work/$name.json"
+	write_config "$public" "$work/$name-insights.json" ',
+    "insights": {"retentionDays": 30, "minCrowd": 5}'
 	echo "== $name corpus ($records records)"
 	for round in $(seq 1 "$rounds"); do
 		for bin in "${bins[@]}"; do
 			start_server "$work/$name.json" "$out/$name-$bin-server.log" "$bin"
 			echo "-- (a) $bin: closed loop, $workers workers, round $round/$rounds, on $server_url, pid $server_pid, load: $(uptime | sed 's/.*load average: //')"
 			[ "$round" = 1 ] && profile "$name-$bin"
+			# The server's CPU time over the measured window (from the end
+			# of the warm-up to the end of the loop), per answer: less
+			# swayed by other work on the machine than answers a second.
+			(sleep "${warmup%s}"; cpu_ticks >"$work/cpu0") &
+			cpu_pid=$!
 			load "$name-closed-$bin-$round" "$public" 0
+			cpu1=$(cpu_ticks)
+			wait "$cpu_pid" || true
 			if [ -n "$profile_pid" ]; then wait "$profile_pid" || true; profile_pid=""; fi
-			jq -r --arg bin "$bin" '"   \($bin) answered/s \(.answeredPerSecond | floor), p99 first event \(.firstEvent.p99Ms) ms"' "$out/$name-closed-$bin-$round.json"
-			if [ "$bin" = head ] && [ "$round" = "$rounds" ]; then
+			cpu_us=$(jq -r --arg t "$((cpu1 - $(cat "$work/cpu0")))" --arg hz "$(getconf CLK_TCK)" '($t | tonumber) * 1000000 / ($hz | tonumber) / ([.answered, 1] | max) | floor' "$out/$name-closed-$bin-$round.json")
+			echo "$cpu_us" >"$out/$name-cpu-$bin-$round.txt"
+			jq -r --arg bin "$bin" --arg cpu "$cpu_us" '"   \($bin) answered/s \(.answeredPerSecond | floor), p99 first event \(.firstEvent.p99Ms) ms, server CPU \($cpu) us an answer"' "$out/$name-closed-$bin-$round.json"
+			if [ "$bin" = "${bins[-1]}" ] && [ "$round" = "$rounds" ]; then
 				cp "$out/$name-closed-$bin-$round.json" "$out/$name-closed.json"
 				echo "-- (b) open loop at ${OPEN_RATE:-500} requests/s (half the target), load: $(uptime | sed 's/.*load average: //')"
 				load "$name-open" "$public" "${OPEN_RATE:-500}"
@@ -310,12 +338,16 @@ for name in $corpora; do
 			go tool pprof -top -cum -nodecount=40 "$out/$name-$bin.pprof" 2>/dev/null | sed -n '6,46p' >"$out/$name-$bin.cum.txt"
 		fi
 	done
-	if [ -n "$base" ]; then
-		# The median of each binary's rounds, and their ratio.
+	if [ "${#bins[@]}" = 2 ]; then
+		# The median of each variant's rounds, and their ratio.
 		med() { jq -s 'map(.answeredPerSecond) | sort | .[(length / 2 | floor)] | floor' "$@"; }
-		b=$(med "$out/$name-closed-base-"*.json)
-		h=$(med "$out/$name-closed-head-"*.json)
-		printf '%s\t%s\t%s\t%s\n' "$name" "$b" "$h" "$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.2f", (b > 0 ? h / b : 0) }')" >>"$ratios"
+		b=$(med "$out/$name-closed-${bins[0]}-"*.json)
+		h=$(med "$out/$name-closed-${bins[1]}-"*.json)
+		medcpu() { sort -n "$@" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+		bc=$(medcpu "$out/$name-cpu-${bins[0]}-"*.txt)
+		hc=$(medcpu "$out/$name-cpu-${bins[1]}-"*.txt)
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$b" "$h" "$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.3f", (b > 0 ? h / b : 0) }')" \
+			"$bc" "$hc" "$(awk -v b="$bc" -v h="$hc" 'BEGIN { printf "%.3f", (b > 0 ? h / b : 0) }')" >>"$ratios"
 	fi
 	jq -r --arg name "$name" --arg records "$records" --arg rss "$rss" --arg stress "$stress_p99" --slurpfile c "$out/$name-closed.json" '
 		[$name, $records,
@@ -339,7 +371,7 @@ awk -F'\t' 'NR > 1 {
 }' "$summary"
 if [ -s "$ratios" ]; then
 	echo
-	echo "== closed loop, answered requests/s, median of $rounds interleaved rounds: BASE $base against this tree"
-	awk -F'\t' '{ printf "%-8s base %6d | this tree %6d | ratio %sx\n", $1, $2, $3, $4 }' "$ratios"
+	echo "== closed loop, answered requests/s, median of $rounds interleaved rounds: ${bins[0]} against ${bins[1]}${base:+ (BASE $base against this tree)}"
+	awk -F'\t' -v a="${bins[0]}" -v b="${bins[1]}" '{ printf "%-8s %s %6d | %s %6d | ratio %sx; server CPU an answer (median): %s %d us | %s %d us | ratio %sx\n", $1, a, $2, b, $3, $4, a, $5, b, $6, $7 }' "$ratios"
 fi
 if [ -n "${OUT:-}" ]; then echo "reports and server logs in $out"; fi

@@ -134,6 +134,9 @@ func (a *CookieAuth) Authenticate(w http.ResponseWriter, r *http.Request) (strin
 // subject is "" (and minted false): BeforeMint has written the response.
 // Subject checks no Origin; Authenticate and Access do that first.
 func (a *CookieAuth) Subject(w http.ResponseWriter, r *http.Request) (subject string, minted bool) {
+	if subject, ok := a.Known(r); ok {
+		return subject, false
+	}
 	name := a.CookieName
 	if name == "" {
 		name = DefaultCookieName
@@ -141,11 +144,6 @@ func (a *CookieAuth) Subject(w http.ResponseWriter, r *http.Request) (subject st
 	now := time.Now()
 	if a.Now != nil {
 		now = a.Now()
-	}
-	if c, err := r.Cookie(name); err == nil {
-		if id, ok := a.verify(c.Value, now); ok {
-			return subjectPrefix + id, false
-		}
 	}
 	if a.BeforeMint != nil && !a.BeforeMint(w, r) {
 		return "", false
@@ -166,6 +164,26 @@ func (a *CookieAuth) Subject(w http.ResponseWriter, r *http.Request) (subject st
 		SameSite: sameSite,
 	})
 	return subjectPrefix + id, true
+}
+
+// Known returns the subject the request's cookie names when it verifies,
+// minting none: for a route that counts a reader it already knows and
+// has no business giving a new one a cookie.
+func (a *CookieAuth) Known(r *http.Request) (string, bool) {
+	name := a.CookieName
+	if name == "" {
+		name = DefaultCookieName
+	}
+	now := time.Now()
+	if a.Now != nil {
+		now = a.Now()
+	}
+	if c, err := r.Cookie(name); err == nil {
+		if id, ok := a.verify(c.Value, now); ok {
+			return subjectPrefix + id, true
+		}
+	}
+	return "", false
 }
 
 func (a *CookieAuth) maxAge() time.Duration {

@@ -361,7 +361,9 @@ func (h *Handler) execute(ctx context.Context, x *run.Exec) error {
 	if st.Answer != nil {
 		return x.Finish(ctx, run.Write{Final: run.StateCompleted})
 	}
-	return h.answerRounds(ctx, x, &st)
+	err := h.answerRounds(ctx, x, &st)
+	h.runOutcome(ctx, x.Run(), &st, err)
+	return err
 }
 
 // reserve is what an attempt charges at its start: its input, estimated

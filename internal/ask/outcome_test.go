@@ -12,8 +12,8 @@ import (
 
 // Config.Outcome is told how each question ended: answered (with the
 // cited pages), low confidence (the generator's typed signal), refused
-// (with the pages retrieved), no sources; a failure that is not the
-// question's outcome (a generation error) is not reported.
+// (with the pages retrieved), no sources, error (the generation failed,
+// with the pages retrieved).
 func TestOutcome(t *testing.T) {
 	cite := func(low bool) ask.GeneratorFunc {
 		return func(_ context.Context, _ ask.Query, sources []ask.Source, emit func(string) error) (ask.Result, error) {
@@ -40,7 +40,7 @@ func TestOutcome(t *testing.T) {
 			c.Generator = ask.GeneratorFunc(func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
 				return ask.Result{}, context.DeadlineExceeded
 			})
-		}, nil},
+		}, &ask.Outcome{Kind: ask.OutcomeFailed}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -86,6 +86,9 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 	case fail.code == protocol.CodeAskNoGroundedSources:
 		x.streamFail(gctx, fail)
 		x.outcome(OutcomeRefused, sources)
+	case fail.code == protocol.CodeAskGenerationFailed || fail.code == protocol.CodeAskTimeout:
+		x.streamFail(gctx, fail)
+		x.outcome(OutcomeFailed, sources)
 	default:
 		x.streamFail(gctx, fail)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,11 @@ func Page(s store.Insights, site string, days int, token []byte, now func() time
 			}
 			n = d
 		}
+		format := r.URL.Query().Get("format")
+		if format != "" && format != "html" && format != "csv" {
+			http.Error(w, "format: must be html or csv", http.StatusBadRequest)
+			return
+		}
 		ctx, cancel := context.WithTimeout(r.Context(), pageTimeout)
 		defer cancel()
 		rep, err := Build(ctx, s, site, n, now())
@@ -62,6 +68,14 @@ func Page(s store.Insights, site string, days int, token []byte, now func() time
 			return
 		}
 		var buf bytes.Buffer
+		if format == "csv" {
+			rep.WriteCSV(&buf)
+			hd.Set("Content-Type", "text/csv; charset=utf-8")
+			hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="insights-%s-%dd.csv"`, fileSafe(site), n))
+			hd.Set("Content-Security-Policy", PageCSP)
+			w.Write(buf.Bytes())
+			return
+		}
 		if err := web.Insights(View(rep)).Render(ctx, &buf); err != nil {
 			http.Error(w, "the insights could not be shown", http.StatusInternalServerError)
 			return
@@ -72,15 +86,38 @@ func Page(s store.Insights, site string, days int, token []byte, now func() time
 	})
 }
 
+// fileSafe is s with every byte but letters, digits, '.', '_' and '-'
+// replaced by '_', for a file name in a header.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// windows are the report's other windows the page links to.
+var windows = []int{7, 30, 90}
+
 // View is rep as the page's view-model.
 func View(rep *Report) web.InsightsView {
 	vm := web.InsightsView{Site: rep.Site, Days: rep.Days, Since: rep.Since.Format(time.RFC3339), Questions: rep.Questions,
-		Readers: rep.Readers, AnswerRate: percent(rep.AnswerRate), RareTerms: rep.RareTerms}
+		Readers: rep.Readers, AnswerRate: percent(rep.AnswerRate), Exact: rep.Exact, Deflection: percent(rep.Deflection),
+		RareTerms: rep.RareTerms, CSV: fmt.Sprintf("?days=%d&format=csv", rep.Days), Trend: trend(rep.Weeks)}
+	ws := windows
+	if !slices.Contains(ws, rep.Days) {
+		ws = append(slices.Clone(ws), rep.Days)
+		slices.Sort(ws)
+	}
+	for _, d := range ws {
+		vm.Windows = append(vm.Windows, web.InsightsWindow{Days: d, Href: fmt.Sprintf("?days=%d", d), Current: d == rep.Days})
+	}
 	cl := func(cs []Cluster) []web.InsightsCluster {
 		out := make([]web.InsightsCluster, 0, len(cs))
 		for _, c := range cs {
 			out = append(out, web.InsightsCluster{Terms: terms(c), Readers: c.Readers, Questions: c.Questions,
-				Outcomes: outcomes(c.Outcomes), Rate: percent(c.AnswerRate), Pages: c.Pages})
+				Outcomes: strings.ReplaceAll(outcomes(c.Outcomes), "_", " "), Rate: percent(c.AnswerRate), Pages: c.Pages})
 		}
 		return out
 	}
@@ -88,7 +125,64 @@ func View(rep *Report) web.InsightsView {
 	for _, p := range rep.Pages {
 		vm.Pages = append(vm.Pages, web.InsightsPage{Page: p.Page, Cited: p.Cited})
 	}
+	for _, p := range rep.LeastPages {
+		vm.LeastPages = append(vm.LeastPages, web.InsightsPage{Page: p.Page, Cited: p.Cited})
+	}
+	vm.Helpful, vm.NotHelpful = rep.Helpful, rep.NotHelpful
+	for _, p := range rep.NotHelpfulPages {
+		vm.NotHelpfulPages = append(vm.NotHelpfulPages, web.InsightsPage{Page: p.Page, Cited: p.Cited})
+	}
 	return vm
 }
 
 func percent(f float64) string { return strings.TrimSpace(fmt.Sprintf("%3.0f%%", 100*f)) }
+
+// The trend chart's layout, in SVG user units: a bar and its gap a
+// week, bars scaled to the busiest week.
+const (
+	trendBar    = 24
+	trendGap    = 12
+	trendHeight = 120
+	trendLabels = 16 // below the bars
+	trendPad    = 8
+)
+
+// Fills of a bar's segments: in the page, by the backend, the rest.
+const (
+	fillExact    = "#1d4e89"
+	fillAnswered = "#7fb2e5"
+	fillOther    = "#e07b39"
+)
+
+// trend lays out ws as stacked bars, bottom to top: exact, answered,
+// the rest.
+func trend(ws []Week) web.InsightsTrend {
+	t := web.InsightsTrend{Width: max(2*trendPad+len(ws)*(trendBar+trendGap), 160), Height: trendHeight + trendLabels + trendPad}
+	most := 1
+	for _, w := range ws {
+		most = max(most, w.Questions)
+	}
+	base := trendPad + trendHeight
+	for i, w := range ws {
+		x := trendPad + i*(trendBar+trendGap) + trendGap/2
+		other := w.Questions - w.Answered - w.Exact
+		week := web.InsightsWeek{Label: w.Start.Format(time.DateOnly), Questions: w.Questions, Answered: w.Answered, Exact: w.Exact,
+			Other: other, X: x, LabelX: x + trendBar/2, LabelY: base + trendLabels - 4}
+		y := base
+		for _, seg := range []struct {
+			n     int
+			fill  string
+			label string
+		}{{w.Exact, fillExact, "in the page"}, {w.Answered, fillAnswered, "by the backend"}, {other, fillOther, "not answered well"}} {
+			if seg.n == 0 {
+				continue
+			}
+			h := max(1, seg.n*trendHeight/most)
+			y -= h
+			week.Bars = append(week.Bars, web.InsightsBar{X: x, Y: y, Width: trendBar, Height: h, Fill: seg.fill,
+				Title: fmt.Sprintf("week of %s: %d %s", week.Label, seg.n, seg.label)})
+		}
+		t.Weeks = append(t.Weeks, week)
+	}
+	return t
+}

@@ -106,16 +106,74 @@ func mac(key []byte, parts ...string) []byte {
 	return m.Sum(nil)
 }
 
+// OutcomeExact is a question the widget answered in the page from the
+// site's exact facts, as it reports it to /v1/feedback: no question
+// text reaches the sidecar, so its key is empty and it has no pages.
+const OutcomeExact ask.OutcomeKind = "exact"
+
+// A reader's verdict on a backend answer, recorded with the pages the
+// answer cited (feedback, not a question: no key, and never counted
+// among the questions).
+const (
+	OutcomeHelpful    ask.OutcomeKind = "helpful"
+	OutcomeNotHelpful ask.OutcomeKind = "not_helpful"
+)
+
+// verdict reports whether outcome is a reader's verdict, not a question.
+func verdict(outcome string) bool {
+	return outcome == string(OutcomeHelpful) || outcome == string(OutcomeNotHelpful)
+}
+
 // HiddenPrefix starts a hidden term in a question key.
 const HiddenPrefix = "#"
 
-// Record stores one outcome: its key, never its text or subject.
+// Record stores one outcome, as of now: its key, never its text or
+// subject.
 func (r *Recorder) Record(ctx context.Context, o ask.Outcome) error {
+	return r.record(ctx, []sighted{{o: o, at: r.now()}})
+}
+
+// sighted is an outcome and when it happened.
+type sighted struct {
+	o  ask.Outcome
+	at time.Time
+	// flushed, on a Queue's marker (no outcome), is closed once what
+	// was queued before it is written.
+	flushed chan struct{}
+}
+
+// record stores outs in one transaction, then prunes when pruneEvery
+// has passed since the last time.
+func (r *Recorder) record(ctx context.Context, outs []sighted) error {
 	now := r.now()
 	readerKey, termKey, err := r.keys(ctx, now)
 	if err != nil {
 		return err
 	}
+	since := now.Add(-r.window())
+	puts := make([]store.InsightPut, 0, len(outs))
+	for _, s := range outs {
+		puts = append(puts, r.put(s.o, s.at, since, readerKey, termKey))
+	}
+	if err := r.store.PutInsights(ctx, puts); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	due := now.Sub(r.pruned) >= pruneEvery
+	if due {
+		r.pruned = now
+	}
+	r.mu.Unlock()
+	if due {
+		return r.store.PruneInsights(ctx, r.site, since)
+	}
+	return nil
+}
+
+// put is o as the store keeps it: the question's key terms (a term the
+// corpus lacks as its keyed hash), the reader's hash under the day's
+// key, the pages.
+func (r *Recorder) put(o ask.Outcome, at, since time.Time, readerKey, termKey []byte) store.InsightPut {
 	terms := evidence.KeyTerms(r.engine, o.Question)
 	if len(terms) > MaxKeyTerms {
 		terms = terms[:MaxKeyTerms]
@@ -132,33 +190,19 @@ func (r *Recorder) Record(ctx context.Context, o ask.Outcome) error {
 		hidden = append(hidden, store.HiddenTerm{Hash: h, Stem: t.Stem})
 	}
 	slices.Sort(key)
-	since := now.Add(-r.window())
 	var pages []string
 	for _, p := range o.Pages {
 		if p != "" && len(p) <= store.MaxInsightPageBytes && !strings.ContainsAny(p, "\n\x00") && len(pages) < store.MaxInsightPages {
 			pages = append(pages, p)
 		}
 	}
-	err = r.store.PutInsight(ctx, store.InsightPut{
+	return store.InsightPut{
 		Event: store.InsightEvent{
-			Site: r.site, At: now, Outcome: string(o.Kind), Lang: r.lang, Key: strings.Join(key, " "),
+			Site: r.site, At: at, Outcome: string(o.Kind), Lang: r.lang, Key: strings.Join(key, " "),
 			Reader: hex.EncodeToString(mac(readerKey, r.site, o.Subject)[:16]), Pages: pages,
 		},
 		Hidden: hidden, MinCrowd: r.cfg.MinCrowd, Since: since,
-	})
-	if err != nil {
-		return err
 	}
-	r.mu.Lock()
-	due := now.Sub(r.pruned) >= pruneEvery
-	if due {
-		r.pruned = now
-	}
-	r.mu.Unlock()
-	if due {
-		return r.store.PruneInsights(ctx, r.site, since)
-	}
-	return nil
 }
 
 // Prune deletes the site's rows past the window now.

@@ -24,7 +24,7 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
-func open(t *testing.T) *store.SQLite {
+func open(t testing.TB) *store.SQLite {
 	s, err := store.OpenSQLite(t.Context(), filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
 		t.Fatal(err)

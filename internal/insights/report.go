@@ -25,18 +25,47 @@ type Report struct {
 	Questions int       `json:"questions"`
 	// Readers counts distinct readers a day, summed over the days: the
 	// readers' key rotates daily, so one reader on two days counts twice.
-	Readers    int     `json:"readers"`
+	Readers int `json:"readers"`
+	// AnswerRate is the share of Questions answered, in the page by an
+	// exact fact or by the backend with its citations.
 	AnswerRate float64 `json:"answerRate"`
+	// Exact counts the questions the widget answered in the page from the
+	// site's exact facts, with no backend work (it reports them when the
+	// site turns insights on); Deflection is their share of Questions.
+	Exact      int     `json:"exact"`
+	Deflection float64 `json:"deflection"`
 	// Gaps are the clusters that ended without a good answer (low
 	// confidence, refused, no sources), most readers first.
 	Gaps []Cluster `json:"gaps"`
 	// Top are the clusters asked most, with their answer rate.
 	Top []Cluster `json:"top"`
-	// Pages are the pages answers cited most.
-	Pages []PageCount `json:"pages"`
+	// Pages are the pages answers cited most; LeastPages those cited
+	// least (at least once: a page no answer cited is not in the store),
+	// fewest first.
+	Pages      []PageCount `json:"pages"`
+	LeastPages []PageCount `json:"leastPages"`
+	// Helpful and NotHelpful count the readers' verdicts on backend
+	// answers (feedback); NotHelpfulPages are the pages the answers
+	// judged not helpful cited, most often first.
+	Helpful         int         `json:"helpful"`
+	NotHelpful      int         `json:"notHelpful"`
+	NotHelpfulPages []PageCount `json:"notHelpfulPages"`
 	// RareTerms counts the distinct terms the corpus does not hold that
 	// fewer than MinCrowd readers used: never shown.
 	RareTerms int `json:"rareTerms"`
+	// Weeks is the trend: one row a UTC week (Monday to Sunday) the
+	// window touches, oldest first; the first and last may be partial.
+	Weeks []Week `json:"weeks"`
+}
+
+// Week is one week's questions by how they ended.
+type Week struct {
+	Start     time.Time `json:"start"` // Monday 00:00 UTC
+	Questions int       `json:"questions"`
+	// Answered counts the backend's answers, Exact the widget's exact
+	// answers; the rest ended without a good answer.
+	Answered int `json:"answered"`
+	Exact    int `json:"exact"`
 }
 
 // Cluster is the questions of one key.
@@ -75,10 +104,28 @@ func Build(ctx context.Context, s store.Insights, site string, days int, now tim
 	if err != nil {
 		return nil, err
 	}
-	return build(site, days, since.UTC(), events, revealed), nil
+	return build(site, days, since.UTC(), now.UTC(), events, revealed), nil
 }
 
-func good(outcome string) bool { return outcome == string(ask.OutcomeAnswered) }
+func good(outcome string) bool {
+	return outcome == string(ask.OutcomeAnswered) || outcome == string(OutcomeExact)
+}
+
+// weekStart is the Monday 00:00 UTC starting t's week.
+func weekStart(t time.Time) time.Time {
+	t = t.UTC()
+	d := (int(t.Weekday()) + 6) % 7 // days since Monday
+	return time.Date(t.Year(), t.Month(), t.Day()-d, 0, 0, 0, 0, time.UTC)
+}
+
+// weeks are the empty rows of the weeks from since's to now's.
+func weeks(since, now time.Time) []Week {
+	var out []Week
+	for w := weekStart(since); !w.After(now); w = w.AddDate(0, 0, 7) {
+		out = append(out, Week{Start: w})
+	}
+	return out
+}
 
 type acc struct {
 	key       string
@@ -89,17 +136,48 @@ type acc struct {
 	firstSeen int
 }
 
-func build(site string, days int, since time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
-	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}}
+func build(site string, days int, since, now time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
+	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}, LeastPages: []PageCount{},
+		NotHelpfulPages: []PageCount{}, Weeks: weeks(since, now)}
+	unhelpful := map[string]int{}
 	clusters := map[string]*acc{}
 	readers := map[string]bool{}
 	rare := map[string]bool{}
 	cited := map[string]int{}
 	answered := 0
 	for i, e := range events {
+		if verdict(e.Outcome) {
+			if e.Outcome == string(OutcomeHelpful) {
+				rep.Helpful++
+				continue
+			}
+			rep.NotHelpful++
+			for _, p := range e.Pages {
+				unhelpful[p]++
+			}
+			continue
+		}
 		rep.Questions++
 		day := e.At.UTC().Format(time.DateOnly)
 		readers[day+e.Reader] = true
+		var wk *Week
+		if n := len(rep.Weeks); n > 0 {
+			j := int(e.At.Sub(rep.Weeks[0].Start) / (7 * 24 * time.Hour))
+			wk = &rep.Weeks[max(0, min(j, n-1))]
+			wk.Questions++
+		}
+		if e.Outcome == string(OutcomeExact) {
+			// Answered in the page: no key, no pages, no cluster.
+			rep.Exact++
+			answered++
+			if wk != nil {
+				wk.Exact++
+			}
+			continue
+		}
+		if wk != nil && good(e.Outcome) {
+			wk.Answered++
+		}
 		a := clusters[e.Key]
 		if a == nil {
 			a = &acc{key: e.Key, readers: map[string]bool{}, pages: map[string]int{}, firstSeen: i,
@@ -135,6 +213,7 @@ func build(site string, days int, since time.Time, events []store.InsightEvent, 
 	rep.RareTerms = len(rare)
 	if rep.Questions > 0 {
 		rep.AnswerRate = float64(answered) / float64(rep.Questions)
+		rep.Deflection = float64(rep.Exact) / float64(rep.Questions)
 	}
 	all := make([]*acc, 0, len(clusters))
 	for _, a := range clusters {
@@ -166,6 +245,18 @@ func build(site string, days int, since time.Time, events []store.InsightEvent, 
 	for _, p := range topPages(cited, MaxReportRows) {
 		rep.Pages = append(rep.Pages, PageCount{Page: p, Cited: cited[p]})
 	}
+	if len(cited) > MaxReportRows {
+		// The rest, fewest citations first: the pages readers' questions
+		// reach least. (With few pages, "most" already lists them all.)
+		all := topPages(cited, len(cited))
+		rest := all[MaxReportRows:]
+		for i := len(rest) - 1; i >= max(0, len(rest)-MaxReportRows); i-- {
+			rep.LeastPages = append(rep.LeastPages, PageCount{Page: rest[i], Cited: cited[rest[i]]})
+		}
+	}
+	for _, p := range topPages(unhelpful, MaxReportRows) {
+		rep.NotHelpfulPages = append(rep.NotHelpfulPages, PageCount{Page: p, Cited: unhelpful[p]})
+	}
 	return rep
 }
 
@@ -189,7 +280,8 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 func (rep *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Insights for site %s: the last %d days (since %s)\n", rep.Site, rep.Days, rep.Since.Format(time.RFC3339))
-	fmt.Fprintf(&b, "%d questions from %d readers (distinct a day), %.0f%% answered\n\n", rep.Questions, rep.Readers, 100*rep.AnswerRate)
+	fmt.Fprintf(&b, "%d questions from %d readers (distinct a day), %.0f%% answered\n", rep.Questions, rep.Readers, 100*rep.AnswerRate)
+	fmt.Fprintf(&b, "%d answered in the page by exact facts, with no backend work (%.0f%%)\n\n", rep.Exact, 100*rep.Deflection)
 	b.WriteString("Coverage gaps (questions that ended without a good answer), most readers first:\n")
 	if len(rep.Gaps) == 0 {
 		b.WriteString("  none\n")
@@ -214,6 +306,23 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	for _, p := range rep.Pages {
 		fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+	}
+	if len(rep.LeastPages) > 0 {
+		b.WriteString("\nPages cited least (cited at least once):\n")
+		for _, p := range rep.LeastPages {
+			fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+		}
+	}
+	fmt.Fprintf(&b, "\nReaders' verdicts: %d helpful, %d not helpful. Pages the answers judged not helpful cited:\n", rep.Helpful, rep.NotHelpful)
+	if len(rep.NotHelpfulPages) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, p := range rep.NotHelpfulPages {
+		fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+	}
+	b.WriteString("\nBy week (questions, answered by the backend, answered in the page):\n")
+	for _, w := range rep.Weeks {
+		fmt.Fprintf(&b, "  %s  %5d  %5d  %5d\n", w.Start.Format(time.DateOnly), w.Questions, w.Answered, w.Exact)
 	}
 	fmt.Fprintf(&b, "\nRare terms: %d (terms the docs do not hold, used by too few readers to be shown)\n", rep.RareTerms)
 	_, err := io.WriteString(w, b.String())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/ecmajson"
+	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -74,25 +75,55 @@ const (
 	VerdictNotHelpful = "not_helpful"
 )
 
-// feedbackHandler is a site's POST /v1/feedback?corpus=<id>: a reader's
-// verdict on one backend answer, named by the answer's evidence
-// context_id and nothing the reader typed. It is counted in
-// askplane_feedback_total{site,verdict} when this instance issued that
-// context_id within issuedContextTTL, else in
-// askplane_feedback_unverified_total{site,verdict}, and kept nowhere else. A site
-// whose config does not set "feedback": true answers 404
-// FEEDBACK_DISABLED; one that does puts the handler behind agentGate, the
-// rules of its /v1/ask (the guard's Host and Origin rules, the address's
-// budget, tokens, the subject's budget).
+// ExactReport is the whole body of the widget's report that it answered
+// a question in the page, from the site's exact facts: no question, no
+// fact, nothing the reader typed. It counts in insights as one question
+// answered without the backend.
+const ExactReport = `{"outcome":"exact"}`
+
+// feedbackHandler is a site's POST /v1/feedback?corpus=<id>, which takes
+// two bodies, both behind agentGate, the rules of its /v1/ask (the
+// guard's Host and Origin rules, the address's budget, tokens, the
+// subject's budget):
+//
+//   - a reader's verdict on one backend answer, named by the answer's
+//     evidence context_id and nothing the reader typed, when the site's
+//     config sets "feedback": true (else 404 FEEDBACK_DISABLED). It is
+//     counted in askplane_feedback_total{site,verdict} when this
+//     instance issued that context_id within issuedContextTTL, else in
+//     askplane_feedback_unverified_total{site,verdict}; when the site
+//     records insights and this instance gave that answer lately, it is
+//     also queued to insights with the pages the answer cited;
+//   - the widget's report of an exact answer (ExactReport), when the
+//     site's config turns insights on (else 404 INSIGHTS_DISABLED):
+//     queued to insights as an "exact" outcome of the reader (the
+//     subject of a valid anonymous cookie, minting none; else the
+//     gate's subject), with no terms and no pages.
+//
+// A site with neither answers 404 FEEDBACK_DISABLED to anything.
 func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metrics *ask.Prometheus) http.Handler {
-	if !st.cfg.Feedback {
+	if !st.cfg.Feedback && st.insights == nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ask.CloseUnread(w, r)
-			ask.WriteError(w, &ask.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."})
+			ask.WriteError(w, errFeedbackDisabled)
 		})
 	}
+	var known *ask.CookieAuth
+	if st.secret != nil {
+		known = &ask.CookieAuth{SiteID: st.record.SiteID, Secret: st.secret}
+	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
-	return st.cors(st.agentGate(edge, subjects, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return st.cors(st.subjectGate(edge, subjects, func(w http.ResponseWriter, r *http.Request, subject string) {
+		// reader is who insights count: the reader of a valid anonymous
+		// cookie (none is minted here), else the gate's subject.
+		reader := func(subject string) string {
+			if known != nil {
+				if s, ok := known.Known(r); ok {
+					return s
+				}
+			}
+			return subject
+		}
 		verdict, contextID, status, code := readFeedback(w, r, corpusID)
 		if status != 0 {
 			ask.CloseUnread(w, r)
@@ -103,25 +134,48 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 			ask.WriteError(w, &ask.Error{Status: status, Code: code, Message: "The feedback is not valid."})
 			return
 		}
-		if metrics != nil {
-			// A context_id this instance did not issue lately (made up,
-			// too old, or another instance's) is counted apart.
-			if st.issued.has(contextID) {
-				metrics.Feedback(siteID, verdict)
-			} else {
-				metrics.FeedbackUnverified(siteID, verdict)
+		switch {
+		case verdict == outcomeExact && st.insights == nil:
+			ask.WriteError(w, &ask.Error{Status: http.StatusNotFound, Code: "INSIGHTS_DISABLED", Message: "This site does not record insights."})
+			return
+		case verdict == outcomeExact:
+			st.insights.Add(ask.Outcome{Kind: insights.OutcomeExact, Subject: reader(subject)})
+		case !st.cfg.Feedback:
+			ask.WriteError(w, errFeedbackDisabled)
+			return
+		default:
+			if metrics != nil {
+				// A context_id this instance did not issue lately (made
+				// up, too old, or another instance's) is counted apart.
+				if st.issued.has(contextID) {
+					metrics.Feedback(siteID, verdict)
+				} else {
+					metrics.FeedbackUnverified(siteID, verdict)
+				}
+			}
+			// Insights keep the verdict with the pages the answer cited,
+			// when this instance gave that answer lately.
+			if pages, ok := st.answers.Pages(contextID); ok {
+				st.insights.Add(ask.Outcome{Kind: ask.OutcomeKind(verdict), Subject: reader(subject), Pages: pages})
 			}
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusNoContent)
-	})))
+	}))
 }
+
+var errFeedbackDisabled = &ask.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."}
+
+// outcomeExact is what readFeedback returns as the verdict of an exact
+// answer's report.
+const outcomeExact = "exact"
 
 // readFeedback checks a feedback request strictly: POST, a JSON content
 // type, exactly one corpus hint naming the site's corpus, a body of at
 // most MaxFeedbackBytes that is one object with exactly context_id (a
-// sha256 identity) and verdict (helpful or not_helpful). It returns the
-// verdict, or the status and code to refuse with.
+// sha256 identity) and verdict (helpful or not_helpful), or exactly
+// outcome "exact" (ExactReport, returned as the verdict outcomeExact).
+// It returns the verdict, or the status and code to refuse with.
 func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verdict, contextID string, status int, code protocol.Code) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -145,6 +199,9 @@ func readFeedback(w http.ResponseWriter, r *http.Request, corpusID string) (verd
 		return "", "", http.StatusBadRequest, "FEEDBACK_INVALID"
 	}
 	fields, ok := strictStrings(raw)
+	if ok && len(fields) == 1 && fields["outcome"] == outcomeExact {
+		return outcomeExact, "", 0, ""
+	}
 	if !ok || len(fields) != 2 || !protocol.ValidContentHash(fields["context_id"]) ||
 		fields["verdict"] != VerdictHelpful && fields["verdict"] != VerdictNotHelpful {
 		return "", "", http.StatusBadRequest, "FEEDBACK_INVALID"

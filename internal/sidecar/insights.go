@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync/atomic"
+	"time"
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
@@ -12,10 +14,14 @@ import (
 )
 
 // insightsRecorder returns the Outcome receiver of a site whose config
-// turns insights on: each question's outcome is recorded in the session
-// store (shared by every instance on it) by an insights.Recorder, which
-// keeps its terms, never its text. A failed recording is logged (its
-// store code, nothing of the question) and the answer is unaffected.
+// turns insights on: each question's outcome is handed to the site's
+// insights.Queue (a channel send: the answer never waits on the store),
+// whose writer records them in batches in the session store (shared by
+// every instance on it) by an insights.Recorder, which keeps their
+// terms, never their text. A failed write is logged (its store code,
+// nothing of the questions), and so is a full queue (at most once a
+// minute); the answers are unaffected. Server.Close writes what is
+// queued.
 func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(context.Context, ask.Outcome), error) {
 	is, ok := s.sessions.(store.Insights)
 	if !ok {
@@ -32,11 +38,35 @@ func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(contex
 	if err := rec.Prune(pctx); err != nil {
 		s.log.Warn("askplane: pruning old insights failed", "site", siteID, "err", err)
 	}
-	return func(ctx context.Context, o ask.Outcome) {
-		if err := rec.Record(ctx, o); err != nil {
-			s.log.Warn("askplane: recording a question's outcome failed", "site", siteID, "err", err)
+	q := rec.Queue(func(err error) {
+		s.log.Warn("askplane: recording questions' outcomes failed", "site", siteID, "err", err)
+	})
+	s.insightQueues = append(s.insightQueues, q)
+	st.insights = q
+	if st.cfg.Feedback {
+		// A reader's verdict names the answer by its context_id only:
+		// the pages it cited are remembered here, for feedbackHandler.
+		st.answers = insights.NewAnswers(nil)
+	}
+	var warned atomic.Int64
+	return func(_ context.Context, o ask.Outcome) {
+		if st.answers != nil && o.ContextID != "" && (o.Kind == ask.OutcomeAnswered || o.Kind == ask.OutcomeLowConfidence) {
+			st.answers.Add(o.ContextID, o.Pages)
+		}
+		if !q.Add(o) {
+			if now := time.Now().Unix(); now-warned.Load() >= 60 {
+				warned.Store(now)
+				s.log.Warn("askplane: the insights queue is full; outcomes dropped", "site", siteID, "dropped", q.Dropped())
+			}
 		}
 	}, nil
+}
+
+// closeInsights writes every site's queued outcomes.
+func (s *Server) closeInsights() {
+	for _, q := range s.insightQueues {
+		q.Close()
+	}
 }
 
 // insightsPage returns the handler of the site's report page at
@@ -110,4 +140,15 @@ func OpenInsights(ctx context.Context, c *Config, env Env, siteID string) (store
 		return nil, insights.Config{}, nil, configErr("sessions: insights need SQLite or PostgreSQL")
 	}
 	return is, cfg.Or(), b.Close, nil
+}
+
+// flushInsights waits until every site's outcomes queued so far are
+// written, or ctx ends.
+func (s *Server) flushInsights(ctx context.Context) error {
+	for _, q := range s.insightQueues {
+		if err := q.Flush(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -52,8 +52,8 @@ func needles() []string {
 	return []string{"zelda", "quuxington", "example.org", "sk_live", "9fq2xt7plm4rz8kw", "9fQ2xT7pLm4Rz8Kw", "bartholomew", "fizzlewick", "Fizzlewick"}
 }
 
-// TestInsightsReport: 100 readers (each its own anonymous cookie) ask
-// 1,000 questions over real HTTP on loopback; two planted gaps (terms the
+// TestInsightsReport: 300 readers (each its own anonymous cookie) ask
+// 5,000 questions over real HTTP on loopback; two planted gaps (terms the
 // corpus does not hold, asked by 30 and 12 readers) head the report,
 // with their terms shown (more readers than minCrowd used them), and
 // the three planted secrets (an e-mail, an API key, a name, each asked
@@ -87,7 +87,43 @@ func TestInsightsReport(t *testing.T) {
 		})
 	})
 	t.Run("postgres", func(t *testing.T) {
-		testInsightsReport(t, postgresInsightsSchema(t), nil)
+		dsn := postgresInsightsSchema(t)
+		testInsightsReport(t, dsn, func(t *testing.T) {
+			// Every row of every table of the store's schema, as text.
+			conn, err := pgx.Connect(t.Context(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(context.Background())
+			rows, err := conn.Query(t.Context(), `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil || len(tables) == 0 {
+				t.Fatalf("tables %v: %v", tables, err)
+			}
+			var dump strings.Builder
+			for _, tb := range tables {
+				var text string
+				if err := conn.QueryRow(t.Context(), `SELECT coalesce(string_agg(t::text, E'\n'), '') FROM `+pgx.Identifier{tb}.Sanitize()+` t`).Scan(&text); err != nil {
+					t.Fatal(err)
+				}
+				dump.WriteString(text)
+			}
+			if !strings.Contains(dump.String(), "kubernet") {
+				t.Fatalf("the dump of %v does not hold the revealed gap: not the store's rows", tables)
+			}
+			for _, n := range needles() {
+				if strings.Contains(strings.ToLower(dump.String()), strings.ToLower(n)) {
+					t.Errorf("the PostgreSQL store holds the planted secret %q", n)
+				}
+			}
+			if strings.Contains(dump.String(), "how do I install askplane") {
+				t.Error("the PostgreSQL store holds a question's text")
+			}
+			t.Logf("PostgreSQL: %d tables, %d bytes of rows, none of the planted secrets", len(tables), dump.Len())
+		})
 	})
 }
 
@@ -131,7 +167,7 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 		return edgeEnv(name)
 	})
 	cfg, err := Decode([]byte(`{"sessionsEnv":"ASKPLANE_TEST_INSIGHTS_DB",` +
-		`"edge":{"perAddress":{"requests":100000,"windowSeconds":60},"newSubjects":{"requests":100000,"windowSeconds":60},"failedAuth":{"requests":3,"windowSeconds":60}},` +
+		`"edge":{"perAddress":{"requests":100000,"windowSeconds":60},"newSubjects":{"requests":100000,"windowSeconds":60},"failedAuth":{"requests":3,"windowSeconds":60},"maxConnectionsPerAddress":1024},` +
 		`"sites":[` + siteJSON(public, site, "docs", `,"insights":{"retentionDays":30,"minCrowd":5,"ownerTokenEnv":"ASKPLANE_TEST_INSIGHTS_OWNER"},"rateLimit":{"requests":1000,"windowSeconds":60}`) + `]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +176,10 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 	start := time.Now()
 
 	answerable := []string{"how do I install askplane?", "how do I deploy the site?", "how do I change the listen address?", "which Go version does askplane need?"}
-	const readers, perReader = 100, 10
+	// 5,000 questions from 300 readers: 17 each for the first 200, 16
+	// for the rest.
+	const readers, total = 300, 5000
+	perReader := func(r int) int { return 16 + max(0, min(1, 200-r)) }
 	plan := make([][]string, readers)
 	for r := range readers {
 		var qs []string
@@ -150,10 +189,10 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 		if r >= 40 && r < 52 {
 			qs = append(qs, "graphql subscriptions")
 		}
-		if r >= 90 && r-90 < len(plantedSecrets) {
-			qs = append(qs, plantedSecrets[r-90].question)
+		if r >= 290 && r-290 < len(plantedSecrets) {
+			qs = append(qs, plantedSecrets[r-290].question)
 		}
-		for len(qs) < perReader {
+		for len(qs) < perReader(r) {
 			qs = append(qs, answerable[(r+len(qs))%len(answerable)])
 		}
 		plan[r] = qs
@@ -182,8 +221,11 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 		}()
 	}
 	wg.Wait()
-	t.Logf("%d questions in %v; statuses %v", readers*perReader, time.Since(start), statuses)
-	if statuses[200]+statuses[422] != readers*perReader {
+	if err := srv.flushInsights(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d questions in %v; statuses %v", total, time.Since(start), statuses)
+	if statuses[200]+statuses[422] != total {
 		t.Fatalf("statuses %v: every question must be answered or refused", statuses)
 	}
 
@@ -199,8 +241,8 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Questions != readers*perReader {
-		t.Errorf("%d questions recorded, want %d", rep.Questions, readers*perReader)
+	if rep.Questions != total {
+		t.Errorf("%d questions recorded, want %d", rep.Questions, total)
 	}
 	if rep.Readers != readers {
 		t.Errorf("%d readers, want %d", rep.Readers, readers)
@@ -228,10 +270,10 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 			answered += c.Questions
 		}
 	}
-	if answered < 600 || rep.AnswerRate < 0.6 {
+	if answered < 3000 || rep.AnswerRate < 0.6 {
 		t.Errorf("answered %d, rate %.2f: the answerable questions must count as answered", answered, rep.AnswerRate)
 	}
-	if len(rep.Pages) == 0 || rep.Pages[0].Cited < 100 {
+	if len(rep.Pages) == 0 || rep.Pages[0].Cited < 500 {
 		t.Errorf("pages cited %+v", rep.Pages)
 	}
 	var text, js bytes.Buffer
@@ -385,12 +427,26 @@ func testInsightsPage(t *testing.T, srv *edgeServer) {
 		!strings.HasPrefix(a.header.Get("Content-Type"), "text/html") {
 		t.Fatalf("page: %d %v", a.status, a.header)
 	}
-	if !strings.Contains(a.body, "<td>chart helm kubernet</td>") || !strings.Contains(a.body, "1000 questions from 100 readers") {
+	if !strings.Contains(a.body, "<strong data-insights-terms>chart helm kubernet</strong>") || !strings.Contains(a.body, "5000 questions from 300 readers") {
 		t.Errorf("the page does not show the report:\n%s", a.body)
 	}
-	for _, n := range needles() {
-		if strings.Contains(strings.ToLower(a.body), strings.ToLower(n)) {
-			t.Errorf("the page shows the planted secret %q", n)
+	if !strings.Contains(a.body, "<svg") || !strings.Contains(a.body, "data-insights-weeks") || !strings.Contains(a.body, `href="?days=30&amp;format=csv"`) {
+		t.Errorf("the page has no weekly trend or CSV link:\n%s", a.body)
+	}
+	csv := srv.send(t, "GET", "/insights/docs/?days=30&format=csv", "", "Authorization", "Bearer "+ownerToken)
+	if csv.status != 200 || csv.header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+		csv.header.Get("Content-Disposition") != `attachment; filename="insights-docs-30d.csv"` ||
+		!strings.Contains(csv.body, "\r\ngap,1,chart helm kubernet,30,30,0,0,0.000,") {
+		t.Errorf("CSV: %d %v\n%s", csv.status, csv.header, csv.body)
+	}
+	if bad := srv.send(t, "GET", "/insights/docs/?format=xml", "", "Authorization", "Bearer "+ownerToken); bad.status != 400 {
+		t.Errorf("format=xml: %d, want 400", bad.status)
+	}
+	for _, out := range []string{a.body, csv.body} {
+		for _, n := range needles() {
+			if strings.Contains(strings.ToLower(out), strings.ToLower(n)) {
+				t.Errorf("the page or its CSV shows the planted secret %q", n)
+			}
 		}
 	}
 	// Refused owner tokens spend the address's failedAuth budget (3 in

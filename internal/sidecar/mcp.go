@@ -22,6 +22,11 @@ func (st *site) mcpHandler(edge *edgeLimits, subjects limit.Limiter, engine mcp.
 // budget. On a public site a request without a token asks as its client
 // address; a private site needs a token.
 func (st *site) agentGate(edge *edgeLimits, subjects limit.Limiter, next http.Handler) http.Handler {
+	return st.subjectGate(edge, subjects, func(w http.ResponseWriter, r *http.Request, _ string) { next.ServeHTTP(w, r) })
+}
+
+// subjectGate is agentGate, telling next the subject it charged.
+func (st *site) subjectGate(edge *edgeLimits, subjects limit.Limiter, next func(w http.ResponseWriter, r *http.Request, subject string)) http.Handler {
 	tokens := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, Tokens: st.tokens, FailedAuth: edge.failedAuth, ClientAddr: edge.addr}
 	return edge.addressGate(func(w http.ResponseWriter, r *http.Request, addr string) {
 		var subject string
@@ -40,7 +45,7 @@ func (st *site) agentGate(edge *edgeLimits, subjects limit.Limiter, next http.Ha
 			edge.refuse(w, r, after, err)
 			return
 		}
-		next.ServeHTTP(w, r)
+		next(w, r, subject)
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 )
 
@@ -51,17 +52,19 @@ func (e Env) secret(field, name string, min int) (string, error) {
 // site is one configured site once provisioned: its trusted record,
 // its secrets, its generator and, after loading, its corpus.
 type site struct {
-	cfg     *SiteConfig
-	record  *ask.Site
-	secret  []byte      // nil when not anonymous
-	tokens  []ask.Token // from the environment
-	gen     generate.Generator
-	public  fs.FS // nil without a public folder
-	corpus  *corpus.Corpus
-	raw     []byte // the corpus file's bytes, until the store retains them
-	handler http.Handler
-	engine  *engines.Engine // the retained engine it answers with
-	issued  *contextLog     // context_ids its answers named lately; nil unless it takes feedback
+	cfg      *SiteConfig
+	record   *ask.Site
+	secret   []byte      // nil when not anonymous
+	tokens   []ask.Token // from the environment
+	gen      generate.Generator
+	public   fs.FS // nil without a public folder
+	corpus   *corpus.Corpus
+	raw      []byte // the corpus file's bytes, until the store retains them
+	handler  http.Handler
+	engine   *engines.Engine   // the retained engine it answers with
+	issued   *contextLog       // context_ids its answers named lately; nil unless it takes feedback
+	insights *insights.Queue   // its insights writer; nil unless insights are on
+	answers  *insights.Answers // the pages of its recent answers, for feedback; nil unless insights and feedback are on
 	// insightsToken is the owner's bearer token of /insights/<siteId>/;
 	// nil serves no page.
 	insightsToken []byte

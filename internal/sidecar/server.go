@@ -14,6 +14,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/engines"
+	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
 	"github.com/askplane/askplane/internal/replay"
@@ -67,6 +68,9 @@ type Server struct {
 	runSites  *runSites
 	stopSweep context.CancelFunc
 	swept     chan struct{}
+
+	// insightQueues are the sites' insights writers (insights.go).
+	insightQueues []*insights.Queue
 }
 
 // Session retention: a persistent store forgets sessions not written for
@@ -216,6 +220,7 @@ func (s *Server) Close() error {
 	s.stopSweep()
 	<-s.swept
 	s.shutdownRuns(0)
+	s.closeInsights()
 	if s.files != nil {
 		s.files.Close()
 	}

@@ -34,6 +34,8 @@ type Insights interface {
 	// reveals each hidden term that MinCrowd distinct readers used since
 	// Since.
 	PutInsight(ctx context.Context, p InsightPut) error
+	// PutInsights stores several in one transaction: all or none.
+	PutInsights(ctx context.Context, ps []InsightPut) error
 	// InsightEvents returns site's events at or after since, newest first,
 	// at most MaxInsightEvents.
 	InsightEvents(ctx context.Context, site string, since time.Time) ([]InsightEvent, error)
@@ -117,6 +119,21 @@ func checkInsightPut(p InsightPut) error {
 		if !label(h.Hash) || len(h.Hash) > MaxInsightTermBytes || h.Stem == "" || len(h.Stem) > MaxInsightTermBytes ||
 			!utf8.ValidString(h.Stem) || strings.ContainsAny(h.Stem, "\n\x00") {
 			return invalidInsight(op, "a hidden term must be at most 64 bytes")
+		}
+	}
+	return nil
+}
+
+// MaxInsightBatch bounds one PutInsights.
+const MaxInsightBatch = 512
+
+func checkInsightPuts(ps []InsightPut) error {
+	if len(ps) > MaxInsightBatch {
+		return invalidInsight("put insight", "too many events in one batch")
+	}
+	for _, p := range ps {
+		if err := checkInsightPut(p); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -68,33 +68,39 @@ func (p *Postgres) InsightKey(ctx context.Context, name string, fresh []byte, dr
 
 // PutInsight implements Insights.
 func (p *Postgres) PutInsight(ctx context.Context, in InsightPut) error {
+	return p.PutInsights(ctx, []InsightPut{in})
+}
+
+// PutInsights implements Insights: one transaction (pgx prepares and
+// caches each statement on its connection).
+func (p *Postgres) PutInsights(ctx context.Context, ps []InsightPut) error {
 	const op = "put insight"
-	if err := checkInsightPut(in); err != nil {
+	if err := checkInsightPuts(ps); err != nil || len(ps) == 0 {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
-	e := in.Event
-	at := e.At.UnixMilli()
 	err := pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			e.Site, at, e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages)); err != nil {
-			return err
-		}
-		for _, h := range in.Hidden {
-			if _, err := tx.Exec(ctx, `INSERT INTO insight_term_readers (site_id, term, reader, at) VALUES ($1, $2, $3, $4)
-				ON CONFLICT (site_id, term, reader) DO UPDATE SET at = greatest(insight_term_readers.at, excluded.at)`,
-				e.Site, h.Hash, e.Reader, at); err != nil {
+		for _, in := range ps {
+			e := in.Event
+			at := e.At.UnixMilli()
+			if _, err := tx.Exec(ctx, `INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+				e.Site, at, e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages)); err != nil {
 				return err
 			}
-			var n int
-			if err := tx.QueryRow(ctx, `SELECT count(*) FROM insight_term_readers WHERE site_id = $1 AND term = $2 AND at >= $3`,
-				e.Site, h.Hash, in.Since.UnixMilli()).Scan(&n); err != nil {
-				return err
-			}
-			if n >= in.MinCrowd {
-				if _, err := tx.Exec(ctx, `INSERT INTO insight_terms (site_id, term, stem) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-					e.Site, h.Hash, h.Stem); err != nil {
+			for _, h := range in.Hidden {
+				if _, err := tx.Exec(ctx, `INSERT INTO insight_term_readers (site_id, term, reader, at) VALUES ($1, $2, $3, $4)
+					ON CONFLICT (site_id, term, reader) DO UPDATE SET at = greatest(insight_term_readers.at, excluded.at)`,
+					e.Site, h.Hash, e.Reader, at); err != nil {
+					return err
+				}
+				// Revealed in the same statement that counts the crowd: not
+				// counted again once revealed, and counted only up to the
+				// crowd (a popular term has thousands of readers).
+				if _, err := tx.Exec(ctx, `INSERT INTO insight_terms (site_id, term, stem) SELECT $1, $2, $3
+					WHERE NOT EXISTS (SELECT 1 FROM insight_terms WHERE site_id = $1 AND term = $2)
+					AND (SELECT count(*) FROM (SELECT 1 FROM insight_term_readers WHERE site_id = $1 AND term = $2 AND at >= $4 LIMIT $5) c) >= $5
+					ON CONFLICT DO NOTHING`, e.Site, h.Hash, h.Stem, in.Since.UnixMilli(), in.MinCrowd); err != nil {
 					return err
 				}
 			}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -72,8 +74,14 @@ func (s *SQLite) InsightKey(ctx context.Context, name string, fresh []byte, drop
 
 // PutInsight implements Insights.
 func (s *SQLite) PutInsight(ctx context.Context, p InsightPut) error {
+	return s.PutInsights(ctx, []InsightPut{p})
+}
+
+// PutInsights implements Insights: one transaction, the events in one
+// statement, the hidden terms' statements prepared once for the batch.
+func (s *SQLite) PutInsights(ctx context.Context, ps []InsightPut) error {
 	const op = "put insight"
-	if err := checkInsightPut(p); err != nil {
+	if err := checkInsightPuts(ps); err != nil || len(ps) == 0 {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
@@ -83,25 +91,59 @@ func (s *SQLite) PutInsight(ctx context.Context, p InsightPut) error {
 		return unavailable(ctx, op, err)
 	}
 	defer tx.Rollback()
-	e := p.Event
-	at := e.At.UnixMilli()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		e.Site, at, e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages)); err != nil {
+	var sighting, reveal *sql.Stmt
+	prepare := func(st **sql.Stmt, q string) error {
+		if *st != nil {
+			return nil
+		}
+		var err error
+		*st, err = tx.PrepareContext(ctx, q)
+		return err
+	}
+	defer func() {
+		for _, st := range []*sql.Stmt{sighting, reveal} {
+			if st != nil {
+				st.Close()
+			}
+		}
+	}()
+	// The events: one INSERT of every row (a statement a row cost more
+	// than the rows themselves).
+	var q strings.Builder
+	q.WriteString(`INSERT INTO insight_events (site_id, at, outcome, lang, qkey, reader, pages) VALUES `)
+	args := make([]any, 0, 7*len(ps))
+	for i, p := range ps {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+		e := p.Event
+		args = append(args, e.Site, e.At.UnixMilli(), e.Outcome, e.Lang, e.Key, e.Reader, joinPages(e.Pages))
+	}
+	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 		return unavailable(ctx, op, err)
 	}
-	for _, h := range p.Hidden {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO insight_term_readers (site_id, term, reader, at) VALUES (?, ?, ?, ?)
-			ON CONFLICT DO UPDATE SET at = max(at, excluded.at)`, e.Site, h.Hash, e.Reader, at); err != nil {
-			return unavailable(ctx, op, err)
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM insight_term_readers WHERE site_id = ? AND term = ? AND at >= ?`,
-			e.Site, h.Hash, p.Since.UnixMilli()).Scan(&n); err != nil {
-			return unavailable(ctx, op, err)
-		}
-		if n >= p.MinCrowd {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO insight_terms (site_id, term, stem) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-				e.Site, h.Hash, h.Stem); err != nil {
+	for _, p := range ps {
+		e := p.Event
+		at := e.At.UnixMilli()
+		for _, h := range p.Hidden {
+			if err := prepare(&sighting, `INSERT INTO insight_term_readers (site_id, term, reader, at) VALUES (?, ?, ?, ?)
+				ON CONFLICT DO UPDATE SET at = max(at, excluded.at)`); err != nil {
+				return unavailable(ctx, op, err)
+			}
+			if _, err := sighting.ExecContext(ctx, e.Site, h.Hash, e.Reader, at); err != nil {
+				return unavailable(ctx, op, err)
+			}
+			// Revealed in the same statement that counts the crowd: not
+			// counted again once revealed, and counted only up to the
+			// crowd (a popular term has thousands of readers).
+			if err := prepare(&reveal, `INSERT INTO insight_terms (site_id, term, stem) SELECT ?1, ?2, ?3
+				WHERE NOT EXISTS (SELECT 1 FROM insight_terms WHERE site_id = ?1 AND term = ?2)
+				AND (SELECT count(*) FROM (SELECT 1 FROM insight_term_readers WHERE site_id = ?1 AND term = ?2 AND at >= ?4 LIMIT ?5)) >= ?5
+				ON CONFLICT DO NOTHING`); err != nil {
+				return unavailable(ctx, op, err)
+			}
+			if _, err := reveal.ExecContext(ctx, e.Site, h.Hash, h.Stem, p.Since.UnixMilli(), p.MinCrowd); err != nil {
 				return unavailable(ctx, op, err)
 			}
 		}

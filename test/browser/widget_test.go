@@ -321,6 +321,45 @@ window.__copied = ''; document.addEventListener('copy', () => { window.__copied 
 		tb.shot("02-answer")
 	})
 
+	// A site that records insights (params.askplane.insights: the root's
+	// data-askplane-insights) is told of an exact answer with one
+	// fire-and-forget POST /v1/feedback of {"outcome":"exact"}: not the
+	// question, not the fact; the question still never reaches /v1/ask.
+	// Without the attribute nothing is posted.
+	t.Run("ExactAnswerReported", func(t *testing.T) {
+		s := newSite(t, public, func(s *site) {
+			s.rewriteHTML = func(b []byte) []byte {
+				return bytes.Replace(b, []byte("data-askplane-root"), []byte("data-askplane-root data-askplane-insights"), 1)
+			}
+		})
+		tb := openTab(t, browser, s, "/")
+		tb.open()
+		tb.ask("Upgrade  askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		deadline := time.Now().Add(5 * time.Second)
+		for len(s.feedbackPosts()) == 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond) // a second post would have arrived
+		want := feedbackPost{"POST", "corpus=docs-en", "application/json", `{"outcome":"exact"}`}
+		if posts := s.feedbackPosts(); len(posts) != 1 || posts[0] != want {
+			t.Errorf("reports %+v; want exactly %+v", posts, want)
+		}
+		if n := s.asks.Load(); n != 0 {
+			t.Errorf("%d requests to the Ask endpoint; want 0", n)
+		}
+
+		plain := newSite(t, public, nil)
+		tb = openTab(t, browser, plain, "/")
+		tb.open()
+		tb.ask("Upgrade  askplane")
+		tb.wait(`document.querySelector('[data-askplane-log] [data-askplane-answer]')`)
+		time.Sleep(300 * time.Millisecond)
+		if posts := plain.feedbackPosts(); len(posts) != 0 || plain.asks.Load() != 0 {
+			t.Errorf("without insights: reports %+v, %d asks; want none", posts, plain.asks.Load())
+		}
+	})
+
 	t.Run("SiteConfigRetried", func(t *testing.T) {
 		// The page carries only the site config's URL. When it cannot be
 		// fetched (both attempts fail), the widget has no trust anchor: no

@@ -102,4 +102,37 @@ func RunInsights(t *testing.T, open func(t *testing.T) store.Insights) {
 			t.Fatal(err)
 		}
 	})
+	t.Run("batch", func(t *testing.T) {
+		s := open(t)
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		batch := make([]store.InsightPut, 0, 4)
+		for i := range 4 {
+			batch = append(batch, store.InsightPut{Event: store.InsightEvent{Site: "s", At: now.Add(time.Duration(i) * time.Millisecond),
+				Outcome: "no_sources", Lang: "en", Key: "#00aa", Reader: fmt.Sprintf("%032x", i)},
+				Hidden: []store.HiddenTerm{{Hash: "#00aa", Stem: "kubernet"}}, MinCrowd: 3, Since: now.Add(-time.Hour)})
+		}
+		// One bad put refuses the whole batch: nothing is written.
+		bad := append(append([]store.InsightPut(nil), batch...), store.InsightPut{Event: store.InsightEvent{Site: "s", Reader: "x"}, MinCrowd: 2})
+		var se *store.Error
+		if err := s.PutInsights(t.Context(), bad); !errors.As(err, &se) || se.Code != store.CodeInvalidRecord {
+			t.Fatalf("a batch with a bad put: %v, want %s", err, store.CodeInvalidRecord)
+		}
+		if evs, _ := s.InsightEvents(t.Context(), "s", time.Time{}); len(evs) != 0 {
+			t.Fatalf("a refused batch wrote %d events", len(evs))
+		}
+		if err := s.PutInsights(t.Context(), make([]store.InsightPut, store.MaxInsightBatch+1)); !errors.As(err, &se) {
+			t.Fatalf("a batch over MaxInsightBatch: %v", err)
+		}
+		// A batch reveals within itself: the third reader of the batch
+		// makes the crowd.
+		if err := s.PutInsights(t.Context(), batch); err != nil {
+			t.Fatal(err)
+		}
+		if evs, _ := s.InsightEvents(t.Context(), "s", time.Time{}); len(evs) != 4 {
+			t.Fatalf("%d events, want 4", len(evs))
+		}
+		if m, _ := s.InsightTerms(t.Context(), "s"); m["#00aa"] != "kubernet" {
+			t.Fatalf("the batch's crowd did not reveal its term: %v", m)
+		}
+	})
 }

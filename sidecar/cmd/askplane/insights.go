@@ -24,12 +24,13 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "the sidecar's JSON config `FILE` (default: the environment's, as askplane serve reads it)")
 	siteID := fs.String("site", "", "the site's siteId")
 	days := fs.Int("days", 0, "the last `N` days (default: the site's retentionDays)")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
+	format := fs.String("format", "text", "print the report as `text`, json or csv")
+	asJSON := fs.Bool("json", false, "the same as --format json")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: %s [--config FILE] --site ID [--days N] [--json]\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: %s [--config FILE] --site ID [--days N] [--format text|json|csv]\n\n"+
 			"Reports the coverage gaps of a site whose config turns insights on: clusters of\n"+
 			"questions that ended without a good answer, the questions asked most, the pages\n"+
-			"cited most.\n\n", name)
+			"cited most, the share answered in the page by exact facts, the trend by week.\n\n", name)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -38,7 +39,10 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if *siteID == "" || fs.NArg() != 0 {
+	if *asJSON {
+		*format = "json"
+	}
+	if *siteID == "" || fs.NArg() != 0 || *format != "text" && *format != "json" && *format != "csv" {
 		fs.Usage()
 		return exitUsage
 	}
@@ -71,9 +75,12 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitFailed
 	}
-	if *asJSON {
+	switch *format {
+	case "json":
 		err = rep.WriteJSON(stdout)
-	} else {
+	case "csv":
+		err = rep.WriteCSV(stdout)
+	default:
 		err = rep.WriteText(stdout)
 	}
 	if err != nil {

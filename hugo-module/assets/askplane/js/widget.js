@@ -70,8 +70,9 @@ function sibling(endpoint, path, after) {
 // next page reads its answer from the run's log (e: its review link).
 const runTurn = (r, e) => ({ a: '', s: [], b: 1, r, ...(e && { e }) });
 
-// post sends a best-effort POST that nothing waits for.
-const post = (url, init) => fetch(url, { method: 'POST', ...init }).catch(() => {});
+// post sends a best-effort POST that nothing waits for, kept alive past
+// the page; body, when given, is JSON.
+const post = (url, body) => fetch(url, { method: 'POST', keepalive: true, ...(body && { headers: { 'content-type': 'application/json' }, body }) }).catch(() => {});
 
 // pause resolves after ms, or rejects when signal aborts.
 const pause = (ms, signal) =>
@@ -266,6 +267,10 @@ export class Widget {
     const { action, envelope } = decide(env, this.#site ? this.#site.fallback.mode : ep ? 'backend' : 'disabled', ep);
     if (action === ACTION_ESCALATE) return this.#stream(question, envelope);
     if (envelope.outcome === OUTCOME_ANSWER) {
+      // A site that records insights (the root's data-askplane-insights)
+      // is told an exact answer was given, and nothing else: not the
+      // question, not the fact (internal/sidecar/feedback.go).
+      if (ep && this.#root.hasAttribute('data-askplane-insights')) post(sibling(this.#endpoint, 'feedback'), '{"outcome":"exact"}');
       const turn = { a: envelope.answer.markdown, s: envelope.answer.citations.map((c) => [c.title, isSafeHref(c.href) ? c.href : null]) };
       this.#card(turn);
       this.#keep(turn);
@@ -375,7 +380,7 @@ export class Widget {
     this.#history = [];
     this.#turns = [];
     // The sidecar forgets the old session now rather than at its TTL.
-    if (this.#remote && this.#endpoint) post(sibling(this.#endpoint, `sessions/${this.#session}/forget`), { keepalive: true });
+    if (this.#remote && this.#endpoint) post(sibling(this.#endpoint, `sessions/${this.#session}/forget`));
     this.#remote = false;
     this.#session = randomId();
     try {
@@ -639,7 +644,7 @@ export class Widget {
     box.onclick = (e) => {
       const verdict = e.target.closest('[data-askplane-verdict]')?.getAttribute('data-askplane-verdict');
       if (!verdict) return;
-      post(req.url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context_id: req.context_id, verdict }) });
+      post(req.url, JSON.stringify({ context_id: req.context_id, verdict }));
       box.replaceChildren(this.#text('thanks'));
       box.tabIndex = -1;
       box.focus();
