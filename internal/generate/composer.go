@@ -123,6 +123,7 @@ type composer struct {
 	listing   bool     // the question asks for several things ("which keys …")
 	entry     bool     // the answer is a troubleshooting entry
 	masks     map[string]uint64
+	derived   map[string]uint64 // a word's question terms by derivation, once per word
 	common    uint64 // terms most of the package's records hold
 	leadBlock int    // the lead's block in its record
 	verbatim  string // a question naming code ("static: true"), as sentences and code are compared with it
@@ -384,23 +385,33 @@ func (c *composer) mask(s string) uint64 {
 
 func (c *composer) maskOf(s string) uint64 {
 	var m uint64
-	for _, t := range evidence.Terms(camelParts(s)) {
-		w := stem(t)
+	for _, w := range stems.of(s) {
 		if i, ok := slices.BinarySearch(c.terms, w); ok {
 			m |= 1 << uint(i)
 			continue
 		}
-		// A derived form: "installation" for "install", "configure"
-		// for "configuration".
-		for i, q := range c.terms {
-			short, long := q, w
-			if len(long) < len(short) {
-				short, long = long, short
-			}
-			if len(short) >= 5 && len(long)-len(short) <= 5 && strings.HasPrefix(long, short[:len(short)-1]) {
-				m |= 1 << uint(i)
-			}
+		if len(w) < 5 {
+			continue // too short to be a derived form of anything
 		}
+		d, ok := c.derived[w]
+		if !ok {
+			// A derived form: "installation" for "install", "configure"
+			// for "configuration".
+			for i, q := range c.terms {
+				short, long := q, w
+				if len(long) < len(short) {
+					short, long = long, short
+				}
+				if len(short) >= 5 && len(long)-len(short) <= 5 && strings.HasPrefix(long, short[:len(short)-1]) {
+					d |= 1 << uint(i)
+				}
+			}
+			if c.derived == nil {
+				c.derived = make(map[string]uint64)
+			}
+			c.derived[w] = d
+		}
+		m |= d
 	}
 	return m
 }
@@ -659,7 +670,11 @@ func anaphoric(l string) bool {
 
 // leans: s opens leaning on what came before it.
 func leans(s string) bool {
-	l := strings.ToLower(s[:min(len(s), 24)])
+	return leansLower(strings.ToLower(s[:min(len(s), 24)]))
+}
+
+// leansLower is leans of a lower-cased sentence.
+func leansLower(l string) bool {
 	for _, d := range dependent {
 		if strings.HasPrefix(l, d) {
 			return true
@@ -743,7 +758,7 @@ func (c *composer) score(s *sent) int {
 	if s.mask == 0 && !(s.pos == 0 && 2*bits.OnesCount64(own) >= bits.OnesCount64(c.all)) {
 		sc -= 12 // says nothing of the question, and is not what its section opens with
 	}
-	l := strings.ToLower(s.text)
+	l := strings.ToLower(s.text) // once: every check below reads it
 	if s.pos == 0 {
 		sc += 6 // a block's first sentence says what the block is about
 	}
@@ -767,7 +782,7 @@ func (c *composer) score(s *sent) int {
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
 	}
-	if leans(s.text) {
+	if leansLower(l) {
 		sc -= 18
 	}
 	for _, d := range closing {

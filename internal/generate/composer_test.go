@@ -475,3 +475,18 @@ func TestComposerCodeBehindTabLabels(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// The stem cache stays bounded however many texts pass through it, and
+// gives the same stems as computing them afresh.
+func TestStemCacheBounded(t *testing.T) {
+	c := &stemCache{new: map[string][]string{}}
+	for i := range 3*stemCacheSize + 7 {
+		s := "Serving pages " + itoa(i)
+		if got := c.of(s); strings.Join(got, " ") != "serv page "+itoa(i) {
+			t.Fatalf("of(%q) = %q", s, got)
+		}
+	}
+	if n := len(c.new) + len(c.old); n > 2*stemCacheSize {
+		t.Errorf("cache holds %d texts, bound %d", n, 2*stemCacheSize)
+	}
+}
