@@ -124,12 +124,12 @@ type composer struct {
 	entry     bool     // the answer is a troubleshooting entry
 	masks     map[string]uint64
 	derived   map[string]uint64 // a word's question terms by derivation, once per word
-	common    uint64 // terms most of the package's records hold
-	leadBlock int    // the lead's block in its record
-	verbatim  string // a question naming code ("static: true"), as sentences and code are compared with it
-	literal   []bool // per record: its code holds the verbatim question
-	named     string // a definition's subject as asked ("docsy" of "what is Docsy")
-	restated  []bool // per record: its own heading is the question
+	common    uint64            // terms most of the package's records hold
+	leadBlock int               // the lead's block in its record
+	verbatim  string            // a question naming code ("static: true"), as sentences and code are compared with it
+	literal   []bool            // per record: its code holds the verbatim question
+	named     string            // a definition's subject as asked ("docsy" of "what is Docsy")
+	restated  []bool            // per record: its own heading is the question
 	maxBytes  int
 	out       composed
 }
