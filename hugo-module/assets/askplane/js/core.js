@@ -10,4 +10,4 @@
 // reaches for the widget loads only the launcher, the loader and the
 // stylesheet. index.js stays the core's full public API (tests, the Go
 // cross-check); this file exports only what the loader calls.
-export { Widget } from './widget.js';
+export { Widget } from './ui/widget.js';

@@ -1,0 +1,107 @@
+// The conversation kept in sessionStorage across the site's pages, so the
+// next page shows it and the sidecar continues the same session. What is
+// read back is checked as if a stranger wrote it: strings where strings
+// belong, links only of the kinds the widget keeps.
+
+import { isSafeIdentifier } from './text.js';
+
+// At most this many turns (a question or an answer is one), and this many
+// UTF-16 units of JSON; the oldest turns go first.
+const KEEP_TURNS = 24;
+const KEEP_UNITS = 32768;
+const SAFE_KEPT_HREF = /^(https?:\/\/|\/(?!\/)|#)/;
+const HTTP_URL = /^https?:/;
+
+/**
+ * One turn of the transcript as kept: a question (q), or an answer (a,
+ * with its sources s as [title, href]) that is local or from the backend
+ * (b), with its review link (e), stopped by the reader (x); or the turn of
+ * a run still answering (r, its id).
+ * @typedef {object} Turn
+ * @property {string} [q]
+ * @property {string} [a]
+ * @property {Array<[string, string | null]>} [s]
+ * @property {1} [b]
+ * @property {string} [e]
+ * @property {1} [x]
+ * @property {string} [r]
+ */
+
+/**
+ * A transcript as kept: its session id (32 hex digits) and its turns.
+ * @typedef {{session: string, turns: Turn[]}} Transcript
+ */
+
+/**
+ * storeKey is the sessionStorage key of the transcript of the site whose
+ * config the page names as site (the root's data-askplane-site).
+ * @param {string} site
+ * @returns {string}
+ */
+export const storeKey = (site) => `askplane:${site}`;
+
+/**
+ * runTurn is the transcript's turn of a run still answering: kept so the
+ * next page reads its answer from the run's log (e: its review link).
+ * @param {string} r
+ * @param {string} [e]
+ * @returns {Turn}
+ */
+export const runTurn = (r, e) => ({ a: '', s: [], b: 1, r, ...(e && { e }) });
+
+/**
+ * saveTranscript keeps session's turns under key, bounded (KEEP_TURNS,
+ * KEEP_UNITS): turns loses its oldest turns until it fits. Storage that
+ * is full or refused keeps nothing: the conversation stays on this page.
+ * @param {string} key
+ * @param {string} session
+ * @param {Turn[]} turns
+ */
+export function saveTranscript(key, session, turns) {
+  let json;
+  while ((json = JSON.stringify({ session, turns })).length > KEEP_UNITS || turns.length > KEEP_TURNS) turns.shift();
+  try {
+    sessionStorage.setItem(key, json);
+  } catch {}
+}
+
+/**
+ * readTranscript returns the transcript kept under key, or null. Its
+ * turns are those the widget shows again, made safe: a question; an
+ * answer whose sources are [string, href or null] with links of the kinds
+ * the widget keeps; the turn of a run still answering, only when last
+ * (its answer is read again from the run's log; an earlier one is gone).
+ * A review link that is not http(s) is dropped.
+ * @param {string} key
+ * @returns {Transcript | null}
+ */
+export function readTranscript(key) {
+  let kept;
+  try {
+    kept = JSON.parse(/** @type {string} */ (sessionStorage.getItem(key)));
+  } catch {
+    return null;
+  }
+  if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return null;
+  kept.turns = kept.turns.filter((/** @type {any} */ t, /** @type {number} */ i, /** @type {unknown[]} */ all) => {
+    if (t && !(typeof t.e === 'string' && HTTP_URL.test(t.e))) delete t.e;
+    if (typeof t?.q === 'string') return true;
+    if (typeof t?.r === 'string') return i === all.length - 1 && isSafeIdentifier(t.r);
+    if (typeof t?.a !== 'string' || !Array.isArray(t.s)) return false;
+    t.s = t.s
+      .filter((/** @type {unknown} */ x) => Array.isArray(x) && typeof x[0] === 'string')
+      .map((/** @type {[string, unknown]} */ [title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
+    return true;
+  });
+  return kept;
+}
+
+/**
+ * forgetTranscript removes the transcript kept under key.
+ * @param {string} key
+ */
+export function forgetTranscript(key) {
+  try {
+    sessionStorage.removeItem(key);
+  } catch {}
+}
