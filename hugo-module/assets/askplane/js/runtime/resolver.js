@@ -12,6 +12,7 @@ import { toWellFormed, truncateUTF16 } from './text.js';
 import { normalizeKnowledgeKey } from './normalize.js';
 import { verifyArtifactIndex } from './knowledge.js';
 import { fail, invalid } from './json.js';
+import { FALLBACK_BACKEND } from './site.js';
 import {
   MESSAGE_CHOICES,
   MESSAGE_CHOICE_MISSING,
@@ -199,7 +200,7 @@ export function decide(env, mode, backendAvailable) {
   if (env == null) env = escalate('', REASON_CORRUPT);
   let action = ACTION_LOCAL;
   if (env.outcome === OUTCOME_ESCALATION) {
-    if (mode === 'backend' && backendAvailable) action = ACTION_ESCALATE;
+    if (mode === FALLBACK_BACKEND && backendAvailable) action = ACTION_ESCALATE;
     else if (env.reason === REASON_MISS) env = escalationEnvelope(env.query, env.normalizedQuery, REASON_OFFLINE, MESSAGE_OFFLINE);
   }
   return { action, envelope: env };

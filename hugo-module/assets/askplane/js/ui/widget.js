@@ -18,10 +18,11 @@ import { fillMarkdown } from './markdown.js';
 import { isSafeHref } from '../runtime/href.js';
 import { ACTION_ESCALATE, decide } from '../runtime/resolver.js';
 import { Reservations, SUBMIT_GRANTED, choiceFrame } from '../runtime/reservations.js';
-import { buildAskRequest } from '../runtime/ask.js';
+import { ROLE_ASSISTANT, ROLE_USER, buildAskRequest } from '../runtime/ask.js';
+import { FALLBACK_BACKEND, FALLBACK_DISABLED } from '../runtime/site.js';
 import { OUTCOME_ANSWER, OUTCOME_CHOICES } from '../runtime/answer.js';
 import { loadKnowledge } from '../runtime/load.js';
-import { answerEvents } from '../runtime/stream.js';
+import { readAnswer } from '../runtime/stream.js';
 import { forgetTranscript, readTranscript, runTurn, saveTranscript, storeKey } from '../runtime/transcript.js';
 import { NDJSON, hex, post, randomId, sibling } from '../runtime/net.js';
 import { attr, hook, message, template } from './dom.js';
@@ -40,6 +41,7 @@ import {
   STATE_REFUSED,
   STATE_STOPPED,
   STATE_STREAMING,
+  NETWORK,
   STATES,
   failureState,
 } from './states.js';
@@ -195,7 +197,7 @@ export class Widget {
     // fallback adapter, the question goes to the Ask endpoint when the
     // page names one.
     const ep = !!this.#endpoint;
-    const { action, envelope } = decide(env, this.#site ? this.#site.fallback.mode : ep ? 'backend' : 'disabled', ep);
+    const { action, envelope } = decide(env, this.#site ? this.#site.fallback.mode : ep ? FALLBACK_BACKEND : FALLBACK_DISABLED, ep);
     if (action === ACTION_ESCALATE) return this.#stream(question, envelope);
     if (envelope.outcome === OUTCOME_ANSWER) {
       const answer = /** @type {NonNullable<Envelope['answer']>} */ (envelope.answer);
@@ -256,7 +258,7 @@ export class Widget {
    * @param {Turn} turn
    */
   #keep(turn) {
-    if (!turn.r) this.#history.push({ role: turn.q != null ? 'user' : 'assistant', content: /** @type {string} */ (turn.q ?? turn.a) });
+    if (!turn.r) this.#history.push({ role: turn.q != null ? ROLE_USER : ROLE_ASSISTANT, content: /** @type {string} */ (turn.q ?? turn.a) });
     this.#turns.push(turn);
     this.#fresh.hidden = false;
     this.#save();
@@ -378,7 +380,7 @@ export class Widget {
 
   /**
    * #stream asks the backend and shows its answer as it arrives (read by
-   * answerEvents), with no notice of why (the envelope's reason goes on
+   * readAnswer), with no notice of why (the envelope's reason goes on
    * the entry as data-askplane-reason, for whoever debugs): the answer is
    * what the reader wanted. key is the question's Idempotency-Key: a
    * retry of a question whose answer never began (no response, or a
@@ -439,12 +441,19 @@ export class Widget {
         this.#announce(STATE_STREAMING);
       };
       const known = (/** @type {string} */ id) => this.#keep((turn = runTurn((run = id), review)));
-      for await (const ev of answerEvents(endpoint, run, ask, signal, opened, known)) {
-        if (ev.type === 'text') {
-          text += ev.delta;
+      failure = await readAnswer(
+        endpoint,
+        run,
+        ask,
+        signal,
+        opened,
+        known,
+        (delta) => {
+          text += delta;
           frame ||= requestAnimationFrame(render);
-        } else if (ev.type === 'tool' && ev.name === 'cite' && Array.isArray(ev.args.sources)) {
-          for (const s of ev.args.sources) {
+        },
+        (sources) => {
+          for (const s of sources) {
             if (typeof s?.title !== 'string' || typeof s.path !== 'string' || ids.has(s.id)) continue;
             ids.add(s.id);
             /** @type {string | null} */
@@ -454,10 +463,10 @@ export class Widget {
             addSource(this.#root, entry, s.title, href);
           }
           this.#scroll();
-        } else if (ev.type === 'error') failure = ev.code || 'ASK_INTERNAL';
-      }
+        },
+      );
     } catch (e) {
-      if (!signal.aborted) failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : 'NETWORK';
+      if (!signal.aborted) failure = e instanceof RangeError ? 'ASK_INVALID_REQUEST' : NETWORK;
     }
     const ended = signal.aborted ? STATE_STOPPED : STATE_DONE;
     // Stop ends the run too, so it spends nothing more (best effort).
@@ -476,7 +485,7 @@ export class Widget {
       delete turn.r;
       const i = this.#turns.indexOf(turn);
       if (done) {
-        this.#history.push({ role: 'assistant', content: text });
+        this.#history.push({ role: ROLE_ASSISTANT, content: text });
         Object.assign(turn, done);
       } else if (i >= 0) this.#turns.splice(i, 1);
       this.#save();
@@ -490,7 +499,7 @@ export class Widget {
       // The same key again only when the request may have been admitted
       // unseen (no response, or a run whose log could not be read again):
       // a run that ended, or a refusal, would only say the same.
-      const again = failure === 'NETWORK' ? idem : randomId();
+      const again = failure === NETWORK ? idem : randomId();
       this.#fail(fs, fs === STATE_NOSOURCES || failure === 'ASK_INVALID_REQUEST' ? null : () => this.#stream(question, env, again), failure);
     } else if (entry.isConnected) {
       // (Gone from the log: the reader started a new conversation.)
