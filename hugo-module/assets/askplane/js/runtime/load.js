@@ -17,21 +17,24 @@ import { fetchBytes } from './net.js';
 
 /**
  * loadKnowledge fetches the site config at href (the root's
- * data-askplane-site), then fetches and verifies the artifact the config
- * pins. It never rejects: it resolves to [site, resolver, again], the
- * decoded config (or null), a Resolver that escalates every question as
- * corrupt when anything failed, and whether to load again on the next
- * question (a config or artifact that did not arrive; one that arrived and
- * is bad, or none at all, stays bad). The page names the config with v,
- * the first 12 hex digits of its SHA-256 (widget-shell.html): a config
- * that does not match (a cache's copy of another site's, or of another
+ * data-askplane-site), gives it to found (the decoded config, or null),
+ * then fetches and verifies the artifact the config pins. It never
+ * rejects: it resolves to a Resolver, one that escalates every question
+ * as corrupt when anything failed. It calls again when what failed should
+ * be loaded again on the next question (a config or artifact that did
+ * not arrive; one that arrived and is bad, or none at all, stays bad),
+ * never before its first await. The page names the config with v, the
+ * first 12 hex digits of its SHA-256 (widget-shell.html): a config that
+ * does not match (a cache's copy of another site's, or of another
  * build's) is fetched once more past the cache, then is as bad as one
  * that does not decode.
  * @param {string} href
  * @param {HexDigest} sha256
- * @returns {Promise<[SiteConfig | null, VerifiedResolver, boolean]>}
+ * @param {(site: SiteConfig | null) => void} found
+ * @param {() => void} again
+ * @returns {Promise<VerifiedResolver>}
  */
-export async function loadKnowledge(href, sha256) {
+export async function loadKnowledge(href, sha256, found, again) {
   /** @type {Uint8Array | null | undefined} */
   let bytes;
   /** @type {SiteConfig | null} */
@@ -44,8 +47,11 @@ export async function loadKnowledge(href, sha256) {
     if (await stale()) bytes = await fetchBytes(/** @type {URL} */ (url), 'no-cache').catch(() => null);
     if (await stale()) bytes = new Uint8Array();
     const d = bytes && decodeSiteConfig(bytes);
-    site = d?.ok ? d.value : null;
-    if (site) return [site, new VerifiedResolver(await verifyArtifactIndexWith(await fetchBytes(new URL(site.artifact.href, document.baseURI)), siteTrust(site), sha256)), false];
+    found((site = d?.ok ? d.value : null));
+    if (site) return new VerifiedResolver(await verifyArtifactIndexWith(await fetchBytes(new URL(site.artifact.href, document.baseURI)), siteTrust(site), sha256));
   } catch {}
-  return [site, new VerifiedResolver(fail(invalid())), !!site || bytes === null];
+  // (Without an await before it, there was no href, or no URL in it:
+  // nothing to load again.)
+  if (site || bytes === null) again();
+  return new VerifiedResolver(fail(invalid()));
 }

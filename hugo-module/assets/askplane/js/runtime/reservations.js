@@ -20,11 +20,11 @@
 // lists are simply not remembered and their clicks are unavailable.
 
 import { MAX_IDENTIFIER_LEN } from './limits.js';
+import { MAX_CHOICE_SESSIONS, MAX_SESSION_CHOICES } from './bounds.js';
 import { OUTCOME_CHOICES } from './answer.js';
 import { isSafeIdentifier } from './text.js';
 
-export const MAX_CHOICE_SESSIONS = 256;
-export const MAX_SESSION_CHOICES = 256;
+export { MAX_CHOICE_SESSIONS, MAX_SESSION_CHOICES };
 
 // CHOICES_INSTANCE_PREFIX marks a frame as a deterministic choice list,
 // the only frames reservations govern.

@@ -4,11 +4,8 @@
 // belong, links only of the kinds the widget keeps.
 
 import { isSafeIdentifier } from './text.js';
+import { KEEP_TURNS, KEEP_UNITS } from './bounds.js';
 
-// At most this many turns (a question or an answer is one), and this many
-// UTF-16 units of JSON; the oldest turns go first.
-const KEEP_TURNS = 24;
-const KEEP_UNITS = 32768;
 const SAFE_KEPT_HREF = /^(https?:\/\/|\/(?!\/)|#)/;
 const HTTP_URL = /^https?:/;
 
@@ -66,23 +63,23 @@ export function saveTranscript(key, session, turns) {
 }
 
 /**
- * readTranscript returns the transcript kept under key, or null. Its
+ * readTranscript returns the transcript kept under key, if any. Its
  * turns are those the widget shows again, made safe: a question; an
  * answer whose sources are [string, href or null] with links of the kinds
  * the widget keeps; the turn of a run still answering, only when last
  * (its answer is read again from the run's log; an earlier one is gone).
  * A review link that is not http(s) is dropped.
  * @param {string} key
- * @returns {Transcript | null}
+ * @returns {Transcript | undefined}
  */
 export function readTranscript(key) {
   let kept;
   try {
     kept = JSON.parse(/** @type {string} */ (sessionStorage.getItem(key)));
   } catch {
-    return null;
+    return;
   }
-  if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return null;
+  if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return;
   kept.turns = kept.turns.filter((/** @type {any} */ t, /** @type {number} */ i, /** @type {unknown[]} */ all) => {
     if (t && !(typeof t.e === 'string' && HTTP_URL.test(t.e))) delete t.e;
     if (typeof t?.q === 'string') return true;

@@ -14,21 +14,16 @@
 // path for each thing it shows (a backend answer kept from an earlier
 // page is drawn by the code that finishes a live one).
 
-import { fillMarkdown } from './markdown.js';
-import { isSafeHref } from '../runtime/href.js';
 import { ACTION_ESCALATE, decide } from '../runtime/resolver.js';
 import { Reservations, SUBMIT_GRANTED, choiceFrame } from '../runtime/reservations.js';
 import { ROLE_ASSISTANT, ROLE_USER, buildAskRequest } from '../runtime/ask.js';
 import { FALLBACK_BACKEND, FALLBACK_DISABLED } from '../runtime/site.js';
 import { OUTCOME_ANSWER, OUTCOME_CHOICES } from '../runtime/answer.js';
-import { loadKnowledge } from '../runtime/load.js';
-import { readAnswer } from '../runtime/stream.js';
 import { forgetTranscript, readTranscript, runTurn, saveTranscript, storeKey } from '../runtime/transcript.js';
+import { readAnswer } from '../runtime/stream.js';
 import { NDJSON, hex, post, randomId, sibling } from '../runtime/net.js';
-import { attr, hook, message, template } from './dom.js';
-import { codeBox } from './copy.js';
-import { addSource } from './sources.js';
-import { offerFeedback } from './feedback.js';
+import { loadKnowledge } from '../runtime/load.js';
+import { isSafeHref } from '../runtime/href.js';
 import {
   STATE_ANSWERED,
   STATE_CHOICES,
@@ -41,10 +36,14 @@ import {
   STATE_REFUSED,
   STATE_STOPPED,
   STATE_STREAMING,
-  NETWORK,
   STATES,
-  failureState,
 } from './states.js';
+import { NETWORK, failureState } from './failure.js';
+import { attr, hook, message, template } from './dom.js';
+import { fillMarkdown } from './markdown.js';
+import { codeBox } from './copy.js';
+import { addSource } from './sources.js';
+import { offerFeedback } from './feedback.js';
 
 /** @typedef {import('./states.js').State} State */
 /** @typedef {import('../runtime/transcript.js').Turn} Turn */
@@ -91,6 +90,8 @@ export class Widget {
   #empty;
   /** @type {HTMLElement} */
   #fresh;
+  /** @type {string} the transcript's sessionStorage key */
+  #key;
 
   /**
    * new Widget(root) wires root's panel markup, shows the transcript the
@@ -99,12 +100,13 @@ export class Widget {
    */
   constructor(root) {
     this.#root = root;
+    this.#key = storeKey(attr(root, 'site'));
     // The form's Stop comes before the log, whose entries have their own.
     [this.#input, this.#stop, this.#status, this.#log, this.#empty, this.#fresh] = /** @type {[HTMLInputElement, ...HTMLElement[]]} */ (
       ['input', 'stop', 'status', 'log', 'empty', 'new'].map((n) => hook(root, n))
     );
     try {
-      const href = attr(this.#root, 'endpoint');
+      const href = attr(root, 'endpoint');
       if (href) this.#endpoint = new URL(href, document.baseURI);
     } catch {
       // An endpoint that is not a URL is none: questions stay local.
@@ -135,11 +137,12 @@ export class Widget {
    * @returns {Promise<VerifiedResolver>}
    */
   load() {
-    return (this.#resolver ??= loadKnowledge(attr(this.#root, 'site'), this.#sha256).then(([site, resolver, again]) => {
-      this.#site = site;
-      if (again) this.#resolver = null;
-      return resolver;
-    }));
+    return (this.#resolver ??= loadKnowledge(
+      attr(this.#root, 'site'),
+      this.#sha256,
+      (site) => (this.#site = site),
+      () => (this.#resolver = null),
+    ));
   }
 
   /**
@@ -265,18 +268,14 @@ export class Widget {
   }
 
   #save() {
-    saveTranscript(this.#key(), this.#session, this.#turns);
-  }
-
-  #key() {
-    return storeKey(attr(this.#root, 'site'));
+    saveTranscript(this.#key, this.#session, this.#turns);
   }
 
   // #restore shows the transcript kept by the site's previous page (see
   // readTranscript) and resumes its session, so the sidecar continues the
   // same conversation; a run still answering then is read again.
   #restore() {
-    const kept = readTranscript(this.#key());
+    const kept = readTranscript(this.#key);
     if (!kept) return;
     this.#session = kept.session;
     this.#remote = kept.turns.some((t) => t.b);
@@ -308,7 +307,7 @@ export class Widget {
     if (this.#remote && this.#endpoint) post(sibling(this.#endpoint, `sessions/${this.#session}/forget`), { keepalive: true });
     this.#remote = false;
     this.#session = randomId();
-    forgetTranscript(this.#key());
+    forgetTranscript(this.#key);
     this.#input.focus();
     this.#announce(STATE_CLEARED);
   }
@@ -358,7 +357,7 @@ export class Widget {
       throw e;
     };
     try {
-      const label = state.env.suggestions?.find((s) => s.id === choiceId)?.label ?? claim.value;
+      const label = /** @type {NonNullable<Envelope['suggestions']>} */ (state.env.suggestions).find((s) => s.id === choiceId)?.label ?? claim.value;
       this.#echo(label);
       this.#keep({ q: label });
       for (const b of box.querySelectorAll('[data-askplane-choice]')) {
