@@ -25,11 +25,6 @@ const HTTP_URL = /^https?:/;
  */
 
 /**
- * A transcript as kept: its session id (32 hex digits) and its turns.
- * @typedef {{session: string, turns: Turn[]}} Transcript
- */
-
-/**
  * storeKey is the sessionStorage key of the transcript of the site whose
  * config the page names as site (the root's data-askplane-site).
  * @param {string} site
@@ -63,16 +58,21 @@ export function saveTranscript(key, session, turns) {
 }
 
 /**
- * readTranscript returns the transcript kept under key, if any. Its
- * turns are those the widget shows again, made safe: a question; an
- * answer whose sources are [string, href or null] with links of the kinds
- * the widget keeps; the turn of a run still answering, only when last
- * (its answer is read again from the run's log; an earlier one is gone).
- * A review link that is not http(s) is dropped.
+ * readTranscript reads the transcript kept under key, if any, and hands
+ * it over: resume gets its session and whether any turn came from the
+ * backend (the session is known there), then each turn it may show again
+ * goes, in order, to asked (a question), answered (an answer, its sources
+ * made [string, href or null] with links of the kinds the widget keeps)
+ * or running (the id and review link of a run still answering, only when
+ * it is the last turn: its answer is read again from the run's log; an
+ * earlier one is gone). A review link that is not http(s) is dropped.
  * @param {string} key
- * @returns {Transcript | undefined}
+ * @param {(session: string, remote: boolean) => void} resume
+ * @param {(turn: Turn & {q: string}) => void} asked
+ * @param {(turn: Turn) => void} answered
+ * @param {(run: string, review?: string) => void} running
  */
-export function readTranscript(key) {
+export function readTranscript(key, resume, asked, answered, running) {
   let kept;
   try {
     kept = JSON.parse(/** @type {string} */ (sessionStorage.getItem(key)));
@@ -80,17 +80,19 @@ export function readTranscript(key) {
     return;
   }
   if (!kept || !/^[0-9a-f]{32}$/.test(kept.session) || !Array.isArray(kept.turns)) return;
-  kept.turns = kept.turns.filter((/** @type {any} */ t, /** @type {number} */ i, /** @type {unknown[]} */ all) => {
+  resume(kept.session, kept.turns.some((/** @type {any} */ t) => t?.b));
+  for (const [i, t] of kept.turns.entries()) {
     if (t && !(typeof t.e === 'string' && HTTP_URL.test(t.e))) delete t.e;
-    if (typeof t?.q === 'string') return true;
-    if (typeof t?.r === 'string') return i === all.length - 1 && isSafeIdentifier(t.r);
-    if (typeof t?.a !== 'string' || !Array.isArray(t.s)) return false;
-    t.s = t.s
-      .filter((/** @type {unknown} */ x) => Array.isArray(x) && typeof x[0] === 'string')
-      .map((/** @type {[string, unknown]} */ [title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
-    return true;
-  });
-  return kept;
+    if (typeof t?.q === 'string') asked(t);
+    else if (typeof t?.r === 'string') {
+      if (i === kept.turns.length - 1 && isSafeIdentifier(t.r)) running(t.r, t.e);
+    } else if (typeof t?.a === 'string' && Array.isArray(t.s)) {
+      t.s = t.s
+        .filter((/** @type {unknown} */ x) => Array.isArray(x) && typeof x[0] === 'string')
+        .map((/** @type {[string, unknown]} */ [title, href]) => [title, typeof href === 'string' && SAFE_KEPT_HREF.test(href) ? href : null]);
+      answered(t);
+    }
+  }
 }
 
 /**

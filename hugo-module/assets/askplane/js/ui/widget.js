@@ -275,19 +275,23 @@ export class Widget {
   // readTranscript) and resumes its session, so the sidecar continues the
   // same conversation; a run still answering then is read again.
   #restore() {
-    const kept = readTranscript(this.#key);
-    if (!kept) return;
-    this.#session = kept.session;
-    this.#remote = kept.turns.some((t) => t.b);
     let question = '';
-    for (const t of kept.turns) {
-      if (typeof t.q === 'string') this.#echo((question = t.q));
-      else if (typeof t.r === 'string') {
-        this.#stream(question, undefined, null, runTurn(t.r, t.e));
-        continue;
-      } else this.#card(t);
-      this.#keep(t);
-    }
+    readTranscript(
+      this.#key,
+      (session, remote) => {
+        this.#session = session;
+        this.#remote = remote;
+      },
+      (turn) => {
+        this.#echo((question = turn.q));
+        this.#keep(turn);
+      },
+      (turn) => {
+        this.#card(turn);
+        this.#keep(turn);
+      },
+      (run, review) => this.#stream(question, undefined, null, runTurn(run, review)),
+    );
     this.#empty.hidden = this.#turns.length > 0;
   }
 
