@@ -3,17 +3,10 @@
 import { hook, template } from './dom.js';
 
 /**
- * cleanTitle drops the anchor glyphs themes put in headings (#, ¶, §, 🔗)
- * from a source's title.
- * @param {string} t
- * @returns {string}
- */
-export const cleanTitle = (t) => t.replace(/^[\s#¶§🔗\uFE0F]+|[\s#¶§🔗\uFE0F]+$/gu, '') || t;
-
-/**
  * addSource lists one cited source under entry's answer, from root's
- * "source" template: its title as text, its link only when href is given
- * (a safe link, checked by the caller).
+ * "source" template: its title as text, less the anchor glyphs themes put
+ * in headings (#, ¶, §, 🔗), its link only when href is given (a safe
+ * link, checked by the caller).
  * @param {ParentNode} root
  * @param {HTMLElement} entry
  * @param {string} title
@@ -22,7 +15,7 @@ export const cleanTitle = (t) => t.replace(/^[\s#¶§🔗\uFE0F]+|[\s#¶§🔗\u
 export function addSource(root, entry, title, href) {
   const item = /** @type {DocumentFragment} */ (template(root, 'source').cloneNode(true));
   const a = hook(item, 'source-link');
-  a.textContent = cleanTitle(title);
+  a.textContent = title.replace(/^[\s#¶§🔗\uFE0F]+|[\s#¶§🔗\uFE0F]+$/gu, '') || title;
   if (href) a.setAttribute('href', href);
   hook(entry, 'sources').append(item);
   hook(entry, 'sources-block').hidden = false;

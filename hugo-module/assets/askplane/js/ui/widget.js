@@ -530,7 +530,7 @@ export class Widget {
    * @param {(() => void) | null} [retry]
    * @param {string} [code]
    */
-  #fail(state, retry = null, code = '') {
+  #fail(state, retry, code) {
     const frag = this.#clone('error');
     const entry = /** @type {HTMLElement} */ (frag.firstElementChild);
     hook(entry, 'error-text').textContent = message(this.#root, state);
