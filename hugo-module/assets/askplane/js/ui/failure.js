@@ -3,6 +3,8 @@
 import { STATE_BUSY, STATE_FAILED, STATE_NOSOURCES, STATE_UNREACHABLE } from './states.js';
 import { UNREACHABLE } from '../runtime/net.js';
 
+/** @typedef {import('./states.js').State} State */
+
 /** The failure of a request that never got a response. */
 export const NETWORK = 'NETWORK';
 

@@ -347,16 +347,20 @@ export class Widget {
    * @returns {boolean} whether the choice was taken
    */
   choose(box, choiceId) {
-    const state = this.#lists.get(box);
+    // (Typed as present: the frame below is null when it is not.)
+    const state = /** @type {{messageId: string, env: Envelope}} */ (this.#lists.get(box));
     const frame = state && choiceFrame(state.env, state.messageId);
-    const { result, claim } = frame ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId) : {};
+    // (claim is typed as present: it is whenever result is granted.)
+    const { result, claim } = /** @type {{result?: string, claim: import('../runtime/reservations.js').Claim}} */ (
+      frame ? this.#reservations.submit(this.#session, frame.instanceId, frame.props, choiceId) : {}
+    );
     if (result !== SUBMIT_GRANTED) {
       this.#fail(STATE_REFUSED);
       return false;
     }
     // A claim that does not commit is released, so the choice stays open.
     const release = (/** @type {unknown} */ e) => {
-      /** @type {import('../runtime/reservations.js').Claim} */ (claim).release();
+      claim.release();
       throw e;
     };
     try {
