@@ -90,19 +90,31 @@ export const OUTCOME_CHOICES = 'choices';
 /** An escalation: no local answer, and why. */
 export const OUTCOME_ESCALATION = 'escalation';
 
-// Escalation reasons. There is no "protocol" reason: malformed or
-// oversized data is corrupt.
+/**
+ * Escalation reasons. There is no "protocol" reason: malformed or
+ * oversized data is corrupt.
+ */
 export const REASON_MISS = 'miss';
+/** The artifact expired. */
 export const REASON_STALE = 'stale';
+/** The artifact did not verify, or none arrived. */
 export const REASON_CORRUPT = 'corrupt';
+/** A miss with no backend to ask. */
 export const REASON_OFFLINE = 'offline';
 
-// The AgentsKit wordings, so both clients read the same (Go: answer.go).
+/**
+ * The AgentsKit wordings, so both clients read the same (Go: answer.go).
+ */
 export const MESSAGE_CHOICES = 'More than one exact local answer matches. Choose one to continue.';
+/** The message of a miss. */
 export const MESSAGE_MISS = 'No exact local answer was found. A backend answer is required.';
+/** The message of a stale artifact. */
 export const MESSAGE_STALE = 'Local knowledge is stale. A backend answer is required.';
+/** The message of a corrupt artifact. */
 export const MESSAGE_CORRUPT = 'Local knowledge is corrupt. A backend answer is required.';
+/** The message of a question no backend can answer here. */
 export const MESSAGE_OFFLINE = 'This question needs the backend, which is not available.';
+/** The message of a choice that is no longer offered. */
 export const MESSAGE_CHOICE_MISSING = 'The selected local answer is unavailable. A backend answer is required.';
 
 // Spelled out, not spread from REASONS: a spread is not pure to the

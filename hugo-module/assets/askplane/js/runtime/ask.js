@@ -347,20 +347,22 @@ export function encodeAskEvent(ev) {
   throw new TypeError('askplane: unknown Ask event type');
 }
 
-// AskEventDecoder decodes a stream pushed to it in string pieces of any
-// size, with bounded memory: it keeps at most one partial line of 1 MiB.
-// Lines decode as in decodeAskEvents, with two differences that make the
-// result independent of how the stream is cut (Go: AskEventReader):
-//
-//  - There is no line budget; every complete line is looked at.
-//  - A line is dropped when its raw UTF-8 size, before trimming, exceeds
-//    1 MiB, the size at which decodeAskEvents would have discarded it as a
-//    partial had it been split. The decoder then discards input up to the
-//    next newline, so the tail of that line never becomes an event, even
-//    when the tail is itself a valid event.
-//
-// end() decodes a final line that has no newline, as the reference client
-// does by decoding rest + "\n" at the end of the stream.
+/**
+ * AskEventDecoder decodes a stream pushed to it in string pieces of any
+ * size, with bounded memory: it keeps at most one partial line of 1 MiB.
+ * Lines decode as in decodeAskEvents, with two differences that make the
+ * result independent of how the stream is cut (Go: AskEventReader):
+ *
+ *  - There is no line budget; every complete line is looked at.
+ *  - A line is dropped when its raw UTF-8 size, before trimming, exceeds
+ *    1 MiB, the size at which decodeAskEvents would have discarded it as a
+ *    partial had it been split. The decoder then discards input up to the
+ *    next newline, so the tail of that line never becomes an event, even
+ *    when the tail is itself a valid event.
+ *
+ * end() decodes a final line that has no newline, as the reference client
+ * does by decoding rest + "\n" at the end of the stream.
+ */
 export class AskEventDecoder {
   #partial = ''; // the pending partial line
   #bytes = 0; // its UTF-8 size

@@ -19,6 +19,7 @@ import { Sha256 } from './sha256.js';
 /** @typedef {import('./knowledge.js').Artifact} Artifact */
 /** @typedef {import('./knowledge.js').Entry} Entry */
 
+/** The content hash an artifact without one is checked with. */
 export const PLACEHOLDER_HASH = 'sha256:' + '0'.repeat(64);
 
 // canonicalEntry builds one entry in canonical order.

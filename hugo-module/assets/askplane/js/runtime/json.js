@@ -18,10 +18,15 @@ import { MAX_JSON_DEPTH, VERSION } from './limits.js';
 import { isWellFormed, toWellFormed } from './text.js';
 import { decodeUTF8, utf8LengthExceeds } from './utf8.js';
 
-// Diagnostic codes of the deterministic plane.
+/**
+ * Diagnostic codes of the deterministic plane.
+ */
 export const CODE_INVALID_PAYLOAD = 'DETERMINISTIC_INVALID_PAYLOAD';
+/** A payload of the right protocol and another version. */
 export const CODE_UNSUPPORTED_VERSION = 'DETERMINISTIC_UNSUPPORTED_VERSION';
+/** A payload over its size limit. */
 export const CODE_LIMIT_EXCEEDED = 'DETERMINISTIC_LIMIT_EXCEEDED';
+/** An artifact whose content hash does not match. */
 export const CODE_HASH_MISMATCH = 'DETERMINISTIC_HASH_MISMATCH';
 
 /**

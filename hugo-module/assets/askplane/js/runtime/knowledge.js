@@ -98,8 +98,10 @@ import {
 
 /** @template T @typedef {import('./json.js').Result<T>} Result */
 
-// Entry kinds, in protocol order. Informational: the resolver never
-// reads them.
+/**
+ * Entry kinds, in protocol order. Informational: the resolver never
+ * reads them.
+ */
 export const KINDS = Object.freeze(['command', 'package', 'navigation', 'contribution', 'ecosystem', 'restricted-faq', 'document']);
 
 // checkArtifact maps a parsed document (or an object) onto a fresh

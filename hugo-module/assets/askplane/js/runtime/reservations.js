@@ -108,6 +108,7 @@ function evict(map, busy) {
 const claimed = (/** @type {Authorization} */ a) => a.claimed;
 const inFlight = (/** @type {Session} */ s) => [...s.auths.values()].some(claimed);
 
+/** The choices a page offered, per chat session, and their claims (see the file comment). */
 export class Reservations {
   // Maps keep insertion order: a Map is the LRU list (first = least
   // recently touched), and moving to the back is delete + set.
@@ -207,8 +208,10 @@ export class Reservations {
   }
 }
 
-// Claim is a granted submission: send value, then commit() or release().
-// Both are idempotent and mutually exclusive: the first call wins.
+/**
+ * Claim is a granted submission: send value, then commit() or release().
+ * Both are idempotent and mutually exclusive: the first call wins.
+ */
 export class Claim {
   /** @type {Map<string, Session>} */
   #sessions;

@@ -49,6 +49,7 @@ import {
  * @typedef {{early?: Envelope, query: string, key: string, owners: number[]}} Asked
  */
 
+/** A resolver over a verification already made (see below). */
 export class VerifiedResolver {
   /** @type {ArtifactIndex} once verified; null (typed away: #ask checks it first) until then */
   #index = /** @type {any} */ (null);
@@ -195,6 +196,7 @@ function suggestionValue(e, keys, owners) {
   return values.length > 0 ? values[0] : e.id;
 }
 
+/** A resolver that verifies its artifact itself, and describes it. */
 export class Resolver extends VerifiedResolver {
   /** @type {{ok: boolean, value?: ArtifactIndex, diagnostic?: import('./json.js').Diagnostic}} */
   #r;

@@ -127,10 +127,12 @@ function finish(h, w, buf, pos, n) {
   return out;
 }
 
-// Sha256 hashes a message given in pieces: update(bytes or string) any
-// number of times, then digest() once. Hashing the canonical text of an
-// artifact piece by piece avoids materializing (and, in V8, flattening)
-// one half-megabyte string.
+/**
+ * Sha256 hashes a message given in pieces: update(bytes or string) any
+ * number of times, then digest() once. Hashing the canonical text of an
+ * artifact piece by piece avoids materializing (and, in V8, flattening)
+ * one half-megabyte string.
+ */
 export class Sha256 {
   #h = new Int32Array(INIT);
   #w = new Int32Array(64);

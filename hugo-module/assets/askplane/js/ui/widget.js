@@ -59,6 +59,7 @@ import { loadKnowledge } from '../runtime/load.js';
  * @typedef {HTMLElement & {askplane: {import(url: string, integrity: string): Promise<any>}}} Root
  */
 
+/** The widget over its root's panel markup (see the file comment). */
 export class Widget {
   /** @type {Root} */
   #root;
