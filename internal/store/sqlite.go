@@ -33,10 +33,19 @@ type SQLite struct {
 	sources  SourceLimits
 	runStore // durable runs (runs.go, runs_sqlite.go)
 	health   writeHealth
-	// stmts are the session statements every question runs, prepared
-	// once: parsing them anew cost a sixth of the server's CPU under
-	// load. database/sql prepares each on a pooled connection the first
-	// time that connection runs it, and keeps it there.
+	// sess is one connection of its own for the session statements
+	// every question runs (Load, Save, Delete). SQLite drops a
+	// connection's whole page cache when it begins a transaction after
+	// another connection has written; with the sessions spread over db's
+	// pool, almost every Load and Save began that way and read its pages
+	// again (29 pread calls a question under the load bench, 5 on one
+	// connection). Saves are serialised by SQLite's write lock anyway,
+	// and a Load is a point read, so one connection costs them little
+	// waiting. The rest (runs, sources, insights, pruning, checks) keeps
+	// the pool.
+	sess *sql.DB
+	// stmts are the session statements, prepared once on sess: parsing
+	// them anew cost a sixth of the server's CPU under load.
 	stmts sqliteStmts
 }
 
@@ -222,8 +231,16 @@ func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, err
 		db.Close()
 		return fail("SQLite file cannot be opened", err)
 	}
-	s := &SQLite{db: db, path: abs, file: fi, limits: lim, sources: slim}
-	if err := s.stmts.prepare(ctx, db); err != nil {
+	sess, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		db.Close()
+		return fail("SQLite driver refused the file", err)
+	}
+	sess.SetMaxOpenConns(1)
+	sess.SetMaxIdleConns(1)
+	s := &SQLite{db: db, sess: sess, path: abs, file: fi, limits: lim, sources: slim}
+	if err := s.stmts.prepare(ctx, sess); err != nil {
+		sess.Close()
 		db.Close()
 		return fail("SQLite statements cannot be prepared", err)
 	}
@@ -360,7 +377,7 @@ func (s *SQLite) Delete(ctx context.Context, k session.Key) (bool, error) {
 	if s.fileGone() {
 		return false, &Error{Code: CodeUnavailable, Op: "delete", Reason: reasonFileGone}
 	}
-	res, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`, k.SiteID, k.Subject, k.SessionID)
+	res, err := s.sess.ExecContext(ctx, `DELETE FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`, k.SiteID, k.Subject, k.SessionID)
 	if err != nil {
 		return false, s.wrote(ctx, "delete", err)
 	}
@@ -401,7 +418,7 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if err := s.health.injected("save"); err != nil {
 		return false, s.wrote(ctx, "save", err)
 	}
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+	tx, err := s.sess.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
 	if err != nil {
 		return false, unavailable(ctx, "save", err)
 	}
@@ -527,7 +544,7 @@ func (s *SQLite) pruneBatch(ctx context.Context, beforeMillis int64) (int64, err
 // Close closes the database; operations in flight finish first.
 func (s *SQLite) Close() error {
 	s.stmts.close()
-	return s.db.Close()
+	return errors.Join(s.sess.Close(), s.db.Close())
 }
 
 var (
