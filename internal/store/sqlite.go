@@ -442,11 +442,13 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 		return false, nil // a stale revision; not a fault
 	}
 	// The eviction empties nothing while the subject's other sessions
-	// fit beside this one (every running sum is at most their total):
-	// a plain sum over the index decides that for much less than the
-	// eviction's window.
+	// fit beside this one (every running sum is at most their total),
+	// and the purge deletes nothing while none of them was emptied
+	// before the grace: one pass over the index decides both for much
+	// less than running them.
 	var others int64
-	if err := tx.StmtContext(ctx, s.stmts.others).QueryRowContext(ctx, k.SiteID, k.Subject, k.SessionID).Scan(&others); err != nil {
+	var emptied sql.NullInt64
+	if err := tx.StmtContext(ctx, s.stmts.others).QueryRowContext(ctx, k.SiteID, k.Subject, k.SessionID).Scan(&others, &emptied); err != nil {
 		return false, s.wrote(ctx, "save", err)
 	}
 	if others+int64(size) > s.limits.MaxSubjectBytes {
@@ -455,9 +457,12 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 			return false, s.wrote(ctx, "save", err)
 		}
 	}
-	if _, err := tx.StmtContext(ctx, s.stmts.purge).ExecContext(ctx,
-		k.SiteID, k.Subject, k.SessionID, now-EvictedGrace.Milliseconds()); err != nil {
-		return false, s.wrote(ctx, "save", err)
+	// Sessions the eviction just emptied are dated now, inside the grace.
+	if cutoff := now - EvictedGrace.Milliseconds(); emptied.Valid && emptied.Int64 < cutoff {
+		if _, err := tx.StmtContext(ctx, s.stmts.purge).ExecContext(ctx,
+			k.SiteID, k.Subject, k.SessionID, cutoff); err != nil {
+			return false, s.wrote(ctx, "save", err)
+		}
 	}
 	if err := s.wrote(ctx, "save", tx.Commit()); err != nil {
 		return false, err
@@ -482,8 +487,10 @@ const sqliteEvictSubject = `UPDATE sessions SET messages = '[]', bytes = 0, upda
 	WHERE newer + ?4 > ?5)`
 
 // sqliteOtherBytes is the bytes of subject (?1, ?2)'s sessions other
-// than ?3.
-const sqliteOtherBytes = `SELECT coalesce(sum(bytes), 0) FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3`
+// than ?3, and when the oldest of them that an eviction emptied was
+// written (NULL when none is empty).
+const sqliteOtherBytes = `SELECT coalesce(sum(bytes), 0), min(CASE WHEN bytes = 0 THEN updated_at END)
+	FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3`
 
 // sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than ?3
 // that were evicted before ?4 (EvictedGrace ago).
