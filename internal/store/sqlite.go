@@ -105,6 +105,15 @@ const (
 	// WAL (about 16 MiB on disk) does the same work in fewer, cheaper
 	// checkpoints.
 	sqliteCheckpointPages = 4000
+	// sqliteMmapBytes is how much of the file the session connection
+	// reads through a memory map rather than pread(2). A session's
+	// messages overflow their table page, and SQLite reads overflow
+	// pages straight from the file, bypassing its page cache: about ten
+	// pread calls a question, none with the map (a load and save turn
+	// costs a sixth less CPU). Only reads use it; writes stay pwrite, so
+	// a full disk is still an error. The pages it touches count in the
+	// process's RSS as file pages the kernel can reclaim.
+	sqliteMmapBytes = 64 << 20
 )
 
 // sqliteMigrations are applied in order, each once, tracked by PRAGMA
@@ -239,7 +248,7 @@ func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, err
 		db.Close()
 		return fail("SQLite file cannot be opened", err)
 	}
-	sess, err := sql.Open("sqlite", dsn)
+	sess, err := sql.Open("sqlite", dsn+"&_pragma=mmap_size("+strconv.Itoa(sqliteMmapBytes)+")")
 	if err != nil {
 		db.Close()
 		return fail("SQLite driver refused the file", err)
