@@ -241,13 +241,18 @@ start_server() {
 	server_url=http://$addr
 	pprof_url=""
 	if [ -n "${PROFILE:-}" ]; then pprof_url=$(sed -n 's|^askplane: pprof on \(http://[^/]*\)/.*|\1|p' "$log"); fi
-	for _ in $(seq 1 100); do
-		curl -fsS "$server_url/health" >/dev/null 2>&1 && return
+	for _ in $(seq 1 300); do
+		curl -fsS --max-time 5 "$server_url/health" >/dev/null 2>&1 && return
 		sleep 0.1
 	done
 	echo "askplane serve: /health never answered" >&2
+	curl -sS -v --max-time 5 "$server_url/health" >&2 || true
+	tail -20 "$log" >&2
 	exit 1
 }
+
+# cpu_ticks: the server's user and system CPU time so far, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
 
 stop_server() {
 	kill "$server_pid" 2>/dev/null || true
@@ -286,9 +291,19 @@ for name in $corpora; do
 			start_server "$work/$name.json" "$out/$name-$bin-server.log" "$bin"
 			echo "-- (a) $bin: closed loop, $workers workers, round $round/$rounds, on $server_url, pid $server_pid, load: $(uptime | sed 's/.*load average: //')"
 			[ "$round" = 1 ] && profile "$name-$bin"
+			# The server's CPU time over the measured window (after the
+			# warm-up): per request it is skewed less than throughput by
+			# other work on the machine.
+			(sleep "${warmup%s}" && cpu_ticks >"$work/cpu0") &
+			cpu_pid=$!
 			load "$name-closed-$bin-$round" "$public" 0
+			cpu1=$(cpu_ticks)
+			wait "$cpu_pid" || true
 			if [ -n "$profile_pid" ]; then wait "$profile_pid" || true; profile_pid=""; fi
-			jq -r --arg bin "$bin" '"   \($bin) answered/s \(.answeredPerSecond | floor), p99 first event \(.firstEvent.p99Ms) ms"' "$out/$name-closed-$bin-$round.json"
+			jq --argjson ticks "$((cpu1 - $(cat "$work/cpu0")))" --argjson hz "$(getconf CLK_TCK)" \
+				'. + {serverCpuUsPerRequest: (if .requests > 0 then $ticks * 1e6 / $hz / .requests | floor else 0 end)}' \
+				"$out/$name-closed-$bin-$round.json" >"$work/with-cpu.json" && mv "$work/with-cpu.json" "$out/$name-closed-$bin-$round.json"
+			jq -r --arg bin "$bin" '"   \($bin) answered/s \(.answeredPerSecond | floor), p99 first event \(.firstEvent.p99Ms) ms, server CPU \(.serverCpuUsPerRequest) us a request"' "$out/$name-closed-$bin-$round.json"
 			if [ "$bin" = head ] && [ "$round" = "$rounds" ]; then
 				cp "$out/$name-closed-$bin-$round.json" "$out/$name-closed.json"
 				echo "-- (b) open loop at ${OPEN_RATE:-500} requests/s (half the target), load: $(uptime | sed 's/.*load average: //')"
@@ -313,9 +328,12 @@ for name in $corpora; do
 	if [ -n "$base" ]; then
 		# The median of each binary's rounds, and their ratio.
 		med() { jq -s 'map(.answeredPerSecond) | sort | .[(length / 2 | floor)] | floor' "$@"; }
+		medcpu() { jq -s 'map(.serverCpuUsPerRequest) | sort | .[(length / 2 | floor)]' "$@"; }
 		b=$(med "$out/$name-closed-base-"*.json)
 		h=$(med "$out/$name-closed-head-"*.json)
-		printf '%s\t%s\t%s\t%s\n' "$name" "$b" "$h" "$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.2f", (b > 0 ? h / b : 0) }')" >>"$ratios"
+		bc=$(medcpu "$out/$name-closed-base-"*.json)
+		hc=$(medcpu "$out/$name-closed-head-"*.json)
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$b" "$h" "$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.2f", (b > 0 ? h / b : 0) }')" "$bc" "$hc" >>"$ratios"
 	fi
 	jq -r --arg name "$name" --arg records "$records" --arg rss "$rss" --arg stress "$stress_p99" --slurpfile c "$out/$name-closed.json" '
 		[$name, $records,
@@ -340,6 +358,6 @@ awk -F'\t' 'NR > 1 {
 if [ -s "$ratios" ]; then
 	echo
 	echo "== closed loop, answered requests/s, median of $rounds interleaved rounds: BASE $base against this tree"
-	awk -F'\t' '{ printf "%-8s base %6d | this tree %6d | ratio %sx\n", $1, $2, $3, $4 }' "$ratios"
+	awk -F'\t' '{ printf "%-8s base %6d | this tree %6d | ratio %sx | server CPU a request: base %d us, this tree %d us\n", $1, $2, $3, $4, $5, $6 }' "$ratios"
 fi
 if [ -n "${OUT:-}" ]; then echo "reports and server logs in $out"; fi
