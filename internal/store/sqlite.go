@@ -51,7 +51,7 @@ type SQLite struct {
 
 // sqliteStmts are the prepared session statements.
 type sqliteStmts struct {
-	load, insert, update, others, evict, purge *sql.Stmt
+	load, insert, update, subject, oldest, evict, purge *sql.Stmt
 }
 
 // The session statements Load and Save run.
@@ -68,7 +68,7 @@ func (st *sqliteStmts) prepare(ctx context.Context, db *sql.DB) error {
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		text string
-	}{{&st.load, sqliteLoad}, {&st.insert, sqliteInsert}, {&st.update, sqliteUpdate}, {&st.others, sqliteOtherBytes}, {&st.evict, sqliteEvictSubject}, {&st.purge, sqlitePurgeEvicted}} {
+	}{{&st.load, sqliteLoad}, {&st.insert, sqliteInsert}, {&st.update, sqliteUpdate}, {&st.subject, sqliteSubjectState}, {&st.oldest, sqliteSubjectOldest}, {&st.evict, sqliteEvictSession}, {&st.purge, sqlitePurgeEvicted}} {
 		stmt, err := db.PrepareContext(ctx, p.text)
 		if err != nil {
 			st.close()
@@ -81,7 +81,7 @@ func (st *sqliteStmts) prepare(ctx context.Context, db *sql.DB) error {
 
 // close closes the statements prepared.
 func (st *sqliteStmts) close() {
-	for _, stmt := range []*sql.Stmt{st.load, st.insert, st.update, st.others, st.evict, st.purge} {
+	for _, stmt := range []*sql.Stmt{st.load, st.insert, st.update, st.subject, st.oldest, st.evict, st.purge} {
 		if stmt != nil {
 			stmt.Close()
 		}
@@ -179,12 +179,14 @@ var sqliteMigrations = []string{
 	sqliteRunsMigration,
 	// 6: insights (insights_sqlite.go).
 	sqliteInsightsMigration,
-	// 7: the subject bound's scans (sqliteEvictSubject, sqlitePurgeEvicted,
+	// 7: the subject bound's scans (the eviction's, sqlitePurgeEvicted,
 	// run by every Save) read this index, not the table: a table row keeps
 	// up to about a kilobyte of its messages in the page, so a subject's
 	// few dozen sessions filled as many pages, read again on every save
 	// (another connection's write discards a connection's page cache).
 	`CREATE INDEX sessions_subject_recent ON sessions (site_id, subject, updated_at, session_id, bytes)`,
+	// 8: each subject's bytes, kept by triggers (subject_sqlite.go).
+	sqliteSubjectsMigration,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
@@ -411,9 +413,9 @@ func (s *SQLite) Delete(ctx context.Context, k session.Key) (bool, error) {
 // revision. Either is one statement, so the check and the write cannot be
 // split by another writer; a stale revision changes no row and reports
 // false. A write that lands is followed, in the same immediate
-// transaction, by the subject bound: the subject's other sessions, newest
-// first, are kept while they fit MaxSubjectBytes beside this one, and the
-// older ones deleted.
+// transaction, by the subject bound (boundSubject): the subject's other
+// sessions, newest first, are kept while they fit MaxSubjectBytes beside
+// this one, and the older ones emptied.
 func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
@@ -458,60 +460,14 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if n != 1 {
 		return false, nil // a stale revision; not a fault
 	}
-	// The eviction empties nothing while the subject's other sessions
-	// fit beside this one (every running sum is at most their total),
-	// and the purge deletes nothing while none of them was emptied
-	// before the grace: one pass over the index decides both for much
-	// less than running them.
-	var others int64
-	var emptied sql.NullInt64
-	if err := tx.StmtContext(ctx, s.stmts.others).QueryRowContext(ctx, k.SiteID, k.Subject, k.SessionID).Scan(&others, &emptied); err != nil {
+	if err := s.boundSubject(ctx, tx, k, now); err != nil {
 		return false, s.wrote(ctx, "save", err)
-	}
-	if others+int64(size) > s.limits.MaxSubjectBytes {
-		if _, err := tx.StmtContext(ctx, s.stmts.evict).ExecContext(ctx,
-			k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes, now); err != nil {
-			return false, s.wrote(ctx, "save", err)
-		}
-	}
-	// Sessions the eviction just emptied are dated now, inside the grace.
-	if cutoff := now - EvictedGrace.Milliseconds(); emptied.Valid && emptied.Int64 < cutoff {
-		if _, err := tx.StmtContext(ctx, s.stmts.purge).ExecContext(ctx,
-			k.SiteID, k.Subject, k.SessionID, cutoff); err != nil {
-			return false, s.wrote(ctx, "save", err)
-		}
 	}
 	if err := s.wrote(ctx, "save", tx.Commit()); err != nil {
 		return false, err
 	}
 	return true, nil
 }
-
-// sqliteEvictSubject empties the oldest-written sessions of subject
-// (?1, ?2) other than ?3 that do not fit MaxSubjectBytes (?5) beside the
-// ?4 bytes just saved: a running sum from the newest down, over the
-// primary key's range for the subject. An evicted session keeps its row
-// and revision, with no messages and no bytes, written at ?6: an answer
-// being written for it (loaded before it was evicted) still saves over
-// that revision, where a deleted row would make its save a conflict
-// after its text streamed. sqlitePurgeEvicted deletes the emptied rows
-// once no answer can be in flight for them.
-const sqliteEvictSubject = `UPDATE sessions SET messages = '[]', bytes = 0, updated_at = ?6
-	WHERE site_id = ?1 AND subject = ?2 AND bytes > 0 AND session_id IN (
-	SELECT session_id FROM (
-		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
-		FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3)
-	WHERE newer + ?4 > ?5)`
-
-// sqliteOtherBytes is the bytes of subject (?1, ?2)'s sessions other
-// than ?3, and when the oldest of them that an eviction emptied was
-// written (NULL when none is empty).
-const sqliteOtherBytes = `SELECT coalesce(sum(bytes), 0), min(CASE WHEN bytes = 0 THEN updated_at END)
-	FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3`
-
-// sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than ?3
-// that were evicted before ?4 (EvictedGrace ago).
-const sqlitePurgeEvicted = `DELETE FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3 AND bytes = 0 AND updated_at < ?4`
 
 // Prune implements Pruner, deleting in batches so the write lock is never
 // held for long.
