@@ -229,6 +229,9 @@ start_server() {
 	if [ -n "${SERVER_CPUS:-}" ]; then cmd=(taskset -c "$SERVER_CPUS" "${cmd[@]}"); fi
 	# A plain command, not a function, so $! is the server's own pid
 	# (taskset execs it), whose /proc status holds its peak RSS.
+	# The log exists before the server does: the loop below reads it at
+	# once, and under set -e a sed that finds no file ended the script.
+	: >"$log"
 	ASKPLANE_PPROF_ADDR=${PROFILE:+127.0.0.1:0} ASKPLANE_BENCH_COOKIE_SECRET=$secret "${cmd[@]}" >"$log" 2>&1 &
 	server_pid=$!
 	for _ in $(seq 1 300); do
