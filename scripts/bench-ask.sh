@@ -18,6 +18,9 @@
 # `git archive`, into the temporary folder) and the closed loop (a) runs
 # ROUNDS times against each binary, interleaved (base, this tree, base,
 # …), so the printed ratio of answered requests/s is a same-run figure.
+# Each closed loop also prints the server's CPU time a request over its
+# measured window, and the ratio line both binaries' medians of it: on a
+# machine shared with other work it moves much less than throughput.
 # With PROFILE=1 both binaries are built with -tags askplane_pprof and a
 # CPU profile of the server is taken during each binary's first closed
 # loop; the top of each is printed and the profiles kept in OUT.
