@@ -243,6 +243,9 @@ start_server() {
 	if [ -n "${SERVER_CPUS:-}" ]; then cmd=(taskset -c "$SERVER_CPUS" "${cmd[@]}"); fi
 	# A plain command, not a function, so $! is the server's own pid
 	# (taskset execs it), whose /proc status holds its peak RSS.
+	# The log exists before the server does: the loop below reads it at
+	# once, and under set -e a sed that finds no file ended the script.
+	: >"$log"
 	ASKPLANE_PPROF_ADDR=${PROFILE:+127.0.0.1:0} ASKPLANE_BENCH_COOKIE_SECRET=$secret "${cmd[@]}" >"$log" 2>&1 &
 	server_pid=$!
 	for _ in $(seq 1 300); do
@@ -255,11 +258,13 @@ start_server() {
 	server_url=http://$addr
 	pprof_url=""
 	if [ -n "${PROFILE:-}" ]; then pprof_url=$(sed -n 's|^askplane: pprof on \(http://[^/]*\)/.*|\1|p' "$log"); fi
-	for _ in $(seq 1 100); do
-		curl -fsS "$server_url/health" >/dev/null 2>&1 && return
+	for _ in $(seq 1 300); do
+		curl -fsS --max-time 5 "$server_url/health" >/dev/null 2>&1 && return
 		sleep 0.1
 	done
 	echo "askplane serve: /health never answered" >&2
+	curl -sS -v --max-time 5 "$server_url/health" >&2 || true
+	tail -20 "$log" >&2
 	exit 1
 }
 

@@ -67,8 +67,11 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 			x.h.log.Info("ask: evidence link omitted: longer than MaxEvidenceLinkBytes", "requestId", x.id, "bytes", len(link))
 		}
 	}
+	// The headers go out with the first event, in one write, unless the
+	// generator takes longer than headerFlushDelay to emit it (generate
+	// flushes them then, so a reader still learns at once that its
+	// answer is coming).
 	x.w.WriteHeader(http.StatusOK)
-	x.rc.Flush()
 
 	limit := time.Duration(x.site.Limits.GenerationTimeoutMs) * time.Millisecond
 	gctx, cancel := context.WithTimeoutCause(ctx, limit, errGenerationDeadline)
@@ -127,6 +130,8 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 		o.res, o.err = x.h.cfg.Generator.Generate(ctx, q, sources, emit)
 	}()
 
+	headers := time.NewTimer(headerFlushDelay)
+	defer headers.Stop()
 	var answer strings.Builder
 	units := 0
 	send := func(d string) *streamFailure {
@@ -148,6 +153,10 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 		case d := <-deltas:
 			if f := send(d); f != nil {
 				return Result{}, "", f
+			}
+		case <-headers.C:
+			if x.events == 0 && x.rc.Flush() != nil {
+				return Result{}, "", x.ctxFailure(ctx)
 			}
 		case o := <-done:
 			if o.err != nil {
@@ -177,6 +186,13 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 
 // deltaBuffer is how many text deltas may wait for the writer.
 const deltaBuffer = 16
+
+// headerFlushDelay is how long the response headers may wait for the
+// first event, to go out in the same write: an extractive answer's first
+// text comes well within it (a quarter of a millisecond), so each answer
+// costs one write fewer; a slower generator's reader gets the headers
+// after it.
+const headerFlushDelay = 20 * time.Millisecond
 
 // ctxFailure is the failure of a done context: nothing when the client is
 // gone, ASK_TIMEOUT when a deadline fired.
@@ -245,7 +261,10 @@ func (x *exchange) conclude(ctx context.Context, sources []Source, res Result, a
 	if model != "" {
 		done.Model = &model
 	}
-	if err := x.write(done, false, true); err != nil {
+	// done is the last event: net/http sends it with the stream's end
+	// when the handler returns, in one write, unless an outcome receiver
+	// (which may write to a store) runs first.
+	if err := x.write(done, false, h.cfg.Outcome != nil); err != nil {
 		return x.ctxFailure(ctx)
 	}
 	x.metric(MetricStreamBytes, float64(x.bytes), UnitBytes, OutcomeOK)

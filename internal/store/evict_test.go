@@ -1,8 +1,10 @@
 package store_test
 
 import (
+	"database/sql"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
@@ -66,4 +68,37 @@ func TestMemoryEvictionMidAnswerStillSaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkEvictionMidAnswer(t, s)
+}
+
+// TestSQLiteEvictedRowsGoAfterTheGrace: an evicted session's emptied row
+// stays while an answer may be in flight for it (EvictedGrace) and is
+// deleted by the subject's next save after that, which only then runs
+// the purge (a save decides it from the same pass over the index as
+// the subject's bytes).
+func TestSQLiteEvictedRowsGoAfterTheGrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	s := openSQLite(t, path, store.Options{Limits: subjectOfTwo})
+	key := func(id string) session.Key { return session.Key{SiteID: "docs", Subject: "anon:a", SessionID: id} }
+	storetest.MustSave(t, s, key("a"), bigRecord(1, 60_000), 0, true)
+	storetest.MustSave(t, s, key("b"), bigRecord(1, 60_000), 0, true) // evicts a
+	storetest.MustSave(t, s, key("c"), bigRecord(1, 100), 0, true)
+	if got := storetest.MustLoad(t, s, key("a")); got.Revision != 1 || len(got.Messages) != 0 {
+		t.Fatalf("a within the grace: revision %d, %d messages; want its emptied row", got.Revision, len(got.Messages))
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(t.Context(), `UPDATE sessions SET updated_at = updated_at - ? WHERE session_id = 'a'`,
+		(store.EvictedGrace + time.Second).Milliseconds()); err != nil {
+		t.Fatal(err)
+	}
+	storetest.MustSave(t, s, key("c"), bigRecord(2, 100), 1, true)
+	if got := storetest.MustLoad(t, s, key("a")); got.Revision != 0 {
+		t.Fatalf("a past the grace: revision %d; want its row deleted", got.Revision)
+	}
+	if got := storetest.MustLoad(t, s, key("b")); got.Revision != 1 || len(got.Messages) == 0 {
+		t.Fatalf("b: revision %d, %d messages; want it kept", got.Revision, len(got.Messages))
+	}
 }

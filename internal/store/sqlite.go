@@ -33,16 +33,25 @@ type SQLite struct {
 	sources  SourceLimits
 	runStore // durable runs (runs.go, runs_sqlite.go)
 	health   writeHealth
-	// stmts are the session statements every question runs, prepared
-	// once: parsing them anew cost a sixth of the server's CPU under
-	// load. database/sql prepares each on a pooled connection the first
-	// time that connection runs it, and keeps it there.
+	// sess is one connection of its own for the session statements
+	// every question runs (Load, Save, Delete). SQLite drops a
+	// connection's whole page cache when it begins a transaction after
+	// another connection has written; with the sessions spread over db's
+	// pool, almost every Load and Save began that way and read its pages
+	// again (29 pread calls a question under the load bench, 5 on one
+	// connection). Saves are serialised by SQLite's write lock anyway,
+	// and a Load is a point read, so one connection costs them little
+	// waiting. The rest (runs, sources, insights, pruning, checks) keeps
+	// the pool.
+	sess *sql.DB
+	// stmts are the session statements, prepared once on sess: parsing
+	// them anew cost a sixth of the server's CPU under load.
 	stmts sqliteStmts
 }
 
 // sqliteStmts are the prepared session statements.
 type sqliteStmts struct {
-	load, insert, update, others, evict, purge *sql.Stmt
+	load, insert, update, subject, oldest, evict, purge *sql.Stmt
 }
 
 // The session statements Load and Save run.
@@ -59,7 +68,7 @@ func (st *sqliteStmts) prepare(ctx context.Context, db *sql.DB) error {
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		text string
-	}{{&st.load, sqliteLoad}, {&st.insert, sqliteInsert}, {&st.update, sqliteUpdate}, {&st.others, sqliteOtherBytes}, {&st.evict, sqliteEvictSubject}, {&st.purge, sqlitePurgeEvicted}} {
+	}{{&st.load, sqliteLoad}, {&st.insert, sqliteInsert}, {&st.update, sqliteUpdate}, {&st.subject, sqliteSubjectState}, {&st.oldest, sqliteSubjectOldest}, {&st.evict, sqliteEvictSession}, {&st.purge, sqlitePurgeEvicted}} {
 		stmt, err := db.PrepareContext(ctx, p.text)
 		if err != nil {
 			st.close()
@@ -72,7 +81,7 @@ func (st *sqliteStmts) prepare(ctx context.Context, db *sql.DB) error {
 
 // close closes the statements prepared.
 func (st *sqliteStmts) close() {
-	for _, stmt := range []*sql.Stmt{st.load, st.insert, st.update, st.others, st.evict, st.purge} {
+	for _, stmt := range []*sql.Stmt{st.load, st.insert, st.update, st.subject, st.oldest, st.evict, st.purge} {
 		if stmt != nil {
 			stmt.Close()
 		}
@@ -88,6 +97,23 @@ const (
 	// sqliteMaxConns bounds the pool: WAL lets readers run beside the one
 	// writer, and more connections only queue on the write lock.
 	sqliteMaxConns = 4
+	// sqliteCheckpointPages is the WAL's length, in pages, at which a
+	// commit copies it into the database file (SQLite's default is
+	// 1,000). Each checkpoint costs two fsyncs and copies each page once
+	// however often it was written, and a session save writes about six
+	// pages, most of them the same few index and table pages: a longer
+	// WAL (about 16 MiB on disk) does the same work in fewer, cheaper
+	// checkpoints.
+	sqliteCheckpointPages = 4000
+	// sqliteMmapBytes is how much of the file the session connection
+	// reads through a memory map rather than pread(2). A session's
+	// messages overflow their table page, and SQLite reads overflow
+	// pages straight from the file, bypassing its page cache: about ten
+	// pread calls a question, none with the map (a load and save turn
+	// costs a sixth less CPU). Only reads use it; writes stay pwrite, so
+	// a full disk is still an error. The pages it touches count in the
+	// process's RSS as file pages the kernel can reclaim.
+	sqliteMmapBytes = 64 << 20
 )
 
 // sqliteMigrations are applied in order, each once, tracked by PRAGMA
@@ -153,12 +179,14 @@ var sqliteMigrations = []string{
 	sqliteRunsMigration,
 	// 6: insights (insights_sqlite.go).
 	sqliteInsightsMigration,
-	// 7: the subject bound's scans (sqliteEvictSubject, sqlitePurgeEvicted,
+	// 7: the subject bound's scans (the eviction's, sqlitePurgeEvicted,
 	// run by every Save) read this index, not the table: a table row keeps
 	// up to about a kilobyte of its messages in the page, so a subject's
 	// few dozen sessions filled as many pages, read again on every save
 	// (another connection's write discards a connection's page cache).
 	`CREATE INDEX sessions_subject_recent ON sessions (site_id, subject, updated_at, session_id, bytes)`,
+	// 8: each subject's bytes, kept by triggers (subject_sqlite.go).
+	sqliteSubjectsMigration,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
@@ -194,7 +222,7 @@ func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, err
 	}
 	f.Close()
 	dsn := abs + "?_pragma=busy_timeout(" + strconv.Itoa(sqliteBusyMillis) + ")" +
-		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(" + strconv.Itoa(sqliteCheckpointPages) + ")&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return fail("SQLite driver refused the file", err)
@@ -222,8 +250,16 @@ func OpenSQLite(ctx context.Context, path string, opts ...Options) (*SQLite, err
 		db.Close()
 		return fail("SQLite file cannot be opened", err)
 	}
-	s := &SQLite{db: db, path: abs, file: fi, limits: lim, sources: slim}
-	if err := s.stmts.prepare(ctx, db); err != nil {
+	sess, err := sql.Open("sqlite", dsn+"&_pragma=mmap_size("+strconv.Itoa(sqliteMmapBytes)+")")
+	if err != nil {
+		db.Close()
+		return fail("SQLite driver refused the file", err)
+	}
+	sess.SetMaxOpenConns(1)
+	sess.SetMaxIdleConns(1)
+	s := &SQLite{db: db, sess: sess, path: abs, file: fi, limits: lim, sources: slim}
+	if err := s.stmts.prepare(ctx, sess); err != nil {
+		sess.Close()
 		db.Close()
 		return fail("SQLite statements cannot be prepared", err)
 	}
@@ -360,7 +396,7 @@ func (s *SQLite) Delete(ctx context.Context, k session.Key) (bool, error) {
 	if s.fileGone() {
 		return false, &Error{Code: CodeUnavailable, Op: "delete", Reason: reasonFileGone}
 	}
-	res, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`, k.SiteID, k.Subject, k.SessionID)
+	res, err := s.sess.ExecContext(ctx, `DELETE FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`, k.SiteID, k.Subject, k.SessionID)
 	if err != nil {
 		return false, s.wrote(ctx, "delete", err)
 	}
@@ -377,9 +413,9 @@ func (s *SQLite) Delete(ctx context.Context, k session.Key) (bool, error) {
 // revision. Either is one statement, so the check and the write cannot be
 // split by another writer; a stale revision changes no row and reports
 // false. A write that lands is followed, in the same immediate
-// transaction, by the subject bound: the subject's other sessions, newest
-// first, are kept while they fit MaxSubjectBytes beside this one, and the
-// older ones deleted.
+// transaction, by the subject bound (boundSubject): the subject's other
+// sessions, newest first, are kept while they fit MaxSubjectBytes beside
+// this one, and the older ones emptied.
 func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
@@ -401,7 +437,7 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if err := s.health.injected("save"); err != nil {
 		return false, s.wrote(ctx, "save", err)
 	}
-	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+	tx, err := s.sess.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
 	if err != nil {
 		return false, unavailable(ctx, "save", err)
 	}
@@ -424,22 +460,7 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if n != 1 {
 		return false, nil // a stale revision; not a fault
 	}
-	// The eviction empties nothing while the subject's other sessions
-	// fit beside this one (every running sum is at most their total):
-	// a plain sum over the index decides that for much less than the
-	// eviction's window.
-	var others int64
-	if err := tx.StmtContext(ctx, s.stmts.others).QueryRowContext(ctx, k.SiteID, k.Subject, k.SessionID).Scan(&others); err != nil {
-		return false, s.wrote(ctx, "save", err)
-	}
-	if others+int64(size) > s.limits.MaxSubjectBytes {
-		if _, err := tx.StmtContext(ctx, s.stmts.evict).ExecContext(ctx,
-			k.SiteID, k.Subject, k.SessionID, size, s.limits.MaxSubjectBytes, now); err != nil {
-			return false, s.wrote(ctx, "save", err)
-		}
-	}
-	if _, err := tx.StmtContext(ctx, s.stmts.purge).ExecContext(ctx,
-		k.SiteID, k.Subject, k.SessionID, now-EvictedGrace.Milliseconds()); err != nil {
+	if err := s.boundSubject(ctx, tx, k, now); err != nil {
 		return false, s.wrote(ctx, "save", err)
 	}
 	if err := s.wrote(ctx, "save", tx.Commit()); err != nil {
@@ -447,30 +468,6 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	}
 	return true, nil
 }
-
-// sqliteEvictSubject empties the oldest-written sessions of subject
-// (?1, ?2) other than ?3 that do not fit MaxSubjectBytes (?5) beside the
-// ?4 bytes just saved: a running sum from the newest down, over the
-// primary key's range for the subject. An evicted session keeps its row
-// and revision, with no messages and no bytes, written at ?6: an answer
-// being written for it (loaded before it was evicted) still saves over
-// that revision, where a deleted row would make its save a conflict
-// after its text streamed. sqlitePurgeEvicted deletes the emptied rows
-// once no answer can be in flight for them.
-const sqliteEvictSubject = `UPDATE sessions SET messages = '[]', bytes = 0, updated_at = ?6
-	WHERE site_id = ?1 AND subject = ?2 AND bytes > 0 AND session_id IN (
-	SELECT session_id FROM (
-		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
-		FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3)
-	WHERE newer + ?4 > ?5)`
-
-// sqliteOtherBytes is the bytes of subject (?1, ?2)'s sessions other
-// than ?3.
-const sqliteOtherBytes = `SELECT coalesce(sum(bytes), 0) FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3`
-
-// sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than ?3
-// that were evicted before ?4 (EvictedGrace ago).
-const sqlitePurgeEvicted = `DELETE FROM sessions WHERE site_id = ?1 AND subject = ?2 AND session_id <> ?3 AND bytes = 0 AND updated_at < ?4`
 
 // Prune implements Pruner, deleting in batches so the write lock is never
 // held for long.
@@ -527,7 +524,7 @@ func (s *SQLite) pruneBatch(ctx context.Context, beforeMillis int64) (int64, err
 // Close closes the database; operations in flight finish first.
 func (s *SQLite) Close() error {
 	s.stmts.close()
-	return s.db.Close()
+	return errors.Join(s.sess.Close(), s.db.Close())
 }
 
 var (
