@@ -17,7 +17,8 @@ var CSVHeader = []string{"section", "rank", "label", "questions", "readers", "an
 // opens: a "total" row, then "gap" and "top" rows (label: the cluster's
 // terms; detail: its outcomes, and for a gap the closest pages), "page"
 // rows (questions: how many answers cited it), "least_cited" rows (the
-// same, the pages cited least), "not_helpful" rows (a
+// same, the pages cited least), "uncited" rows (a page no answer
+// cited), "not_helpful" rows (a
 // page, and how many answers judged not helpful cited it) and "week" rows (label:
 // the week's Monday). A cell that a spreadsheet would read as a formula
 // (starting with =, +, -, @, a tab or a carriage return) is prefixed
@@ -52,6 +53,9 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 	}
 	for i, p := range rep.LeastPages {
 		row("least_cited", itoa(i+1), p.Page, itoa(p.Cited), "", "", "", "", "")
+	}
+	for i, p := range rep.Uncited {
+		row("uncited", itoa(i+1), p, "0", "", "", "", "", "")
 	}
 	for i, p := range rep.NotHelpfulPages {
 		row("not_helpful", itoa(i+1), p.Page, itoa(p.Cited), "", "", "", "", "")

@@ -26,7 +26,9 @@ const pageTimeout = 15 * time.Second
 // "Authorization: Bearer <token>" (compared in constant time), ?days=N
 // (1 to MaxRetentionDays, default days). Anything else is 401, 400 or
 // 405; a store failure is 503. The response is never cached.
-func Page(s store.Insights, site string, days int, token []byte, now func() time.Time) http.Handler {
+// pages are the site's pages, as its corpus names them, for the pages no
+// answer cited (nil: that section is left out).
+func Page(s store.Insights, site string, days int, token []byte, pages []string, now func() time.Time) http.Handler {
 	if now == nil {
 		now = time.Now
 	}
@@ -62,7 +64,7 @@ func Page(s store.Insights, site string, days int, token []byte, now func() time
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), pageTimeout)
 		defer cancel()
-		rep, err := Build(ctx, s, site, n, now())
+		rep, err := Build(ctx, s, site, n, now(), pages)
 		if err != nil {
 			http.Error(w, "the insights could not be read", http.StatusServiceUnavailable)
 			return
@@ -128,6 +130,7 @@ func View(rep *Report) web.InsightsView {
 	for _, p := range rep.LeastPages {
 		vm.LeastPages = append(vm.LeastPages, web.InsightsPage{Page: p.Page, Cited: p.Cited})
 	}
+	vm.Uncited, vm.UncitedCount = rep.Uncited, rep.UncitedCount
 	vm.Helpful, vm.NotHelpful = rep.Helpful, rep.NotHelpful
 	for _, p := range rep.NotHelpfulPages {
 		vm.NotHelpfulPages = append(vm.NotHelpfulPages, web.InsightsPage{Page: p.Page, Cited: p.Cited})

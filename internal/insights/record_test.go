@@ -68,7 +68,7 @@ func TestRetentionAndRotation(t *testing.T) {
 	}
 	// Two "readers" (one reader on two days) used the hidden term: the
 	// crowd of 2 shows it.
-	rep, err := insights.Build(t.Context(), s, "docs", 7, c.t)
+	rep, err := insights.Build(t.Context(), s, "docs", 7, c.t, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestRareTermsHidden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := insights.Build(t.Context(), s, "docs", 30, c.t)
+	rep, err := insights.Build(t.Context(), s, "docs", 30, c.t, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestInstancesShareKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := insights.Build(t.Context(), s, "docs", 30, c.t)
+	rep, err := insights.Build(t.Context(), s, "docs", 30, c.t, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

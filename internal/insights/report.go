@@ -44,6 +44,12 @@ type Report struct {
 	// fewest first.
 	Pages      []PageCount `json:"pages"`
 	LeastPages []PageCount `json:"leastPages"`
+	// Uncited are the site's pages (as the corpus names them) that no
+	// answer in the window cited, in the corpus's order, at most
+	// MaxReportRows; Uncited and UncitedCount are empty when the report
+	// was built without the corpus's pages (from the store alone).
+	Uncited      []string `json:"uncited"`
+	UncitedCount int      `json:"uncitedCount"`
 	// Helpful and NotHelpful count the readers' verdicts on backend
 	// answers (feedback); NotHelpfulPages are the pages the answers
 	// judged not helpful cited, most often first.
@@ -91,7 +97,10 @@ type PageCount struct {
 
 // Build reads site's rows of the last days days (1 to MaxRetentionDays)
 // and builds its report.
-func Build(ctx context.Context, s store.Insights, site string, days int, now time.Time) (*Report, error) {
+//
+// pages are the site's pages as its corpus names them (URL paths), for
+// the pages no answer cited; nil leaves that part of the report out.
+func Build(ctx context.Context, s store.Insights, site string, days int, now time.Time, pages []string) (*Report, error) {
 	if days < 1 || days > MaxRetentionDays {
 		return nil, &FieldError{"days", fmt.Sprintf("must be 1 to %d", MaxRetentionDays)}
 	}
@@ -104,7 +113,39 @@ func Build(ctx context.Context, s store.Insights, site string, days int, now tim
 	if err != nil {
 		return nil, err
 	}
-	return build(site, days, since.UTC(), now.UTC(), events, revealed), nil
+	rep := build(site, days, since.UTC(), now.UTC(), events, revealed)
+	rep.uncited(events, pages)
+	return rep, nil
+}
+
+// uncited fills Uncited: the pages no question's answer in events cited
+// (a cited page counts with any fragment: "/a/#b" cites "/a/").
+func (rep *Report) uncited(events []store.InsightEvent, pages []string) {
+	rep.Uncited = []string{}
+	if len(pages) == 0 {
+		return
+	}
+	cited := make(map[string]bool)
+	for _, e := range events {
+		if verdict(e.Outcome) {
+			continue
+		}
+		for _, p := range e.Pages {
+			path, _, _ := strings.Cut(p, "#")
+			cited[path] = true
+		}
+	}
+	seen := make(map[string]bool, len(pages))
+	for _, p := range pages {
+		if seen[p] || cited[p] {
+			continue
+		}
+		seen[p] = true
+		rep.UncitedCount++
+		if len(rep.Uncited) < MaxReportRows {
+			rep.Uncited = append(rep.Uncited, p)
+		}
+	}
 }
 
 func good(outcome string) bool {
@@ -311,6 +352,12 @@ func (rep *Report) WriteText(w io.Writer) error {
 		b.WriteString("\nPages cited least (cited at least once):\n")
 		for _, p := range rep.LeastPages {
 			fmt.Fprintf(&b, "  %5d  %s\n", p.Cited, p.Page)
+		}
+	}
+	if rep.UncitedCount > 0 {
+		fmt.Fprintf(&b, "\nPages no answer cited (%d):\n", rep.UncitedCount)
+		for _, p := range rep.Uncited {
+			fmt.Fprintf(&b, "         %s\n", p)
 		}
 	}
 	fmt.Fprintf(&b, "\nReaders' verdicts: %d helpful, %d not helpful. Pages the answers judged not helpful cited:\n", rep.Helpful, rep.NotHelpful)

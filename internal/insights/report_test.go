@@ -39,7 +39,7 @@ func TestReportExactAndWeeks(t *testing.T) {
 	// The week of 2026-01-05: nothing. The week of 2026-01-12:
 	record(time.Date(2026, 1, 18, 23, 0, 0, 0, time.UTC), ask.OutcomeNoSources, "kubernetes")
 	record(time.Date(2026, 1, 19, 0, 0, 0, 0, time.UTC), insights.OutcomeExact, "") // Monday: the next week
-	rep, err := insights.Build(t.Context(), s, "docs", 21, now)
+	rep, err := insights.Build(t.Context(), s, "docs", 21, now, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestReportLeastCitedPages(t *testing.T) {
 			}
 		}
 	}
-	rep, err := insights.Build(t.Context(), s, "docs", 7, c.t)
+	rep, err := insights.Build(t.Context(), s, "docs", 7, c.t, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,5 +133,42 @@ func TestReportLeastCitedPages(t *testing.T) {
 	}
 	if strings.Join(least, " ") != "/p00/=1 /p01/=2 /p02/=3 /p03/=4 /p04/=5" {
 		t.Errorf("least cited %q", least)
+	}
+}
+
+// Given the site's pages, the report lists those no answer in the window
+// cited: a citation of a section ("/a/#b") cites its page, and a
+// verdict cites nothing.
+func TestReportUncitedPages(t *testing.T) {
+	s := open(t)
+	c := &clock{time.Date(2026, 1, 21, 12, 0, 0, 0, time.UTC)}
+	rec, err := insights.NewRecorder(s, "docs", "en", noVocabulary{}, insights.Config{MinCrowd: 2}, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/install/#linux", "/deploy/"} {
+		if err := rec.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeAnswered, Question: "deploy", Subject: "anon:a", Pages: []string{p}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := []string{"/", "/install/", "/deploy/", "/faq/", "/install/"}
+	rep, err := insights.Build(t.Context(), s, "docs", 7, c.t, site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rep.Uncited, " "); got != "/ /faq/" || rep.UncitedCount != 2 {
+		t.Errorf("uncited %q (%d)", got, rep.UncitedCount)
+	}
+	var text strings.Builder
+	rep.WriteText(&text)
+	if !strings.Contains(text.String(), "Pages no answer cited (2):") {
+		t.Errorf("text report:\n%s", text.String())
+	}
+	without, err := insights.Build(t.Context(), s, "docs", 7, c.t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(without.Uncited) != 0 || without.UncitedCount != 0 {
+		t.Errorf("without the corpus's pages: %v", without.Uncited)
 	}
 }

@@ -3,6 +3,7 @@ package sidecar
 import (
 	"context"
 	"fmt"
+	"github.com/askplane/askplane/internal/corpus"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -80,7 +81,7 @@ func (s *Server) insightsPage(edge *edgeLimits, st *site) http.Handler {
 		return nil
 	}
 	is := s.sessions.(store.Insights) // insightsRecorder checked
-	page := insights.Page(is, id, st.cfg.Insights.Or().RetentionDays, st.insightsToken, nil)
+	page := insights.Page(is, id, st.cfg.Insights.Or().RetentionDays, st.insightsToken, corpusPages(st.corpus), nil)
 	// The owner's token is checked by the same Access as the other token
 	// routes: the site's hosts, and refused tokens counted against the
 	// address (edge.failedAuth), so guessing it is as slow as that limit.
@@ -151,4 +152,21 @@ func (s *Server) flushInsights(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// corpusPages are the pages of c, each once, in the corpus's order: the
+// insights page lists those no answer cited.
+func corpusPages(c *corpus.Corpus) []string {
+	if c == nil {
+		return nil
+	}
+	seen := make(map[string]bool)
+	var out []string
+	for i := range c.Records {
+		if u := c.Records[i].URL; !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	return out
 }

@@ -154,7 +154,7 @@ func TestFeedbackVerdictsInInsights(t *testing.T) {
 	if err := srv.flushInsights(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := insights.Build(t.Context(), srv.sessions.(store.Insights), "docs", 30, time.Now().Add(time.Second))
+	rep, err := insights.Build(t.Context(), srv.sessions.(store.Insights), "docs", 30, time.Now().Add(time.Second), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

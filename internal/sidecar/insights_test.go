@@ -237,7 +237,7 @@ func testInsightsReport(t *testing.T, sessions string, checkBytes func(t *testin
 	if icfg.MinCrowd != 5 || icfg.RetentionDays != 30 {
 		t.Errorf("config %+v", icfg)
 	}
-	rep, err := insights.Build(t.Context(), is, site, 30, time.Now().Add(time.Second))
+	rep, err := insights.Build(t.Context(), is, site, 30, time.Now().Add(time.Second), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

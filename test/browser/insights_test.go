@@ -178,7 +178,7 @@ func TestInsightsPage(t *testing.T) {
 	flush()
 	tb = openInsights(t, browser, busy, path, true, 1280, "main[data-insights]")
 	text := tb.eval(`document.body.textContent.replace(/\s+/g, ' ')`)
-	for _, want := range []string{"50 questions from 24 readers", "helm kubernet", "graphql subscript", "12 (24%) were answered in the page", "were answered in the page by exact facts", "Download as CSV"} {
+	for _, want := range []string{"50 questions from 24 readers", "helm kubernet", "graphql subscript", "12 (24%) were answered in the page", "were answered in the page by exact facts", "Download as CSV", "of the site's pages were cited by no answer in this window"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("busy window: no %q in\n%s", want, text)
 		}

@@ -66,7 +66,7 @@ func runInsights(args []string, stdout, stderr io.Writer) int {
 	if n == 0 {
 		n = icfg.RetentionDays
 	}
-	rep, err := insights.Build(ctx, st, *siteID, n, time.Now())
+	rep, err := insights.Build(ctx, st, *siteID, n, time.Now(), nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		var fe *insights.FieldError
