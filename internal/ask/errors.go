@@ -48,6 +48,23 @@ const (
 	msgCannotSave        = "The Ask service cannot save conversations now; try again shortly."
 )
 
+// The messages and refusals internal/askrun's durable answers share
+// with the live ones.
+const (
+	MsgInternal   = msgInternal
+	MsgBusy       = msgBusy
+	MsgConflict   = msgConflict
+	MsgCancelled  = msgCancelled
+	MsgTimeout    = msgTimeout
+	MsgGeneration = msgGeneration
+	MsgNotCited   = msgNotCited
+)
+
+var (
+	ErrInternal  = errInternal
+	ErrNoSources = errNoSources
+)
+
 var (
 	errMethod       = &Error{Status: http.StatusMethodNotAllowed, Code: protocol.CodeAskInvalidRequest, Message: msgMethod}
 	errContentType  = &Error{Status: http.StatusUnsupportedMediaType, Code: protocol.CodeAskInvalidRequest, Message: msgContentType}

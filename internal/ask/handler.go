@@ -14,7 +14,6 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -79,9 +78,9 @@ type Config struct {
 	// another instance. nil never fires.
 	Shutdown <-chan struct{}
 	// Durable, when set (a model site on a store that keeps runs), makes
-	// each question a durable run (durable.go); nil keeps the request the
-	// answer's only holder.
-	Durable *Durable
+	// each question a durable run (internal/askrun); nil keeps the
+	// request the answer's only holder.
+	Durable Durable
 	// Outcome, when set, is told how each question ended (outcome.go),
 	// after the reply is written, on the request's goroutine.
 	Outcome func(ctx context.Context, o Outcome)
@@ -125,17 +124,6 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.BootstrapTimeout must be positive")
 	case c.BodyTimeout < 0:
 		return nil, errors.New("ask: Config.BodyTimeout must be positive")
-	}
-	if d := c.Durable; d != nil && d.Tools != nil {
-		_, packages := c.Retriever.(EvidenceRetriever)
-		switch {
-		case d.Tools.MaxRounds < 1 || d.Tools.MaxRounds > run.HardMaxRounds:
-			return nil, fmt.Errorf("ask: Durable.Tools.MaxRounds must be 1 to %d", run.HardMaxRounds)
-		case d.Model == nil || !d.Model.Tools():
-			return nil, errors.New("ask: the tool loop needs a model whose provider binding offers tools (openai, openai-compatible or anthropic)")
-		case !packages:
-			return nil, errors.New("ask: the tool loop needs a Retriever that returns evidence packages")
-		}
 	}
 	if v, ok := c.Auth.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -275,7 +263,9 @@ func (x *exchange) serve() {
 	}
 	if h.cfg.Durable != nil {
 		boot.Stop()
-		x.durable(ctx, sources)
+		if err := h.cfg.Durable.Answer(ctx, x.w, x.r, x.turn(sources)); err != nil {
+			x.fail(err)
+		}
 		return
 	}
 	if g := h.cfg.Generations; g != nil {

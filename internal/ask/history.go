@@ -37,3 +37,6 @@ func lastN(list []protocol.AskMessage, n int) []protocol.AskMessage {
 	}
 	return list
 }
+
+// LastN is the newest n messages of list (internal/askrun's session save).
+func LastN(list []protocol.AskMessage, n int) []protocol.AskMessage { return lastN(list, n) }

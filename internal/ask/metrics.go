@@ -29,7 +29,7 @@ const (
 	MetricOutputTokens       = "usage.output_tokens"
 	MetricTotalTokens        = "usage.total_tokens"
 	MetricCost               = "cost.usd"
-	// Durable runs (durable.go, internal/run's Worker): counts by site.
+	// Durable runs (internal/askrun, internal/run's Worker): counts by site.
 	MetricRunStarted     = "run.started"
 	MetricRunResumed     = "run.resumed"  // a reader reconnected, or a worker took the run over
 	MetricRunEnded       = "run.ended"    // outcome: completed, failed or cancelled

@@ -2,11 +2,7 @@ package ask
 
 import (
 	"context"
-	"errors"
 	"time"
-
-	"github.com/askplane/askplane/internal/generate"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // OutcomeKind is how a question ended, as Config.Outcome is told it.
@@ -72,49 +68,6 @@ func (x *exchange) outcome(kind OutcomeKind, sources []Source) {
 	x.h.tell(ctx, o)
 }
 
-// runOutcome tells Config.Outcome how a durable run's question ended,
-// once, from the worker that ended it (on whichever instance): the run
-// names its subject, the checkpoint holds its question. An answer is
-// answered with the pages it cited, an ungrounded one refused with the
-// pages shown, any other failure (the provider, the model's answer, a
-// cut-off answer, the run's deadline) an error; a run cancelled, handed
-// on, or refused by another budget is not an outcome of its question.
-func (h *Handler) runOutcome(ctx context.Context, r run.Run, st *askState, err error) {
-	if h.cfg.Outcome == nil {
-		return
-	}
-	all := make([]Source, 0, len(st.Sources))
-	for _, s := range st.Sources {
-		all = append(all, Source{ID: s.ID, Title: s.Title, Href: s.Href})
-	}
-	all = append(all, st.shownSources()...)
-	o := Outcome{Question: st.Input.Question, Subject: r.Subject}
-	var ge *generate.Error
-	var be *run.BudgetError
-	var re *run.Error
-	switch {
-	case err == nil && st.Answer != nil:
-		o.Kind, o.Pages = OutcomeAnswered, outcomePages(citedSources(all, st.Answer.Sources))
-	case errors.Is(err, ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
-		o.Kind, o.Pages = OutcomeRefused, outcomePages(all)
-	case ctx.Err() != nil, errors.Is(err, run.ErrCancelRequested), errors.Is(err, errSnapshot),
-		errors.As(err, &be) && be.Limit != run.LimitDeadline, errors.As(err, &re):
-		// Handed on (this instance stops), cancelled, not this
-		// instance's contract, refused by a budget, or the run store's
-		// (a lease lost to another worker, which goes on): not how the
-		// question ended.
-		return
-	default:
-		// The provider or the model's answer failed, the answer was cut
-		// off, or the run ran out of time: as a live answer's
-		// generation failure or timeout.
-		o.Kind, o.Pages = OutcomeFailed, outcomePages(all)
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
-	defer cancel()
-	h.tell(ctx, o)
-}
-
 // outcomePages are the hrefs of sources, at most maxOutcomePages.
 func outcomePages(sources []Source) []string {
 	var pages []string
@@ -123,6 +76,10 @@ func outcomePages(sources []Source) []string {
 	}
 	return pages
 }
+
+// OutcomePages are the hrefs of sources, at most three, as an Outcome
+// names them: for internal/askrun, which tells a durable run's.
+func OutcomePages(sources []Source) []string { return outcomePages(sources) }
 
 // tell calls Config.Outcome, a panic in it logged and contained.
 func (h *Handler) tell(ctx context.Context, o Outcome) {

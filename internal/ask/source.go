@@ -94,3 +94,17 @@ type RetrieverFunc func(ctx context.Context, q Query) ([]Source, error)
 
 // Retrieve implements Retriever.
 func (f RetrieverFunc) Retrieve(ctx context.Context, q Query) ([]Source, error) { return f(ctx, q) }
+
+// PackageSources are a sufficient package's records as valid sources, at
+// most max (internal/askrun's tool searches).
+func PackageSources(p *evidence.Package, max int) []Source {
+	return validSources(packageSources(p), max)
+}
+
+// Cited returns the sources whose ids used names, in sources' order,
+// each once; CiteArgs is their cite event's args. For internal/askrun,
+// whose answers cite as the live ones do.
+func Cited(sources []Source, used []string) []Source { return citedSources(sources, used) }
+
+// CiteArgs writes the cite event's {"sources":[{"id","title","path"}]}.
+func CiteArgs(cited []Source) []byte { return citeArgs(cited) }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/askrun"
 )
 
 // route is one row of routeTable: a ServeMux pattern and who answers it.
@@ -34,7 +35,7 @@ type route struct {
 type siteHandlers struct {
 	st          *site
 	ask         *ask.Handler
-	durable     bool // the site's answers are durable runs
+	runs        *askrun.Runs // the site's durable answers; nil when they are live
 	bodyTimeout time.Duration
 	mcp         http.Handler
 	replay      http.Handler
@@ -63,16 +64,16 @@ func (s *Server) routeTable(edge *edgeLimits, metrics *ask.Prometheus, review ht
 			return h.st.cors(withBody(h, http.HandlerFunc(h.ask.ServeForget)))
 		}},
 		{pattern: "/v1/runs/{id}/events", site: func(h *siteHandlers) http.Handler {
-			if !h.durable {
+			if h.runs == nil {
 				return nil // the run routes exist only for a durable site
 			}
-			return h.st.cors(http.HandlerFunc(h.ask.ServeEvents))
+			return h.st.cors(askrun.Events(h.ask, h.runs))
 		}},
 		{pattern: "/v1/runs/{id}/cancel", site: func(h *siteHandlers) http.Handler {
-			if !h.durable {
+			if h.runs == nil {
 				return nil
 			}
-			return h.st.cors(withBody(h, http.HandlerFunc(h.ask.ServeCancel)))
+			return h.st.cors(withBody(h, askrun.Cancel(h.ask, h.runs)))
 		}},
 		{pattern: "/mcp", site: func(h *siteHandlers) http.Handler { return withBody(h, h.mcp) }},
 		{pattern: "/v1/evidence/replay", site: func(h *siteHandlers) http.Handler { return h.replay }},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/run"
 )
@@ -107,9 +108,10 @@ func (c *RunsConfig) check() error {
 
 func micros(usd float64) int64 { return int64(math.Ceil(usd * 1e6)) }
 
-// durable returns the site's Durable config, or nil when its answers are
-// not durable (extractive, or a store without runs).
-func (s *Server) durable(st *site) *ask.Durable {
+// durable returns the run side of the site's askrun.Config (its Site,
+// Retriever and the rest are the ask.Config's), or nil when its answers
+// are not durable (extractive, or a store without runs).
+func (s *Server) durable(st *site) *askrun.Config {
 	m, ok := st.gen.(*generate.Model)
 	if !ok || s.worker == nil {
 		return nil
@@ -143,20 +145,20 @@ func (s *Server) durable(st *site) *ask.Durable {
 	if concurrent == 0 {
 		concurrent = st.generations().Slots
 	}
-	var tools *ask.Tools
+	var tools *askrun.Tools
 	if b.MaxRounds > 1 {
-		tools = &ask.Tools{MaxRounds: b.MaxRounds}
+		tools = &askrun.Tools{MaxRounds: b.MaxRounds}
 	}
-	return &ask.Durable{
+	return &askrun.Config{
 		Worker: s.worker, Model: m, Budget: b, Tools: tools,
 		Ceilings: run.Ceilings{MaxConcurrent: concurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
-		Pricing:  ask.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
+		Pricing:  askrun.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
 	}
 }
 
 // runSites is what the Worker needs of each durable site.
 type runSites struct {
-	handlers map[string]*ask.Handler // by site id
+	handlers map[string]*askrun.Runs // by site id
 	ceilings map[string]run.Ceilings // by site id
 }
 
@@ -166,7 +168,7 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 	if !ok {
 		return
 	}
-	s.runSites = &runSites{handlers: map[string]*ask.Handler{}, ceilings: map[string]run.Ceilings{}}
+	s.runSites = &runSites{handlers: map[string]*askrun.Runs{}, ceilings: map[string]run.Ceilings{}}
 	sites := s.runSites
 	s.worker = &run.Worker{
 		Store: rs,
@@ -183,7 +185,7 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 			if h := sites.handlers[r.Site]; h != nil {
 				return h.End(r, err)
 			}
-			return (&ask.Handler{}).End(r, err)
+			return (*askrun.Runs)(nil).End(r, err)
 		},
 		Ceilings: func(site string) run.Ceilings { return sites.ceilings[site] },
 		Observe: func(site, name string) {
@@ -200,10 +202,10 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 	}
 }
 
-// addRunSite registers a durable site's handler for the worker.
-func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable) {
+// addRunSite registers a durable site's runs for the worker.
+func (s *Server) addRunSite(st *site, h *askrun.Runs) {
 	s.runSites.handlers[st.record.SiteID] = h
-	s.runSites.ceilings[st.record.SiteID] = d.Ceilings
+	s.runSites.ceilings[st.record.SiteID] = h.Ceilings()
 }
 
 // Sweeping: at start and then every sweepEvery the server claims the

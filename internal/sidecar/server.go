@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
@@ -314,19 +315,24 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 		st.issued = newContextLog(nil)
 		acfg.Issued = st.issued.add
 	}
-	acfg.Durable = s.durable(st)
-	sh := &siteHandlers{st: st, bodyTimeout: bodyTimeout, durable: acfg.Durable != nil}
+	sh := &siteHandlers{st: st, bodyTimeout: bodyTimeout}
 	if st.cfg.Insights != nil {
 		if acfg.Outcome, err = s.insightsRecorder(st, engine); err != nil {
 			return nil, siteError("insights", err)
 		}
 		sh.insights = s.insightsPage(edge, st)
 	}
+	if rc := s.durable(st); rc != nil {
+		rc.Site, rc.Retriever, rc.Sessions, rc.Metrics = acfg.Site, acfg.Retriever, acfg.Sessions, acfg.Metrics
+		rc.Logger, rc.Issued, rc.Outcome = acfg.Logger, acfg.Issued, acfg.Outcome
+		if sh.runs, err = askrun.New(*rc); err != nil {
+			return nil, siteError("", err)
+		}
+		acfg.Durable = sh.runs
+		s.addRunSite(st, sh.runs)
+	}
 	if sh.ask, err = ask.New(acfg); err != nil {
 		return nil, siteError("", err)
-	}
-	if acfg.Durable != nil {
-		s.addRunSite(st, sh.ask, acfg.Durable)
 	}
 	rep, err := s.replayer(st, engine)
 	if err != nil {

@@ -131,6 +131,11 @@ var importRules = []struct{ from, forbidden, why string }{
 	// Generators know nothing of durable runs (a model's Identity is
 	// assignable to run.Snapshot without the import).
 	{"internal/generate", "internal/run", "generators must not depend on durable runs"},
+	// The live endpoint knows durable answers only as ask.Durable, an
+	// interface internal/askrun implements: askrun imports ask, never
+	// the other way round, and ask needs nothing of the run machinery.
+	{"internal/ask", "internal/askrun", "internal/ask knows durable answers only as ask.Durable"},
+	{"internal/ask", "internal/run", "the live endpoint does not depend on durable runs"},
 	// askplane dev's loop is the command's; the server never runs it.
 	{"internal", "internal/devloop", "only sidecar/cmd/askplane runs the dev loop"},
 }

@@ -1,4 +1,4 @@
-package ask
+package askrun
 
 import (
 	"encoding/json"

@@ -1,10 +1,11 @@
-package ask
+package askrun
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/askplane/askplane/internal/ask"
 
 	"github.com/askplane/askplane/internal/agent"
 	"github.com/askplane/askplane/internal/generate"
@@ -36,32 +37,31 @@ var errNoToolLoop = errors.New("ask: the site's model or retriever cannot run th
 var errRoundsSpent = errors.New("ask: the tool loop used every round without an answer")
 
 // toolRounds runs the loop from where the checkpoint stands.
-func (h *Handler) toolRounds(ctx context.Context, x *run.Exec, st *askState) error {
-	d := h.cfg.Durable
-	er, ok := h.cfg.Retriever.(EvidenceRetriever)
-	if !ok || !d.Model.Tools() {
+func (h *Runs) toolRounds(ctx context.Context, x *run.Exec, st *askState) error {
+	er, ok := h.cfg.Retriever.(ask.EvidenceRetriever)
+	if !ok || !h.cfg.Model.Tools() {
 		return errNoToolLoop
 	}
 	// The transcript is re-verified before the next I/O: a checkpoint
 	// changed under its digests, or a call substituted beside its replay,
 	// is refused here (and again by the adapter), never sent.
-	if err := st.transcript().Verify(d.Model.ReplayFormat()); err != nil {
+	if err := st.transcript().Verify(h.cfg.Model.ReplayFormat()); err != nil {
 		return &run.Error{Code: run.CodeCorrupt, Op: "resume", Reason: "the checkpoint's transcript does not verify"}
 	}
 	for {
 		k := len(st.Rounds) + 1
-		if k > d.Tools.MaxRounds {
+		if k > h.cfg.Tools.MaxRounds {
 			return errRoundsSpent
 		}
 		in := generate.RoundInput{Input: st.Input, Shown: st.shownRecords(), Transcript: st.transcript(), Tools: loopTools}
-		if k == d.Tools.MaxRounds {
+		if k == h.cfg.Tools.MaxRounds {
 			in.Choice = provider.ToolChoiceNone
 		}
-		n, err := x.Begin(ctx, k, d.reserve(roundBytes(in)))
+		n, err := x.Begin(ctx, k, h.reserve(roundBytes(in)))
 		if err != nil {
 			return err
 		}
-		res, err := d.Model.Round(ctx, in)
+		res, err := h.cfg.Model.Round(ctx, in)
 		if err != nil {
 			if ctx.Err() != nil {
 				return context.Cause(ctx) // the Worker records the attempt unknown
@@ -89,7 +89,7 @@ func (h *Handler) toolRounds(ctx context.Context, x *run.Exec, st *askState) err
 		if err != nil {
 			return err
 		}
-		u := d.spent(res.Usage)
+		u := h.spent(res.Usage)
 		if err := x.Commit(ctx, run.Write{
 			End:        &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u},
 			Checkpoint: &run.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data},
@@ -135,15 +135,15 @@ func (st *askState) shownRecords() []agent.AskRecord {
 
 // shownSources are the shown records the initial sources do not hold,
 // as citable sources.
-func (st *askState) shownSources() []Source {
+func (st *askState) shownSources() []ask.Source {
 	have := make(map[string]bool, len(st.Sources))
 	for _, s := range st.Sources {
 		have[s.ID] = true
 	}
-	var out []Source
+	var out []ask.Source
 	for _, r := range st.Shown {
 		if !have[r.ID] {
-			out = append(out, Source{ID: r.ID, Title: r.Title, Href: r.Href, Excerpt: r.Text})
+			out = append(out, ask.Source{ID: r.ID, Title: r.Title, Href: r.Href, Excerpt: r.Text})
 		}
 	}
 	return out

@@ -1,8 +1,9 @@
-package ask
+package askrun
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/askplane/askplane/internal/ask"
 
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/run"
@@ -19,9 +20,8 @@ type Tools struct {
 // answerRounds runs the rounds: with tools, the loop (toolloop.go); else
 // one round, retried within the attempts budget when the provider was
 // unavailable or the connection failed.
-func (h *Handler) answerRounds(ctx context.Context, x *run.Exec, st *askState) error {
-	d := h.cfg.Durable
-	if d.Tools != nil {
+func (h *Runs) answerRounds(ctx context.Context, x *run.Exec, st *askState) error {
+	if h.cfg.Tools != nil {
 		return h.toolRounds(ctx, x, st)
 	}
 	if st.Streamed {
@@ -33,12 +33,12 @@ func (h *Handler) answerRounds(ctx context.Context, x *run.Exec, st *askState) e
 	}
 	in, _ := json.Marshal(st.Input)
 	for {
-		n, err := x.Begin(ctx, 1, d.reserve(len(in)))
+		n, err := x.Begin(ctx, 1, h.reserve(len(in)))
 		if err != nil {
 			return err
 		}
 		text := newTextLog(ctx, x, st)
-		ans, err := d.Model.CompleteStreaming(ctx, st.Input, text.add)
+		ans, err := h.cfg.Model.CompleteStreaming(ctx, st.Input, text.add)
 		if cerr := text.close(err == nil); err == nil {
 			err = cerr
 		}
@@ -74,12 +74,11 @@ func endFailed(ctx context.Context, x *run.Exec, n int, err error) error {
 // commitAnswer commits, in one write, the attempt's usage, the answer in
 // the checkpoint, the answer's events and the completed state; an
 // ungrounded answer is recorded (it was paid for) and fails the run.
-func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []Source, sent int) error {
-	d := h.cfg.Durable
-	u := d.spent(ans.Usage)
+func (h *Runs) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []ask.Source, sent int) error {
+	u := h.spent(ans.Usage)
 	outcome, _ := json.Marshal(ans)
 	end := &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u, Outcome: outcome}
-	evs, err := h.concludeRun(ctx, st, ans, extra, sent)
+	evs, err := h.conclude(ctx, st, ans, extra, sent)
 	if err != nil {
 		if cerr := x.Commit(ctx, run.Write{End: end}); cerr != nil {
 			return cerr
@@ -92,11 +91,4 @@ func (h *Handler) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n
 		return err
 	}
 	return x.Finish(ctx, run.Write{End: end, Checkpoint: &run.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data}, Events: evs, Final: run.StateCompleted})
-}
-
-// spent is a call's usage as a run records it: its tokens, and their cost
-// at the site's prices.
-func (d *Durable) spent(u generate.Usage) run.Usage {
-	in, out := int64(u.InputTokens), int64(u.OutputTokens)
-	return run.Usage{InputTokens: in, OutputTokens: out, CostMicros: d.Pricing.Cost(in, out)}
 }

@@ -1,0 +1,71 @@
+package ask
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// runAccess is the admission of the routes beside /v1/ask that read no
+// body (the run routes, forget): the client address's budget, the same
+// authentication and hints as /v1/ask, and the subject's budget.
+var runAccess = [...]step{checkAddress, authenticate, checkHints, checkSubjectRate}
+
+// sideRoute starts a request of a route beside /v1/ask that reads no
+// body (the run routes, forget): its exchange and request id, and the
+// protocol's 405 for another method than method.
+func (h *Handler) sideRoute(w http.ResponseWriter, r *http.Request, method string) (*exchange, bool) {
+	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID(), rc: http.NewResponseController(w)}
+	w.Header().Set("X-Request-Id", x.id)
+	if r.Method != method {
+		w.Header().Set("Allow", method)
+		x.fail(errMethod)
+		return nil, false
+	}
+	return x, true
+}
+
+// Caller is what the admission of a bodiless route established: the
+// request's id and start, who asks and for which site.
+type Caller struct {
+	RequestID string
+	Start     time.Time
+	Site      *Site
+	Subject   string
+}
+
+// AdmitBodiless admits a request of a route beside /v1/ask that reads no
+// body (internal/askrun's run routes): its request id, the protocol's 405
+// for another method than method, 503 when ctx was ended by the server's
+// shutdown (UntilShutdown), then runAccess under ctx. When ok is false
+// the request has been answered.
+func (h *Handler) AdmitBodiless(ctx context.Context, w http.ResponseWriter, r *http.Request, method string) (Caller, bool) {
+	x, ok := h.sideRoute(w, r, method)
+	if !ok {
+		return Caller{}, false
+	}
+	if context.Cause(ctx) == errShutdown {
+		x.fail(errShuttingDown)
+		return Caller{}, false
+	}
+	if !x.admit(ctx, runAccess[:]) {
+		return Caller{}, false
+	}
+	return Caller{RequestID: x.id, Start: x.start, Site: x.site, Subject: x.subject}, true
+}
+
+// Refuse answers a failure of a request AdmitBodiless admitted, as the
+// handler answers its own: the error body, its metrics, the connection
+// closed when a body was left unread.
+func (h *Handler) Refuse(w http.ResponseWriter, r *http.Request, c Caller, err error) {
+	x := &exchange{h: h, w: w, r: r, start: c.Start, id: c.RequestID, site: c.Site, subject: c.Subject}
+	x.fail(err)
+}
+
+// UntilShutdown cancels ctx with ErrShutdown once the server begins
+// shutting down (Config.Shutdown), at once when it already has.
+func (h *Handler) UntilShutdown(ctx context.Context, cancel context.CancelCauseFunc) {
+	if !h.untilShutdown(ctx, cancel) {
+		cancel(errShutdown)
+	}
+}
