@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strings"
 	"sync"
@@ -82,7 +83,6 @@ const (
 // Public messages of Access refusals.
 const (
 	msgHostForbidden = "The Ask request host is not allowed."
-	msgUnauthorized  = "The Ask request needs a valid bearer token."
 )
 
 // ErrInvalidAccess is wrapped by every Validate failure.
@@ -136,17 +136,17 @@ func (a *Access) sameOrigin(origin string, r *http.Request) bool {
 // Authenticate implements Authenticator.
 func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if len(a.Hosts) > 0 && !containsFold(a.Hosts, r.Host) {
-		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgHostForbidden})
+		apierr.Write(w, &apierr.Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgHostForbidden})
 		return "", false
 	}
 	// Two Origin headers are no browser's: refuse rather than trust
 	// whichever one a proxy or this check happens to read.
 	if origins := r.Header.Values("Origin"); len(origins) > 1 {
-		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
+		apierr.Write(w, &apierr.Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
 		return "", false
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !containsFold(a.Origins, origin) && !a.sameOrigin(origin, r) {
-		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
+		apierr.Write(w, &apierr.Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
 		return "", false
 	}
 	if auth, ok := r.Header["Authorization"]; ok {
@@ -156,7 +156,7 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 			// A limit that fails refuses (503): checking tokens unlimited
 			// while it is down is what the limit exists to prevent.
 			if ok, after, err := a.FailedAuth.Check(r.Context(), addr); !ok {
-				WriteLimit(w, after, err)
+				apierr.WriteLimit(w, after, err)
 				return "", false
 			}
 		}
@@ -167,11 +167,11 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 			// The token is refused whether or not the charge lands.
 			a.FailedAuth.Spend(r.Context(), addr)
 		}
-		unauthorized(w)
+		apierr.WriteUnauthorized(w)
 		return "", false
 	}
 	if a.Anonymous == nil {
-		unauthorized(w)
+		apierr.WriteUnauthorized(w)
 		return "", false
 	}
 	subject, _ := a.Anonymous.Subject(w, r)
@@ -212,12 +212,6 @@ func (a *Access) clientAddr(r *http.Request) string {
 		return a.ClientAddr(r)
 	}
 	return limit.ClientAddr{}.Key(r)
-}
-
-// unauthorized writes 401 ASK_UNAUTHORIZED with a Bearer challenge.
-func unauthorized(w http.ResponseWriter) {
-	w.Header().Set("WWW-Authenticate", `Bearer realm="askplane"`)
-	writeError(w, &Error{Status: http.StatusUnauthorized, Code: protocol.CodeAskUnauthorized, Message: msgUnauthorized})
 }
 
 func containsFold(list []string, s string) bool {

@@ -3,6 +3,7 @@ package ask
 import (
 	"context"
 	"errors"
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 )
 
 // A step is one admission check of a question, run in order before
-// retrieval. It returns nil to go on, an *Error for the handler to answer
+// retrieval. It returns nil to go on, an *apierr.Error for the handler to answer
 // with, or errAnswered when it has written the response itself (an
 // Authenticator's refusal).
 type step func(x *exchange, ctx context.Context) error
@@ -187,17 +188,6 @@ func loadHistory(x *exchange, ctx context.Context) error {
 	return nil
 }
 
-// closeUnread marks a refusal written before the body was read
-// "Connection: close". Without it net/http reads what is left of the body
-// before it sends the refusal (so that the connection can be reused), and
-// a client that announced a body and never sends it holds the refusal
-// until the read deadline. Refused, it has no connection to reuse.
-func closeUnread(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength != 0 {
-		w.Header().Set("Connection", "close")
-	}
-}
-
 // refusalCloser is the ResponseWriter an Authenticator gets: the refusals
 // it writes itself close the connection as the handler's own do.
 type refusalCloser struct {
@@ -207,14 +197,10 @@ type refusalCloser struct {
 
 func (w refusalCloser) WriteHeader(status int) {
 	if status >= 400 {
-		closeUnread(w.ResponseWriter, w.r)
+		apierr.CloseUnread(w.ResponseWriter, w.r)
 	}
 	w.ResponseWriter.WriteHeader(status)
 }
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w refusalCloser) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// CloseUnread is closeUnread for the routes in front of the handler (the
-// sidecar's Host and Origin guard), which refuse before any body is read.
-func CloseUnread(w http.ResponseWriter, r *http.Request) { closeUnread(w, r) }

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strconv"
 	"strings"
@@ -121,7 +122,7 @@ func (a *CookieAuth) Validate() error {
 // Authenticate implements Authenticator.
 func (a *CookieAuth) Authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if origin := r.Header.Get("Origin"); origin != "" && !containsFold(a.Origins, origin) {
-		writeError(w, &Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
+		apierr.Write(w, &apierr.Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgOriginForbidden})
 		return "", false
 	}
 	subject, _ := a.Subject(w, r)

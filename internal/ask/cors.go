@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strconv"
 	"time"
@@ -42,7 +43,7 @@ func (c *CORS) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Add("Vary", "Access-Control-Request-Method")
 		h.Add("Vary", "Access-Control-Request-Headers")
 		if !allowed || r.Header.Get("Access-Control-Request-Method") != http.MethodPost {
-			WriteForbidden(w)
+			apierr.Write(w, apierr.Forbidden)
 			return
 		}
 		maxAge := c.MaxAge

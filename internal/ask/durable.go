@@ -15,7 +15,7 @@ import (
 // its request; its site's runs in flight are bounded by the run store).
 type Durable interface {
 	// Answer writes the answer to w. It returns an error only before it
-	// wrote anything (an *Error, or any other for 500 ASK_INTERNAL),
+	// wrote anything (an *apierr.Error, or any other for 500 ASK_INTERNAL),
 	// which the handler then answers as any refusal.
 	Answer(ctx context.Context, w http.ResponseWriter, r *http.Request, t Turn) error
 }

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 
 	"github.com/askplane/askplane/internal/protocol"
@@ -39,10 +40,10 @@ func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	closeUnread(w, r)
+	apierr.CloseUnread(w, r)
 	x.metric(MetricRequestTotal, ms(h.cfg.Now().Sub(x.start)), UnitMs, OutcomeOK)
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
 }
 
-var errSessionID = &Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: "The session id must be a SafeIdentifier."}
+var errSessionID = &apierr.Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: "The session id must be a SafeIdentifier."}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"github.com/askplane/askplane/internal/apierr"
 	"io"
 	"log/slog"
 	"net/http"
@@ -350,7 +351,7 @@ func (h *Handler) clientAddr(r *http.Request) string {
 
 // busy is the failure of a generation that found no place: the context's
 // own when it ended, else 503 with the gate's retry advice.
-func (x *exchange) busy(ctx context.Context, err error) *Error {
+func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
 	if ctx.Err() != nil {
 		return x.ctxError(ctx)
 	}
@@ -358,12 +359,12 @@ func (x *exchange) busy(ctx context.Context, err error) *Error {
 	var le *limit.Error
 	if errors.As(err, &le) && le.Code == limit.CodeUnavailable {
 		x.h.log.Error("ask: the generation cap could not be consulted; refusing", "requestId", x.id, "err", err)
-		return limitUnavailable
+		return apierr.LimitUnavailable
 	}
 	if le != nil && le.RetryAfter > 0 {
 		after = le.RetryAfter
 	}
-	return &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited,
+	return &apierr.Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited,
 		Message: msgBusy, Retryable: true, RetryAfter: after}
 }
 
@@ -378,7 +379,7 @@ func hintMatches(values []string, want string) bool {
 
 // ctxError maps a done context to 499 (the client went away) or 408 (a
 // deadline fired).
-func (x *exchange) ctxError(ctx context.Context) *Error {
+func (x *exchange) ctxError(ctx context.Context) *apierr.Error {
 	if context.Cause(ctx) == errShutdown {
 		return errShuttingDown
 	}
@@ -457,13 +458,13 @@ func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
 // 499 as cancellations, other statuses under 500 as rejections, the rest
 // as errors.
 func (x *exchange) fail(err error) {
-	var e *Error
+	var e *apierr.Error
 	if !errors.As(err, &e) {
 		x.h.log.Error("ask: internal failure", "requestId", x.id, "err", err)
 		e = errInternal
 	}
 	if !x.bodyRead {
-		closeUnread(x.w, x.r)
+		apierr.CloseUnread(x.w, x.r)
 	}
 	switch {
 	case e.Status == http.StatusRequestTimeout || e.Status == errCancelled.Status:
@@ -473,7 +474,7 @@ func (x *exchange) fail(err error) {
 	default:
 		x.finish(MetricError, OutcomeError)
 	}
-	writeError(x.w, e)
+	apierr.Write(x.w, e)
 }
 
 // finish records the end of a failed request: its counter, then

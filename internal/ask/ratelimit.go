@@ -2,12 +2,12 @@ package ask
 
 import (
 	"context"
+	"github.com/askplane/askplane/internal/apierr"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/askplane/askplane/internal/limit"
-	"github.com/askplane/askplane/internal/protocol"
 )
 
 // Limiter spends one request of a key's budget, or says how long until
@@ -38,28 +38,16 @@ type Gate interface {
 // key of the limits kept per address (internal/limit's ClientAddr.Key).
 type ClientAddrFunc func(*http.Request) string
 
-// rateLimited is the 429 of a spent budget.
-func rateLimited(after time.Duration) *Error {
-	return &Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited,
-		Message: msgRateLimited, Retryable: true, RetryAfter: max(after, time.Second)}
-}
-
-// limitUnavailable is the 503 of a limit that could not be consulted (a
-// shared limit's database is down or slow): the request is refused, not
-// let through unlimited, and the client, who spent nothing, may retry.
-var limitUnavailable = &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskInternal,
-	Message: msgLimitsUnavailable, Retryable: true, RetryAfter: limit.UnavailableRetryAfter}
-
 // spend spends key's budget with l: nil to go on, the 429 of a spent
 // budget, or the 503 of a limit that failed (logged here, once).
-func spend(ctx context.Context, l Limiter, key string, log *slog.Logger) *Error {
+func spend(ctx context.Context, l Limiter, key string, log *slog.Logger) *apierr.Error {
 	ok, after, err := l.Spend(ctx, key)
 	switch {
 	case err != nil:
 		log.Error("ask: a rate limit could not be consulted; refusing", "err", err)
-		return limitUnavailable
+		return apierr.LimitUnavailable
 	case !ok:
-		return rateLimited(after)
+		return apierr.RateLimited(after)
 	}
 	return nil
 }
@@ -78,20 +66,9 @@ func LimitMints(l Limiter, addr ClientAddrFunc, log *slog.Logger) func(http.Resp
 	}
 	return func(w http.ResponseWriter, r *http.Request) bool {
 		if e := spend(r.Context(), l, addr(r), log); e != nil {
-			writeError(w, e)
+			apierr.Write(w, e)
 			return false
 		}
 		return true
 	}
-}
-
-// WriteLimit answers a refusal of Spend or Check for the routes beside
-// the handler (MCP, replay) that share its budgets: 503 when err is set
-// (the limit failed), else 429 with Retry-After.
-func WriteLimit(w http.ResponseWriter, after time.Duration, err error) {
-	if err != nil {
-		writeError(w, limitUnavailable)
-		return
-	}
-	writeError(w, rateLimited(after))
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"time"
 
@@ -30,9 +31,9 @@ const (
 )
 
 var (
-	errIdempotencyKey = &ask.Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgIdempotencyKey}
-	errIdempotency    = &ask.Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskInvalidRequest, Message: msgIdempotency}
-	errNoRun          = &ask.Error{Status: http.StatusNotFound, Code: protocol.CodeAskInvalidRequest, Message: msgNoRun}
+	errIdempotencyKey = &apierr.Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: msgIdempotencyKey}
+	errIdempotency    = &apierr.Error{Status: http.StatusUnprocessableEntity, Code: protocol.CodeAskInvalidRequest, Message: msgIdempotency}
+	errNoRun          = &apierr.Error{Status: http.StatusNotFound, Code: protocol.CodeAskInvalidRequest, Message: msgNoRun}
 )
 
 // budgetRefused is the admission refusal of a spent budget: the wire's
@@ -42,15 +43,15 @@ var (
 // The site's runs in flight are not a budget but a capacity: a reader
 // refused by it is told the service is busy (503, as the live path's
 // generations gate says), not that the site's spend is used up.
-func budgetRefused(be *run.BudgetError) *ask.Error {
+func budgetRefused(be *run.BudgetError) *apierr.Error {
 	after := be.RetryAfter
 	if after <= 0 {
 		after = time.Second
 	}
 	if be.Limit == run.LimitConcurrent {
-		return &ask.Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited, Message: ask.MsgBusy, Retryable: true, RetryAfter: after}
+		return &apierr.Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited, Message: ask.MsgBusy, Retryable: true, RetryAfter: after}
 	}
-	return &ask.Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited, Message: msgBudget, Retryable: true, RetryAfter: after}
+	return &apierr.Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited, Message: msgBudget, Retryable: true, RetryAfter: after}
 }
 
 // askState is a durable Ask run's checkpoint: everything the run needs to

@@ -3,6 +3,7 @@ package askrun
 import (
 	"context"
 	"encoding/json"
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strconv"
 	"time"
@@ -51,7 +52,7 @@ func Events(a *ask.Handler, h *Runs) http.Handler {
 	})
 }
 
-var badAfter = &ask.Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: "after must be a count of events."}
+var badAfter = &apierr.Error{Status: http.StatusBadRequest, Code: protocol.CodeAskInvalidRequest, Message: "after must be a count of events."}
 
 // Cancel answers POST /v1/runs/{id}/cancel: Stop. No attempt starts
 // after it; the run ends cancelled (at once when no worker holds it, else
@@ -75,7 +76,7 @@ func Cancel(a *ask.Handler, h *Runs) http.Handler {
 			a.Refuse(w, r, c, ask.ErrInternal)
 			return
 		}
-		ask.CloseUnread(w, r)
+		apierr.CloseUnread(w, r)
 		body, _ := json.Marshal(map[string]any{"run": rn.ID, "state": rn.State, "cancelRequested": rn.CancelRequested})
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")

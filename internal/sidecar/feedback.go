@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"errors"
+	"github.com/askplane/askplane/internal/apierr"
 	"io"
 	"net/http"
 	"os"
@@ -104,8 +105,8 @@ const ExactReport = `{"outcome":"exact"}`
 func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metrics *ask.Prometheus) http.Handler {
 	if !st.cfg.Feedback && st.insights == nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ask.CloseUnread(w, r)
-			ask.WriteError(w, errFeedbackDisabled)
+			apierr.CloseUnread(w, r)
+			apierr.Write(w, errFeedbackDisabled)
 		})
 	}
 	var known *ask.CookieAuth
@@ -126,22 +127,22 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 		}
 		verdict, contextID, status, code := readFeedback(w, r, corpusID)
 		if status != 0 {
-			ask.CloseUnread(w, r)
+			apierr.CloseUnread(w, r)
 			if status == http.StatusForbidden {
 				writeForbidden(w)
 				return
 			}
-			ask.WriteError(w, &ask.Error{Status: status, Code: code, Message: "The feedback is not valid."})
+			apierr.Write(w, &apierr.Error{Status: status, Code: code, Message: "The feedback is not valid."})
 			return
 		}
 		switch {
 		case verdict == outcomeExact && st.insights == nil:
-			ask.WriteError(w, &ask.Error{Status: http.StatusNotFound, Code: "INSIGHTS_DISABLED", Message: "This site does not record insights."})
+			apierr.Write(w, &apierr.Error{Status: http.StatusNotFound, Code: "INSIGHTS_DISABLED", Message: "This site does not record insights."})
 			return
 		case verdict == outcomeExact:
 			st.insights.Add(ask.Outcome{Kind: insights.OutcomeExact, Subject: reader(subject)})
 		case !st.cfg.Feedback:
-			ask.WriteError(w, errFeedbackDisabled)
+			apierr.Write(w, errFeedbackDisabled)
 			return
 		default:
 			if metrics != nil {
@@ -164,7 +165,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 	}))
 }
 
-var errFeedbackDisabled = &ask.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."}
+var errFeedbackDisabled = &apierr.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."}
 
 // outcomeExact is what readFeedback returns as the verdict of an exact
 // answer's report.

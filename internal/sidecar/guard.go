@@ -1,10 +1,10 @@
 package sidecar
 
 import (
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strings"
 
-	"github.com/askplane/askplane/internal/ask"
 )
 
 // guard applies the Host allow-list and the Origin rules to every route,
@@ -27,7 +27,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		if len(hosts) > 0 && !containsFold(hosts, r.Host) ||
 			len(values) > 1 ||
 			len(values) == 1 && r.URL.Path != "/v1/ask" && !sameOrigin(values[0], r) && !containsFold(origins, values[0]) {
-			ask.CloseUnread(w, r)
+			apierr.CloseUnread(w, r)
 			writeForbidden(w)
 			return
 		}

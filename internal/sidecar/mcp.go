@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"time"
 
@@ -69,6 +70,6 @@ func (e *edgeLimits) refuse(w http.ResponseWriter, r *http.Request, after time.D
 	if err != nil {
 		e.log.Error("askplane: a rate limit could not be consulted; refusing", "path", r.URL.Path, "err", err)
 	}
-	ask.CloseUnread(w, r)
-	ask.WriteLimit(w, after, err)
+	apierr.CloseUnread(w, r)
+	apierr.WriteLimit(w, after, err)
 }

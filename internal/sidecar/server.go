@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/askplane/askplane/internal/apierr"
 	"io"
 	"log/slog"
 	"net/http"
@@ -531,7 +532,7 @@ func corpusRouter(byCorpus map[string]http.Handler) http.Handler {
 // internal/ask writes it, with a fresh x-request-id.
 func writeForbidden(w http.ResponseWriter) {
 	w.Header().Set("X-Request-Id", rand.Text())
-	ask.WriteForbidden(w)
+	apierr.Write(w, apierr.Forbidden)
 }
 
 var errNoListener = errors.New("sidecar: no listener")

@@ -136,6 +136,10 @@ var importRules = []struct{ from, forbidden, why string }{
 	// the other way round, and ask needs nothing of the run machinery.
 	{"internal/ask", "internal/askrun", "internal/ask knows durable answers only as ask.Durable"},
 	{"internal/ask", "internal/run", "the live endpoint does not depend on durable runs"},
+	// Refusals are one level below every route that writes them.
+	{"internal/apierr", "internal/ask", "apierr is below the routes that use it"},
+	{"internal/apierr", "internal/askrun", "apierr is below the routes that use it"},
+	{"internal/apierr", "internal/sidecar", "apierr is below the routes that use it"},
 	// askplane dev's loop is the command's; the server never runs it.
 	{"internal", "internal/devloop", "only sidecar/cmd/askplane runs the dev loop"},
 }
