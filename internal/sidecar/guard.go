@@ -4,7 +4,6 @@ import (
 	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strings"
-
 )
 
 // guard applies the Host allow-list and the Origin rules to every route,
