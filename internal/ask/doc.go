@@ -13,5 +13,5 @@
 // limits are the server's config (Site), the subject comes from the
 // Authenticator. Dependencies are small interfaces declared here
 // (Retriever, Generator, session.Store, Authenticator, RateLimiter,
-// Metrics), so tests and the command can plug in their own.
+// metrics.Sink), so tests and the command can plug in their own.
 package ask

@@ -14,6 +14,7 @@ import (
 
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -49,7 +50,7 @@ type Config struct {
 	// means no cap.
 	Generations Gate
 	// Metrics receives privacy-safe observations; nil drops them.
-	Metrics Metrics
+	Metrics metrics.Sink
 	// Logger gets one record per internal failure, with the request id and
 	// the cause (never the question, answer, subject or session); nil
 	// discards.
@@ -490,7 +491,7 @@ func (x *exchange) metric(name string, value float64, unit, outcome string) {
 	if m == nil || x.site == nil {
 		return
 	}
-	m.Observe(Metric{
+	m.Observe(metrics.Metric{
 		Name: name, SiteID: x.site.SiteID, CorpusID: x.site.Corpus.ID, RequestID: x.id,
 		Value: clampValue(value), Unit: unit, Outcome: outcome, EmittedAt: x.h.cfg.Now(),
 	})

@@ -18,6 +18,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -60,13 +61,13 @@ var fixedSubject = ask.AuthFunc(func(http.ResponseWriter, *http.Request) (string
 // recorder collects metrics.
 type recorder struct {
 	mu   sync.Mutex
-	list []ask.Metric
-	seen chan ask.Metric
+	list []metrics.Metric
+	seen chan metrics.Metric
 }
 
-func newRecorder() *recorder { return &recorder{seen: make(chan ask.Metric, 1024)} }
+func newRecorder() *recorder { return &recorder{seen: make(chan metrics.Metric, 1024)} }
 
-func (r *recorder) Observe(m ask.Metric) {
+func (r *recorder) Observe(m metrics.Metric) {
 	r.mu.Lock()
 	r.list = append(r.list, m)
 	r.mu.Unlock()
@@ -76,7 +77,7 @@ func (r *recorder) Observe(m ask.Metric) {
 	}
 }
 
-func (r *recorder) all() []ask.Metric {
+func (r *recorder) all() []metrics.Metric {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.list)

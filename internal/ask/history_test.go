@@ -2,9 +2,7 @@ package ask
 
 import (
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -54,20 +52,6 @@ func TestMergeHistory(t *testing.T) {
 		if ok != c.ok || q != c.question || !slices.Equal(contents(got), c.want) {
 			t.Errorf("%s: %v %q %v", c.name, contents(got), q, ok)
 		}
-	}
-}
-
-func TestMetricJSON(t *testing.T) {
-	m := Metric{Name: MetricRequestTotal, SiteID: "s", CorpusID: "c", RequestID: "r", Value: 12.5, Unit: UnitMs,
-		Outcome: OutcomeOK, EmittedAt: time.Date(2026, 11, 29, 15, 0, 0, 123_456_789, time.UTC)}
-	b, _ := m.MarshalJSON()
-	want := `{"protocol":"agentskit.chat.backend-metric","version":1,"name":"request.total_ms","siteId":"s","corpusId":"c","requestId":"r","value":12.5,"unit":"ms","outcome":"ok","emittedAt":"2026-11-29T15:00:00.123Z"}`
-	if string(b) != want {
-		t.Fatalf("%s", b)
-	}
-	m.Value = -3
-	if b, _ := m.MarshalJSON(); !strings.Contains(string(b), `"value":0,`) {
-		t.Fatalf("negative value not clamped: %s", b)
 	}
 }
 

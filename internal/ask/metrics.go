@@ -1,16 +1,16 @@
 package ask
 
 import (
-	"math"
 	"time"
 
-	"github.com/askplane/askplane/internal/ecmajson"
+	"github.com/askplane/askplane/internal/metrics"
 )
 
-// MetricProtocol names an observation record.
-const MetricProtocol = "agentskit.chat.backend-metric"
+// The observations the handler (and internal/askrun) emit, to its
+// Config.Metrics (internal/metrics' Sink): names as the reference emits
+// them, units and outcomes.
 
-// Metric names, as the reference emits them.
+// Metric names.
 const (
 	MetricRequestTotal       = "request.total_ms"
 	MetricFirstEvent         = "stream.first_event_ms"
@@ -43,7 +43,7 @@ const (
 
 // Metric units.
 const (
-	UnitMs     = "ms"
+	UnitMs     = metrics.UnitMs
 	UnitBytes  = "bytes"
 	UnitCount  = "count"
 	UnitTokens = "tokens"
@@ -58,59 +58,6 @@ const (
 	OutcomeError     = "error"
 )
 
-// Metric is one privacy-safe observation (agentskit.chat.backend-metric
-// v1). It never carries the question, the answer, sources, the subject or
-// the session id.
-type Metric struct {
-	Name      string
-	SiteID    string
-	CorpusID  string
-	RequestID string
-	Value     float64 // finite and ≥ 0
-	Unit      string
-	Outcome   string
-	EmittedAt time.Time
-}
-
-// Metrics receives observations. Observe is called on the request's
-// goroutine and must not block.
-type Metrics interface {
-	Observe(m Metric)
-}
-
-// MetricsFunc adapts a function to Metrics.
-type MetricsFunc func(Metric)
-
-// Observe implements Metrics.
-func (f MetricsFunc) Observe(m Metric) { f(m) }
-
-// MarshalJSON writes the record in the reference's key order, emittedAt as
-// an ISO timestamp with milliseconds in UTC.
-func (m Metric) MarshalJSON() ([]byte, error) {
-	var w ecmajson.Writer
-	w.BeginObject()
-	w.StringMember("protocol", MetricProtocol)
-	w.Key("version")
-	w.Int(1)
-	w.StringMember("name", m.Name)
-	w.StringMember("siteId", m.SiteID)
-	w.StringMember("corpusId", m.CorpusID)
-	w.StringMember("requestId", m.RequestID)
-	w.Key("value")
-	w.Number(clampValue(m.Value))
-	w.StringMember("unit", m.Unit)
-	w.StringMember("outcome", m.Outcome)
-	w.StringMember("emittedAt", m.EmittedAt.UTC().Format("2006-01-02T15:04:05.000Z"))
-	w.EndObject()
-	return w.Bytes(), nil
-}
-
-// clampValue keeps a value finite and non-negative.
-func clampValue(v float64) float64 {
-	if math.IsNaN(v) || v < 0 {
-		return 0
-	}
-	return min(v, math.MaxFloat64)
-}
+func clampValue(v float64) float64 { return metrics.Clamp(v) }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

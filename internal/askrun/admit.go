@@ -14,6 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
@@ -174,7 +175,7 @@ func runEvent(id string) []byte {
 // metric emits one observation of the site's.
 func (h *Runs) metric(requestID, name string, value float64, unit, outcome string) {
 	if m := h.cfg.Metrics; m != nil {
-		m.Observe(ask.Metric{
+		m.Observe(metrics.Metric{
 			Name: name, SiteID: h.cfg.Site.SiteID, CorpusID: h.cfg.Site.Corpus.ID, RequestID: requestID,
 			Value: value, Unit: unit, Outcome: outcome, EmittedAt: h.cfg.Now(),
 		})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
@@ -44,7 +45,7 @@ type Config struct {
 	Site      ask.Site
 	Retriever ask.Retriever
 	Sessions  session.Store
-	Metrics   ask.Metrics
+	Metrics   metrics.Sink
 	Logger    *slog.Logger
 	Issued    func(contextID string)
 	Outcome   func(ctx context.Context, o ask.Outcome)

@@ -13,6 +13,7 @@ import (
 	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -102,7 +103,7 @@ const ExactReport = `{"outcome":"exact"}`
 //     gate's subject), with no terms and no pages.
 //
 // A site with neither answers 404 FEEDBACK_DISABLED to anything.
-func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metrics *ask.Prometheus) http.Handler {
+func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, prom *metrics.Prometheus) http.Handler {
 	if !st.cfg.Feedback && st.insights == nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			apierr.CloseUnread(w, r)
@@ -145,13 +146,13 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 			apierr.Write(w, errFeedbackDisabled)
 			return
 		default:
-			if metrics != nil {
+			if prom != nil {
 				// A context_id this instance did not issue lately (made
 				// up, too old, or another instance's) is counted apart.
 				if st.issued.has(contextID) {
-					metrics.Feedback(siteID, verdict)
+					prom.Feedback(siteID, verdict)
 				} else {
-					metrics.FeedbackUnverified(siteID, verdict)
+					prom.FeedbackUnverified(siteID, verdict)
 				}
 			}
 			// Insights keep the verdict with the pages the answer cited,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/askrun"
+	"github.com/askplane/askplane/internal/metrics"
 )
 
 // route is one row of routeTable: a ServeMux pattern and who answers it.
@@ -48,11 +49,11 @@ type siteHandlers struct {
 // route is a row here and its handler in a file of its own. Every route
 // that may be sent a body reads it within bodyTimeout (/v1/ask and the
 // replay routes bound their own reads).
-func (s *Server) routeTable(edge *edgeLimits, metrics *ask.Prometheus, review http.Handler) []route {
+func (s *Server) routeTable(edge *edgeLimits, prom *metrics.Prometheus, review http.Handler) []route {
 	withBody := func(h *siteHandlers, next http.Handler) http.Handler { return withBodyTimeout(h.bodyTimeout, next) }
 	var metricsHandler, files http.Handler
-	if metrics != nil {
-		metricsHandler = metrics
+	if prom != nil {
+		metricsHandler = prom
 	}
 	if s.files != nil {
 		files = s.files

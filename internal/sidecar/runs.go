@@ -13,6 +13,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/run"
 )
 
@@ -163,7 +164,7 @@ type runSites struct {
 }
 
 // newWorker builds the server's run worker when the store keeps runs.
-func (s *Server) newWorker(metrics ask.Metrics) {
+func (s *Server) newWorker(sink metrics.Sink) {
 	rs, ok := s.sessions.(run.Store)
 	if !ok {
 		return
@@ -189,14 +190,14 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 		},
 		Ceilings: func(site string) run.Ceilings { return sites.ceilings[site] },
 		Observe: func(site, name string) {
-			if metrics == nil {
+			if sink == nil {
 				return
 			}
 			outcome := ask.OutcomeOK
 			if state, ok := strings.CutPrefix(name, "run."); ok && run.State(state).Terminal() {
 				name, outcome = ask.MetricRunEnded, state
 			}
-			metrics.Observe(ask.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
+			sink.Observe(metrics.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
 		},
 		Logger: s.log,
 	}

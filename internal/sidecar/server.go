@@ -19,6 +19,7 @@ import (
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/replay"
 	"github.com/askplane/askplane/internal/review"
 	"github.com/askplane/askplane/internal/run"
@@ -232,23 +233,23 @@ func (s *Server) Close() error {
 // routes builds each site's handlers, then mounts every route of
 // routeTable (routes.go) on one mux behind the guard.
 func (s *Server) routes(ctx context.Context) (http.Handler, error) {
-	var metrics *ask.Prometheus
+	var prom *metrics.Prometheus
 	if s.cfg.Metrics {
-		metrics = &ask.Prometheus{}
+		prom = &metrics.Prometheus{}
 	}
 	mk := s.limitMaker()
 	edge, err := s.edgeLimits(mk)
 	if err != nil {
 		return nil, err
 	}
-	if metrics != nil {
-		s.newWorker(metrics)
+	if prom != nil {
+		s.newWorker(prom)
 	} else {
 		s.newWorker(nil)
 	}
 	var sites []*siteHandlers
 	for i, st := range s.sites {
-		h, err := s.siteHandlers(ctx, st, mk, edge, metrics)
+		h, err := s.siteHandlers(ctx, st, mk, edge, prom)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]%w", i, err)
 		}
@@ -259,7 +260,7 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	s.patterns = mount(mux, s.routeTable(edge, metrics, rev), sites)
+	s.patterns = mount(mux, s.routeTable(edge, prom, rev), sites)
 	return s.guard(mux), nil
 }
 
@@ -275,7 +276,7 @@ func siteError(field string, err error) error {
 // siteHandlers builds one site's handlers: its limits, its ask.Handler,
 // its MCP, replay and feedback handlers, its owner's page and, for the
 // static site, the server's file handler.
-func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *edgeLimits, metrics *ask.Prometheus) (*siteHandlers, error) {
+func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *edgeLimits, prom *metrics.Prometheus) (*siteHandlers, error) {
 	// Named by site and corpus, as the routes are: a site's languages
 	// are separate entries with separate budgets, shared by name.
 	scope := "sites/" + st.record.SiteID + "/" + st.record.Corpus.ID
@@ -309,8 +310,8 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 		Logger:         s.log,
 		Shutdown:       s.drain,
 	}
-	if metrics != nil {
-		acfg.Metrics = metrics
+	if prom != nil {
+		acfg.Metrics = prom
 	}
 	if st.cfg.Feedback {
 		st.issued = newContextLog(nil)
@@ -348,7 +349,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	}
 	sh.mcp = st.mcpHandler(edge, subjects, msite)
 	sh.replay, sh.read = s.replayHandlers(st, edge, subjects, rep)
-	sh.feedback = st.feedbackHandler(edge, subjects, metrics)
+	sh.feedback = st.feedbackHandler(edge, subjects, prom)
 	if st.cfg.Static {
 		files, err := static.New(st.cfg.Public, static.Options{})
 		if err != nil {

@@ -140,6 +140,10 @@ var importRules = []struct{ from, forbidden, why string }{
 	{"internal/apierr", "internal/ask", "apierr is below the routes that use it"},
 	{"internal/apierr", "internal/askrun", "apierr is below the routes that use it"},
 	{"internal/apierr", "internal/sidecar", "apierr is below the routes that use it"},
+	// The metrics sink names no observation and knows no emitter.
+	{"internal/metrics", "internal/ask", "the metrics sink is below its emitters"},
+	{"internal/metrics", "internal/askrun", "the metrics sink is below its emitters"},
+	{"internal/metrics", "internal/sidecar", "the metrics sink is below its emitters"},
 	// askplane dev's loop is the command's; the server never runs it.
 	{"internal", "internal/devloop", "only sidecar/cmd/askplane runs the dev loop"},
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -155,7 +156,7 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 		Auth:        auth,
 		Sessions:    session.NewMemoryStore(),
 		RateLimiter: mustKeyed(tb, limit),
-		Metrics:     &ask.Prometheus{},
+		Metrics:     &metrics.Prometheus{},
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -1,4 +1,4 @@
-package ask
+package metrics
 
 import (
 	"net/http"
@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Prometheus is a Metrics observer that aggregates observations with the
+// Prometheus is a Sink that aggregates observations with the
 // Prometheus client library and serves them on GET /metrics. Like the
 // observations, the series carry only the metric name, site id and
 // outcome: no request id, question, answer, subject or session.
@@ -47,10 +47,10 @@ func (p *Prometheus) init() {
 	})
 }
 
-// Observe implements Metrics.
+// Observe implements Sink.
 func (p *Prometheus) Observe(m Metric) {
 	p.init()
-	v := clampValue(m.Value)
+	v := Clamp(m.Value)
 	if m.Unit == UnitMs {
 		p.histogram(m.Name).WithLabelValues(m.SiteID, m.Outcome).Observe(v)
 		return
@@ -63,7 +63,7 @@ func promName(metric string) string {
 }
 
 // histogram and counter return the vector of one metric name, registering
-// it on first use. Names come from the handler's fixed set, so the
+// it on first use. Names come from the emitters' fixed sets, so the
 // registry stays bounded.
 func (p *Prometheus) histogram(name string) *prometheus.HistogramVec {
 	return vector(p, p.histograms, name, func() *prometheus.HistogramVec {
@@ -107,4 +107,4 @@ func (p *Prometheus) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.http.ServeHTTP(w, r)
 }
 
-var _ Metrics = (*Prometheus)(nil)
+var _ Sink = (*Prometheus)(nil)
