@@ -136,7 +136,7 @@ func readRequest(x *exchange, ctx context.Context) error {
 func loadHistory(x *exchange, ctx context.Context) error {
 	h, req := x.h, x.req
 	store := h.cfg.Sessions
-	if x.site.Persistence.Mode == PersistenceRequired {
+	if x.site.Persistence.Mode == protocol.PersistenceRequired {
 		switch {
 		case req.SessionID == "":
 			return errNoSession // the client's mistake: no retry mends it
@@ -145,7 +145,7 @@ func loadHistory(x *exchange, ctx context.Context) error {
 			return errInternal
 		}
 	}
-	if w, ok := store.(session.WriteChecker); ok && x.site.Persistence.Mode == PersistenceRequired {
+	if w, ok := store.(session.WriteChecker); ok && x.site.Persistence.Mode == protocol.PersistenceRequired {
 		// The answer must be saved: while the store's writes fail (a
 		// full disk), refuse it now rather than stream it and lose it.
 		if err := w.Writable(ctx); err != nil {

@@ -26,7 +26,7 @@ type Durable interface {
 type Turn struct {
 	RequestID string
 	Start     time.Time
-	Site      *Site
+	Site      *protocol.BackendSite
 	Subject   string
 	SessionID string
 	Revision  int                   // the loaded session's revision

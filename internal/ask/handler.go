@@ -22,7 +22,7 @@ import (
 // Config holds a Handler's trusted settings and dependencies.
 type Config struct {
 	// Site is the trusted backend site record; New validates it.
-	Site Site
+	Site protocol.BackendSite
 	// Retriever serves the site's corpus; Generator writes answers. Both
 	// are required.
 	Retriever Retriever
@@ -196,7 +196,7 @@ type exchange struct {
 	id    string
 	start time.Time
 
-	site     *Site // set once the site is resolved; metrics need it
+	site     *protocol.BackendSite // set once the site is resolved; metrics need it
 	subject  string
 	req      *protocol.AskRequest
 	merged   []protocol.AskMessage // the stored history with this question, merged once

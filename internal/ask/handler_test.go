@@ -25,13 +25,13 @@ import (
 
 // testSite is the reference server test config: timeouts 2000/500/500 and
 // five sources.
-func testSite() ask.Site {
-	return ask.Site{
+func testSite() protocol.BackendSite {
+	return protocol.BackendSite{
 		SiteID:      "docs-site",
-		Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-		Corpus:      ask.Corpus{ID: "docs-public", Mode: ask.CorpusLocal},
-		Limits:      ask.Limits{RequestTimeoutMs: 2000, RetrievalTimeoutMs: 500, GenerationTimeoutMs: 500, MaxSources: 5},
-		Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+		Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+		Corpus:      protocol.BackendCorpus{ID: "docs-public", Mode: protocol.CorpusLocal},
+		Limits:      protocol.BackendLimits{RequestTimeoutMs: 2000, RetrievalTimeoutMs: 500, GenerationTimeoutMs: 500, MaxSources: 5},
+		Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
 	}
 }
 

@@ -92,7 +92,7 @@ func TestInvalidSubjectIsInternal(t *testing.T) {
 func TestPersistenceRequired(t *testing.T) {
 	var logged bytes.Buffer
 	f := newFixture(t, func(c *ask.Config) {
-		c.Site.Persistence.Mode = ask.PersistenceRequired
+		c.Site.Persistence.Mode = protocol.PersistenceRequired
 		c.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	})
 	resp, body := f.post(t, "", askBody("", "q"))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/askplane/askplane/internal/protocol"
 )
 
 // runAccess is the admission of the routes beside /v1/ask that read no
@@ -30,7 +32,7 @@ func (h *Handler) sideRoute(w http.ResponseWriter, r *http.Request, method strin
 type Caller struct {
 	RequestID string
 	Start     time.Time
-	Site      *Site
+	Site      *protocol.BackendSite
 	Subject   string
 }
 

@@ -14,7 +14,7 @@ type Query struct {
 	// RequestID is the request's id, the key under which the evidence an
 	// answer used can be kept for the review page.
 	RequestID string
-	Site      *Site
+	Site      *protocol.BackendSite
 	Text      string                // the latest user turn, trimmed, never empty
 	Messages  []protocol.AskMessage // merged history, oldest first, ending with the question
 	// Evidence is, for generation only, the package an EvidenceRetriever
@@ -108,3 +108,5 @@ func Cited(sources []Source, used []string) []Source { return citedSources(sourc
 
 // CiteArgs writes the cite event's {"sources":[{"id","title","path"}]}.
 func CiteArgs(cited []Source) []byte { return citeArgs(cited) }
+
+func within(n, lo, hi int) bool { return n >= lo && n <= hi }

@@ -47,7 +47,7 @@ func TestRequiredPersistenceRefusesBeforeTextWhileTheStoreCannotWrite(t *testing
 	store := &fullStore{MemoryStore: session.NewMemoryStore()}
 	var generated atomic.Int32
 	f := newFixture(t, func(c *ask.Config) {
-		c.Site.Persistence.Mode = ask.PersistenceRequired
+		c.Site.Persistence.Mode = protocol.PersistenceRequired
 		c.Sessions = store
 		c.Generator = ask.GeneratorFunc(func(ctx context.Context, q ask.Query, s []ask.Source, emit func(string) error) (ask.Result, error) {
 			generated.Add(1)

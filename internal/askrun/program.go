@@ -42,7 +42,7 @@ type Config struct {
 	Tools *Tools
 
 	// The site's, as its ask.Config has them.
-	Site      ask.Site
+	Site      protocol.BackendSite
 	Retriever ask.Retriever
 	Sessions  session.Store
 	Metrics   metrics.Sink

@@ -16,6 +16,7 @@ import (
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/protocol"
 )
 
 // Env looks up the environment variables a config names. New reads every
@@ -53,7 +54,7 @@ func (e Env) secret(field, name string, min int) (string, error) {
 // its secrets, its generator and, after loading, its corpus.
 type site struct {
 	cfg      *SiteConfig
-	record   *ask.Site
+	record   *protocol.BackendSite
 	secret   []byte      // nil when not anonymous
 	tokens   []ask.Token // from the environment
 	gen      generate.Generator

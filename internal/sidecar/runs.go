@@ -14,6 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/metrics"
+	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
 )
 
@@ -237,7 +238,7 @@ func (s *SiteConfig) durableSite() bool {
 // runDeadline is the shortest deadline a durable site's run is held to:
 // the smaller of its requestTimeoutMs (the reader's request) and its
 // generationTimeoutMs (the run's own deadline).
-func runDeadline(l ask.Limits) time.Duration {
+func runDeadline(l protocol.BackendLimits) time.Duration {
 	return time.Duration(min(l.RequestTimeoutMs, l.GenerationTimeoutMs)) * time.Millisecond
 }
 

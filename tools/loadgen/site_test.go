@@ -19,6 +19,7 @@ import (
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/metrics"
+	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -144,12 +145,12 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 	grounded := &ask.Grounded{Engine: evidence.NewIndex(c)}
 	auth := &subjects{inner: &ask.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
 	h, err := ask.New(ask.Config{
-		Site: ask.Site{
+		Site: protocol.BackendSite{
 			SiteID:      c.SiteID,
-			Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-			Corpus:      ask.Corpus{ID: "docs-public", Mode: ask.CorpusLocal},
-			Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
-			Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+			Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+			Corpus:      protocol.BackendCorpus{ID: "docs-public", Mode: protocol.CorpusLocal},
+			Limits:      protocol.BackendLimits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
+			Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
 		},
 		Retriever:   grounded,
 		Generator:   grounded,

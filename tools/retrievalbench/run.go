@@ -209,7 +209,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 // askGrounded answers every question with ask.Grounded over ix and gen,
 // the retriever and generator the sidecar wires for a site, without HTTP.
 func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, gen Generator, f *File, maxRecords int, ck *checker) (*System, error) {
-	site := &ask.Site{Limits: ask.Limits{MaxSources: maxRecords}}
+	site := &protocol.BackendSite{Limits: protocol.BackendLimits{MaxSources: maxRecords}}
 	g := &ask.Grounded{Engine: ix, Generator: gen.New()}
 	s := &System{Via: "ask.Grounded, " + gen.Name, Answers: &AnswerChecks{}}
 	for _, q := range f.Questions {
@@ -262,12 +262,12 @@ func askSidecar(ctx context.Context, public string, c *corpus.Corpus, f *File, m
 	// Limits no run reaches: the benchmark asks every question from one
 	// address as fast as the server answers.
 	lots := `{"requests": 1000000, "windowSeconds": 60}`
-	site, err := json.Marshal(ask.Site{
-		Protocol: ask.SiteProtocol, Version: 1, SiteID: c.SiteID,
-		Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-		Corpus:      ask.Corpus{ID: "docs-" + f.Language, Mode: ask.CorpusLocal},
-		Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: maxRecords},
-		Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+	site, err := json.Marshal(protocol.BackendSite{
+		Protocol: protocol.BackendSiteProtocol, Version: 1, SiteID: c.SiteID,
+		Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+		Corpus:      protocol.BackendCorpus{ID: "docs-" + f.Language, Mode: protocol.CorpusLocal},
+		Limits:      protocol.BackendLimits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: maxRecords},
+		Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
 	})
 	if err != nil {
 		return nil, err
