@@ -3,10 +3,11 @@ package ask
 import (
 	"context"
 	"errors"
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strings"
 
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -68,7 +69,7 @@ func checkContentType(x *exchange, _ context.Context) error {
 // its cookie gets a new subject each time, never a new address.
 func checkAddress(x *exchange, ctx context.Context) error {
 	if al := x.h.cfg.AddressLimiter; al != nil {
-		if e := spend(ctx, al, x.h.clientAddr(x.r), x.h.log.With("requestId", x.id)); e != nil {
+		if e := access.Spend(ctx, al, x.h.clientAddr(x.r), x.h.log.With("requestId", x.id)); e != nil {
 			return e
 		}
 	}
@@ -83,7 +84,7 @@ func authenticate(x *exchange, ctx context.Context) error {
 		return errAnswered
 	}
 	x.site = &x.h.cfg.Site
-	if !validSubject(subject) {
+	if !access.ValidSubject(subject) {
 		x.h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
 		return errInternal
 	}
@@ -102,7 +103,7 @@ func checkHints(x *exchange, _ context.Context) error {
 
 func checkSubjectRate(x *exchange, ctx context.Context) error {
 	if rl := x.h.cfg.RateLimiter; rl != nil {
-		if e := spend(ctx, rl, x.subject, x.h.log.With("requestId", x.id)); e != nil {
+		if e := access.Spend(ctx, rl, x.subject, x.h.log.With("requestId", x.id)); e != nil {
 			return e
 		}
 	}

@@ -41,13 +41,6 @@ func (x *exchange) turn(sources []Source) Turn {
 		Revision: x.rev, Merged: x.merged, Question: x.question, Evidence: x.pkg, Sources: sources}
 }
 
-// IdempotencyHeader names the request header that makes a retry of one
-// question join its run.
-const IdempotencyHeader = "Idempotency-Key"
-
-// RunHeader names the response header that carries the run id.
-const RunHeader = "X-Askplane-Run"
-
 // ErrShutdown is the cause of a request context that the server's
 // shutdown (Config.Shutdown) ended.
 var ErrShutdown = errShutdown

@@ -5,13 +5,14 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"github.com/askplane/askplane/internal/apierr"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/metrics"
@@ -28,22 +29,22 @@ type Config struct {
 	Retriever Retriever
 	Generator Generator
 	// Auth says who is asking; required (CookieAuth for a public site).
-	Auth Authenticator
+	Auth access.Authenticator
 	// Sessions stores conversations; nil means none. With
 	// Site.Persistence.Mode "required" every request needs a sessionId and
 	// a store, or it fails with 500 ASK_INTERNAL.
 	Sessions session.Store
 	// RateLimiter limits each subject's questions to this site, keyed by
 	// the subject, before the body is read; nil means no limit.
-	RateLimiter Limiter
+	RateLimiter access.Limiter
 	// AddressLimiter limits the questions from one client address, keyed
 	// by ClientAddr, before anyone is authenticated: a client that drops
 	// its cookie gets a new subject each time, never a new address. nil
 	// means no limit.
-	AddressLimiter Limiter
+	AddressLimiter access.Limiter
 	// ClientAddr names a request's client address; nil means the TCP
 	// peer's (limit.ClientAddr{}.Key).
-	ClientAddr ClientAddrFunc
+	ClientAddr access.ClientAddrFunc
 	// Generations caps the answers being written at once, so model spend
 	// is bounded by configuration, never by clients; a question that finds
 	// no place in time gets 503 ASK_RATE_LIMITED with Retry-After. nil

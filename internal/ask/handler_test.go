@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/metrics"
@@ -56,7 +57,7 @@ var fixtureGenerator = ask.GeneratorFunc(func(_ context.Context, q ask.Query, so
 
 const subject = "user-1"
 
-var fixedSubject = ask.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return subject, true })
+var fixedSubject = access.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return subject, true })
 
 // recorder collects metrics.
 type recorder struct {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
@@ -63,7 +64,7 @@ func TestChunkedBodyTooLarge(t *testing.T) {
 // metric.
 func TestAuthRefusalIsTheHostsResponse(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
-		c.Auth = ask.AuthFunc(func(w http.ResponseWriter, _ *http.Request) (string, bool) {
+		c.Auth = access.AuthFunc(func(w http.ResponseWriter, _ *http.Request) (string, bool) {
 			http.Error(w, "go away", http.StatusTeapot)
 			return "", false
 		})
@@ -80,7 +81,7 @@ func TestAuthRefusalIsTheHostsResponse(t *testing.T) {
 // TestInvalidSubjectIsInternal: a subject outside the subject pattern is 500.
 func TestInvalidSubjectIsInternal(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
-		c.Auth = ask.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return "-bad subject", true })
+		c.Auth = access.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return "-bad subject", true })
 	})
 	resp, body := f.post(t, "", askBody("", "q"))
 	wantError(t, resp, body, 500, protocol.CodeAskInternal)
@@ -234,7 +235,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"generator": func(c *ask.Config) { c.Generator = nil },
 		"auth":      func(c *ask.Config) { c.Auth = nil },
 		"body":      func(c *ask.Config) { c.MaxBodyBytes = protocol.MaxAskBodyBytes + 1 },
-		"secret":    func(c *ask.Config) { c.Auth = &ask.CookieAuth{Secret: []byte("short")} },
+		"secret":    func(c *ask.Config) { c.Auth = &access.CookieAuth{Secret: []byte("short")} },
 	} {
 		c := good
 		edit(&c)

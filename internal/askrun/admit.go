@@ -87,7 +87,7 @@ type stateSession struct {
 // joins the run of the same Idempotency-Key), then the run's log is the
 // stream. It returns an error only before it wrote anything.
 func (h *Runs) Answer(ctx context.Context, w http.ResponseWriter, r *http.Request, t ask.Turn) error {
-	key := r.Header.Get(ask.IdempotencyHeader)
+	key := r.Header.Get(protocol.IdempotencyHeader)
 	if key != "" && !run.SafeID(key) {
 		return errIdempotencyKey
 	}

@@ -34,7 +34,7 @@ func (h *Runs) stream(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	hd.Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	hd.Set("Cache-Control", "no-store")
 	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set(ask.RunHeader, id)
+	hd.Set(protocol.RunHeader, id)
 	if pkg != nil {
 		if link, ok := ask.EvidenceLink(h.cfg.Site.Corpus.ID, pkg); ok {
 			if f := h.cfg.Issued; f != nil {

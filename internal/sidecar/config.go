@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/endpoint"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/insights"
@@ -371,8 +371,8 @@ func (s *SiteConfig) check() (checkedSite, error) {
 	if err := checkHosts(s.Hosts); err != nil {
 		return checkedSite{}, err
 	}
-	if len(s.Tokens) > ask.MaxTokens {
-		return checkedSite{}, fmt.Errorf("tokens: at most %d", ask.MaxTokens)
+	if len(s.Tokens) > access.MaxTokens {
+		return checkedSite{}, fmt.Errorf("tokens: at most %d", access.MaxTokens)
 	}
 	for i, t := range s.Tokens {
 		if t.Env == "" {

@@ -2,13 +2,14 @@ package sidecar
 
 import (
 	"errors"
-	"github.com/askplane/askplane/internal/apierr"
 	"io"
 	"net/http"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/insights"
@@ -110,9 +111,9 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, prom *
 			apierr.Write(w, errFeedbackDisabled)
 		})
 	}
-	var known *ask.CookieAuth
+	var known *access.CookieAuth
 	if st.secret != nil {
-		known = &ask.CookieAuth{SiteID: st.record.SiteID, Secret: st.secret}
+		known = &access.CookieAuth{SiteID: st.record.SiteID, Secret: st.secret}
 	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
 	return st.cors(st.subjectGate(edge, subjects, func(w http.ResponseWriter, r *http.Request, subject string) {

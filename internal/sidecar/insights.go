@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/insights"
@@ -84,8 +85,8 @@ func (s *Server) insightsPage(edge *edgeLimits, st *site) http.Handler {
 	// The owner's token is checked by the same Access as the other token
 	// routes: the site's hosts, and refused tokens counted against the
 	// address (edge.failedAuth), so guessing it is as slow as that limit.
-	owner := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, FailedAuth: edge.failedAuth, ClientAddr: edge.addr,
-		Tokens: []ask.Token{{Subject: "insights-owner", Secret: st.insightsToken}}}
+	owner := &access.Policy{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, FailedAuth: edge.failedAuth, ClientAddr: edge.addr,
+		Tokens: []access.Token{{Subject: "insights-owner", Secret: st.insightsToken}}}
 	return edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) {
 		if r.URL.Path != "/insights/"+id+"/" {
 			http.NotFound(w, r)

@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/askplane/askplane/internal/apierr"
 	"io"
 	"log/slog"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/engines"
@@ -291,7 +292,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	auth := st.access()
 	auth.FailedAuth, auth.ClientAddr = edge.failedAuth, edge.addr
 	if auth.Anonymous != nil {
-		auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr, s.log)
+		auth.Anonymous.BeforeMint = access.LimitMints(edge.mints, edge.addr, s.log)
 	}
 	engine := st.engine.Index(st.corpus)
 	grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
@@ -364,14 +365,14 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 // has any.
 func (st *site) cors(next http.Handler) http.Handler {
 	if len(st.cfg.Origins) > 0 {
-		return &ask.CORS{Origins: st.cfg.Origins, Next: next}
+		return &access.CORS{Origins: st.cfg.Origins, Next: next}
 	}
 	return next
 }
 
 // edgeLimits are the limits every site shares, kept per client address.
 type edgeLimits struct {
-	addr       ask.ClientAddrFunc
+	addr       access.ClientAddrFunc
 	perAddress limit.Limiter
 	mints      limit.Limiter
 	failedAuth limit.Limiter

@@ -140,6 +140,10 @@ var importRules = []struct{ from, forbidden, why string }{
 	{"internal/apierr", "internal/ask", "apierr is below the routes that use it"},
 	{"internal/apierr", "internal/askrun", "apierr is below the routes that use it"},
 	{"internal/apierr", "internal/sidecar", "apierr is below the routes that use it"},
+	// Access rules know nothing of the endpoints they guard.
+	{"internal/access", "internal/ask", "access is below the routes it guards"},
+	{"internal/access", "internal/askrun", "access is below the routes it guards"},
+	{"internal/access", "internal/sidecar", "access is below the routes it guards"},
 	// The metrics sink names no observation and knows no emitter.
 	{"internal/metrics", "internal/ask", "the metrics sink is below its emitters"},
 	{"internal/metrics", "internal/askrun", "the metrics sink is below its emitters"},

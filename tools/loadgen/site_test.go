@@ -14,6 +14,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
@@ -110,7 +111,7 @@ func loadCorpus(tb testing.TB, pages int) *corpus.Corpus {
 // subjects is an Authenticator that records the distinct subjects its
 // inner CookieAuth returned.
 type subjects struct {
-	inner ask.Authenticator
+	inner access.Authenticator
 	mu    sync.Mutex
 	seen  map[string]int
 }
@@ -143,7 +144,7 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 		limit = 1_000_000
 	}
 	grounded := &ask.Grounded{Engine: evidence.NewIndex(c)}
-	auth := &subjects{inner: &ask.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
+	auth := &subjects{inner: &access.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
 	h, err := ask.New(ask.Config{
 		Site: protocol.BackendSite{
 			SiteID:      c.SiteID,

@@ -1,4 +1,4 @@
-package ask
+package access
 
 import (
 	"context"
@@ -26,21 +26,13 @@ type PeekLimiter interface {
 	Check(ctx context.Context, key string) (ok bool, retryAfter time.Duration, err error)
 }
 
-// Gate caps work done at once. Acquire returns a release func, or an
-// error once the wait it allows is over (or ctx is done, or a shared
-// cap's database failed). internal/limit's Gate and the PostgreSQL store's
-// shared gate are the ones the sidecar uses.
-type Gate interface {
-	Acquire(ctx context.Context) (release func(), err error)
-}
-
 // ClientAddrFunc names the client address a request came from, as the
 // key of the limits kept per address (internal/limit's ClientAddr.Key).
 type ClientAddrFunc func(*http.Request) string
 
-// spend spends key's budget with l: nil to go on, the 429 of a spent
+// Spend spends key's budget with l: nil to go on, the 429 of a spent
 // budget, or the 503 of a limit that failed (logged here, once).
-func spend(ctx context.Context, l Limiter, key string, log *slog.Logger) *apierr.Error {
+func Spend(ctx context.Context, l Limiter, key string, log *slog.Logger) *apierr.Error {
 	ok, after, err := l.Spend(ctx, key)
 	switch {
 	case err != nil:
@@ -65,7 +57,7 @@ func LimitMints(l Limiter, addr ClientAddrFunc, log *slog.Logger) func(http.Resp
 		log = slog.New(slog.DiscardHandler)
 	}
 	return func(w http.ResponseWriter, r *http.Request) bool {
-		if e := spend(r.Context(), l, addr(r), log); e != nil {
+		if e := Spend(r.Context(), l, addr(r), log); e != nil {
 			apierr.Write(w, e)
 			return false
 		}

@@ -1,4 +1,4 @@
-package ask
+package access
 
 import (
 	"crypto/hmac"
@@ -133,7 +133,7 @@ func (a *CookieAuth) Authenticate(w http.ResponseWriter, r *http.Request) (strin
 // or, when the request has no valid cookie, mints a new subject, sets its
 // cookie on w and returns it with minted true. When BeforeMint refuses,
 // subject is "" (and minted false): BeforeMint has written the response.
-// Subject checks no Origin; Authenticate and Access do that first.
+// Subject checks no Origin; Authenticate and Policy do that first.
 func (a *CookieAuth) Subject(w http.ResponseWriter, r *http.Request) (subject string, minted bool) {
 	if subject, ok := a.Known(r); ok {
 		return subject, false
@@ -249,8 +249,8 @@ func newHexID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// validSubject reports whether s matches ^[A-Za-z0-9][A-Za-z0-9._:@-]{0,255}$.
-func validSubject(s string) bool {
+// ValidSubject reports whether s matches ^[A-Za-z0-9][A-Za-z0-9._:@-]{0,255}$.
+func ValidSubject(s string) bool {
 	if len(s) == 0 || len(s) > 256 || !isAlnum(s[0]) {
 		return false
 	}

@@ -1,10 +1,12 @@
-package ask
+package access
 
 import (
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/askplane/askplane/internal/apierr"
+	"github.com/askplane/askplane/internal/protocol"
 )
 
 // CORS lets pages on the allowed origins call next from another origin,
@@ -12,7 +14,7 @@ import (
 // ask.example.com and carry its subject cookie (which then needs
 // SameSite=None and Secure). Requests from other origins pass through
 // without CORS headers, so the browser withholds the response, and next
-// (Access) refuses them anyway; a preflight from another origin gets 403.
+// (Policy) refuses them anyway; a preflight from another origin gets 403.
 //
 // Only what the widget needs is allowed: POST with Content-Type,
 // Authorization and Idempotency-Key (one per question, so a retry joins
@@ -29,8 +31,8 @@ type CORS struct {
 // Preflight answers.
 const (
 	corsMethods = "POST"
-	corsHeaders = "Content-Type, Authorization, " + IdempotencyHeader
-	corsExpose  = "X-Request-Id, Link, Retry-After, " + RunHeader
+	corsHeaders = "Content-Type, Authorization, " + protocol.IdempotencyHeader
+	corsExpose  = "X-Request-Id, Link, Retry-After, " + protocol.RunHeader
 )
 
 // ServeHTTP implements http.Handler.

@@ -1,4 +1,4 @@
-package ask
+package access
 
 import (
 	"crypto/sha256"
@@ -14,7 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/protocol"
 )
 
-// Access is the Authenticator for one site, public or private. In order it
+// Policy is the Authenticator for one site, public or private. In order it
 // checks:
 //
 //  1. the Host header against Hosts (a DNS-rebinding guard: a page on a
@@ -29,7 +29,7 @@ import (
 //
 // The subject comes from the token ("token:" + its Subject) or the cookie
 // ("anon:" + a random id), never from the request body.
-type Access struct {
+type Policy struct {
 	// Hosts are the Host values the site is served under, host or
 	// host:port, compared case-insensitively. Empty allows any Host.
 	Hosts []string
@@ -45,7 +45,7 @@ type Access struct {
 	// Tokens are the bearer tokens that may ask, each for one subject.
 	Tokens []Token
 	// Anonymous, when set, lets a request without a token ask as the
-	// browser its signed cookie names. Its own Origins are ignored: Access
+	// browser its signed cookie names. Its own Origins are ignored: Policy
 	// checks Origins itself.
 	Anonymous *CookieAuth
 	// FailedAuth, when set, limits refused bearer tokens per client
@@ -66,13 +66,13 @@ type Token struct {
 	// Subject names the token's holder; the request's subject is
 	// "token:" + Subject, so it must match [A-Za-z0-9._:@-]{1,200}.
 	Subject string
-	// Secret is the token itself, at least MinTokenBytes bytes. Access
+	// Secret is the token itself, at least MinTokenBytes bytes. Policy
 	// keeps only its SHA-256, so comparisons take the same time whatever
 	// the presented token is.
 	Secret []byte
 }
 
-// Bounds of an Access.
+// Bounds of a Policy.
 const (
 	MinTokenBytes = 32
 	MaxTokens     = 256
@@ -80,21 +80,22 @@ const (
 	tokenPrefix   = "token:"
 )
 
-// Public messages of Access refusals.
+// Public messages of Policy refusals.
 const (
-	msgHostForbidden = "The Ask request host is not allowed."
+	msgHostForbidden   = "The Ask request host is not allowed."
+	msgOriginForbidden = "The Ask request origin is not allowed."
 )
 
-// ErrInvalidAccess is wrapped by every Validate failure.
-var ErrInvalidAccess = errors.New("ask: invalid access")
+// ErrInvalid is wrapped by every Validate failure.
+var ErrInvalid = errors.New("access: invalid access")
 
 // Validate checks the configuration; New calls it.
-func (a *Access) Validate() error {
+func (a *Policy) Validate() error {
 	if err := ValidateTokens(a.Tokens); err != nil {
 		return err
 	}
 	if a.Anonymous == nil && len(a.Tokens) == 0 {
-		return fmt.Errorf("%w: neither anonymous access nor tokens: nobody could ask", ErrInvalidAccess)
+		return fmt.Errorf("%w: neither anonymous access nor tokens: nobody could ask", ErrInvalid)
 	}
 	if a.Anonymous != nil {
 		return a.Anonymous.Validate()
@@ -107,18 +108,18 @@ func (a *Access) Validate() error {
 // MinTokenBytes to 4,096 bytes. Errors never contain a secret.
 func ValidateTokens(tokens []Token) error {
 	if len(tokens) > MaxTokens {
-		return fmt.Errorf("%w: at most %d tokens", ErrInvalidAccess, MaxTokens)
+		return fmt.Errorf("%w: at most %d tokens", ErrInvalid, MaxTokens)
 	}
 	seen := make(map[string]bool, len(tokens))
 	for i, t := range tokens {
-		if t.Subject == "" || len(t.Subject) > 200 || !validSubject(tokenPrefix+t.Subject) {
-			return fmt.Errorf("%w: tokens[%d].subject must match [A-Za-z0-9._:@-]{1,200}", ErrInvalidAccess, i)
+		if t.Subject == "" || len(t.Subject) > 200 || !ValidSubject(tokenPrefix+t.Subject) {
+			return fmt.Errorf("%w: tokens[%d].subject must match [A-Za-z0-9._:@-]{1,200}", ErrInvalid, i)
 		}
 		if len(t.Secret) < MinTokenBytes || len(t.Secret) > maxTokenLen {
-			return fmt.Errorf("%w: tokens[%d] must be %d to %d bytes", ErrInvalidAccess, i, MinTokenBytes, maxTokenLen)
+			return fmt.Errorf("%w: tokens[%d] must be %d to %d bytes", ErrInvalid, i, MinTokenBytes, maxTokenLen)
 		}
 		if seen[t.Subject] {
-			return fmt.Errorf("%w: tokens[%d].subject is used twice", ErrInvalidAccess, i)
+			return fmt.Errorf("%w: tokens[%d].subject is used twice", ErrInvalid, i)
 		}
 		seen[t.Subject] = true
 	}
@@ -128,13 +129,13 @@ func ValidateTokens(tokens []Token) error {
 // sameOrigin reports whether origin is the page's own, on a host Hosts
 // allows. The scheme is not compared: behind a TLS-terminating proxy the
 // server sees http while the browser says https.
-func (a *Access) sameOrigin(origin string, r *http.Request) bool {
+func (a *Policy) sameOrigin(origin string, r *http.Request) bool {
 	_, host, ok := strings.Cut(origin, "://")
 	return a.SameOrigin && len(a.Hosts) > 0 && ok && strings.EqualFold(host, r.Host)
 }
 
 // Authenticate implements Authenticator.
-func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
+func (a *Policy) Authenticate(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if len(a.Hosts) > 0 && !containsFold(a.Hosts, r.Host) {
 		apierr.Write(w, &apierr.Error{Status: http.StatusForbidden, Code: protocol.CodeAskForbidden, Message: msgHostForbidden})
 		return "", false
@@ -181,7 +182,7 @@ func (a *Access) Authenticate(w http.ResponseWriter, r *http.Request) (string, b
 // token returns the subject of the one well-formed bearer token among the
 // Authorization values. Every known token is compared, in constant time
 // over SHA-256 digests, so timing says nothing about which one is near.
-func (a *Access) token(values []string) (string, bool) {
+func (a *Policy) token(values []string) (string, bool) {
 	if len(values) != 1 || len(values[0]) > maxTokenLen+len("Bearer ") {
 		return "", false
 	}
@@ -207,7 +208,7 @@ func (a *Access) token(values []string) (string, bool) {
 	return tokenPrefix + a.Tokens[match].Subject, true
 }
 
-func (a *Access) clientAddr(r *http.Request) string {
+func (a *Policy) clientAddr(r *http.Request) string {
 	if a.ClientAddr != nil {
 		return a.ClientAddr(r)
 	}
@@ -223,4 +224,4 @@ func containsFold(list []string, s string) bool {
 	return false
 }
 
-var _ Authenticator = (*Access)(nil)
+var _ Authenticator = (*Policy)(nil)
