@@ -12,7 +12,7 @@
 // Authority never comes from the request: the site, its corpus and its
 // limits are the server's config (protocol.BackendSite), the subject
 // comes from the access.Authenticator. Dependencies are small interfaces
-// (Retriever, Generator and Gate declared here; session.Store,
+// (Gate declared here; answer.Retriever, answer.Generator, session.Store,
 // access.Authenticator, access.Limiter, metrics.Sink), so tests and the
 // command can plug in their own.
 //

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -33,10 +34,10 @@ type Turn struct {
 	Merged    []protocol.AskMessage // the stored history with this question
 	Question  string                // the trimmed latest user turn
 	Evidence  *evidence.Package     // from an EvidenceRetriever, else nil
-	Sources   []Source              // valid, within the site's maxSources
+	Sources   []grounding.Source    // valid, within the site's maxSources
 }
 
-func (x *exchange) turn(sources []Source) Turn {
+func (x *exchange) turn(sources []grounding.Source) Turn {
 	return Turn{RequestID: x.id, Start: x.start, Site: x.site, Subject: x.subject, SessionID: x.req.SessionID,
 		Revision: x.rev, Merged: x.merged, Question: x.question, Evidence: x.pkg, Sources: sources}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
@@ -26,8 +27,8 @@ type Config struct {
 	Site protocol.BackendSite
 	// Retriever serves the site's corpus; Generator writes answers. Both
 	// are required.
-	Retriever Retriever
-	Generator Generator
+	Retriever grounding.Retriever
+	Generator grounding.Generator
 	// Auth says who is asking; required (CookieAuth for a public site).
 	Auth access.Authenticator
 	// Sessions stores conversations; nil means none. With
@@ -86,7 +87,7 @@ type Config struct {
 	Durable Durable
 	// Outcome, when set, is told how each question ended (outcome.go),
 	// after the reply is written, on the request's goroutine.
-	Outcome func(ctx context.Context, o Outcome)
+	Outcome func(ctx context.Context, o grounding.Outcome)
 }
 
 // Handler serves POST /v1/ask. Build it with New; it is safe for
@@ -260,7 +261,7 @@ func (x *exchange) serve() {
 	if err != nil {
 		x.fail(err)
 		if err == errNoSources {
-			x.outcome(OutcomeNoSources, nil)
+			x.outcome(grounding.OutcomeNoSources, nil)
 		}
 		return
 	}
@@ -287,18 +288,18 @@ func (x *exchange) key() session.Key {
 	return session.Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: x.req.SessionID}
 }
 
-func (x *exchange) query() Query {
-	return Query{RequestID: x.id, Site: x.site, Text: x.question, Messages: x.merged, Evidence: x.pkg}
+func (x *exchange) query() grounding.Query {
+	return grounding.Query{RequestID: x.id, Site: x.site, Text: x.question, Messages: x.merged, Evidence: x.pkg}
 }
 
 // retrieve runs steps 14–16 under the retrieval deadline.
-func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
+func (x *exchange) retrieve(ctx context.Context) ([]grounding.Source, error) {
 	h := x.h
 	limit := time.Duration(x.site.Limits.RetrievalTimeoutMs) * time.Millisecond
 	rctx, cancel := context.WithTimeoutCause(ctx, limit, errRetrievalDeadline)
 	defer cancel()
 	type result struct {
-		list []Source
+		list []grounding.Source
 		pkg  *evidence.Package
 		err  error
 	}
@@ -313,9 +314,9 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 			}
 			done <- res
 		}()
-		if er, ok := h.cfg.Retriever.(EvidenceRetriever); ok {
+		if er, ok := h.cfg.Retriever.(grounding.EvidenceRetriever); ok {
 			res.pkg, res.err = er.RetrieveEvidence(rctx, q)
-			res.list = packageSources(res.pkg)
+			res.list = grounding.FromPackage(res.pkg)
 		} else {
 			res.list, res.err = h.cfg.Retriever.Retrieve(rctx, q)
 		}
@@ -334,7 +335,7 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 		return nil, errRetrieval
 	}
 	x.pkg = res.pkg
-	sources := validSources(res.list, x.site.Limits.MaxSources)
+	sources := grounding.Valid(res.list, x.site.Limits.MaxSources)
 	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
 	x.metric(MetricRetrievalDocuments, float64(len(sources)), UnitCount, OutcomeOK)
 	if len(sources) == 0 {

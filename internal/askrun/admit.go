@@ -6,14 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"time"
 
 	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
@@ -146,7 +147,7 @@ func (h *Runs) Answer(ctx context.Context, w http.ResponseWriter, r *http.Reques
 
 // filterPackage keeps the package's records the handler accepted as
 // sources (valid, within maxSources), as Grounded.Generate does.
-func filterPackage(p *evidence.Package, sources []ask.Source) *evidence.Package {
+func filterPackage(p *evidence.Package, sources []grounding.Source) *evidence.Package {
 	if p == nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
@@ -14,7 +15,7 @@ import (
 
 // conclude turns a checked answer into its events and saves the session,
 // as the non-durable stream does.
-func (h *Runs) conclude(ctx context.Context, st *askState, ans generate.Answer, extra []ask.Source, sent int) ([][]byte, error) {
+func (h *Runs) conclude(ctx context.Context, st *askState, ans generate.Answer, extra []grounding.Source, sent int) ([][]byte, error) {
 	var evs [][]byte
 	if sent > 0 {
 		// The text streamed into the log (text.go): what is left (a
@@ -29,14 +30,14 @@ func (h *Runs) conclude(ctx context.Context, st *askState, ans generate.Answer, 
 			}
 		}
 	}
-	all := make([]ask.Source, 0, len(st.Sources)+len(extra))
+	all := make([]grounding.Source, 0, len(st.Sources)+len(extra))
 	for _, s := range st.Sources {
-		all = append(all, ask.Source{ID: s.ID, Title: s.Title, Href: s.Href})
+		all = append(all, grounding.Source{ID: s.ID, Title: s.Title, Href: s.Href})
 	}
 	all = append(all, extra...)
 	cited := ask.Cited(all, ans.Sources)
 	if len(cited) == 0 {
-		return nil, ask.ErrNotGrounded
+		return nil, grounding.ErrNotGrounded
 	}
 	evs = append(evs, protocol.AskToolEvent{ID: "sources-" + st.Input.Records[0].ID, Name: "cite", Args: ask.CiteArgs(cited)}.AppendJSON(nil))
 	if s := st.Session; s != nil && h.cfg.Sessions != nil {
@@ -78,20 +79,20 @@ func (h *Runs) runOutcome(ctx context.Context, r run.Run, st *askState, err erro
 	if h.cfg.Outcome == nil {
 		return
 	}
-	all := make([]ask.Source, 0, len(st.Sources))
+	all := make([]grounding.Source, 0, len(st.Sources))
 	for _, s := range st.Sources {
-		all = append(all, ask.Source{ID: s.ID, Title: s.Title, Href: s.Href})
+		all = append(all, grounding.Source{ID: s.ID, Title: s.Title, Href: s.Href})
 	}
 	all = append(all, st.shownSources()...)
-	o := ask.Outcome{Question: st.Input.Question, Subject: r.Subject}
+	o := grounding.Outcome{Question: st.Input.Question, Subject: r.Subject}
 	var ge *generate.Error
 	var be *run.BudgetError
 	var re *run.Error
 	switch {
 	case err == nil && st.Answer != nil:
-		o.Kind, o.Pages = ask.OutcomeAnswered, ask.OutcomePages(ask.Cited(all, st.Answer.Sources))
-	case errors.Is(err, ask.ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
-		o.Kind, o.Pages = ask.OutcomeRefused, ask.OutcomePages(all)
+		o.Kind, o.Pages = grounding.OutcomeAnswered, grounding.OutcomePages(ask.Cited(all, st.Answer.Sources))
+	case errors.Is(err, grounding.ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
+		o.Kind, o.Pages = grounding.OutcomeRefused, grounding.OutcomePages(all)
 	case ctx.Err() != nil, errors.Is(err, run.ErrCancelRequested), errors.Is(err, errSnapshot),
 		errors.As(err, &be) && be.Limit != run.LimitDeadline, errors.As(err, &re):
 		// Handed on (this instance stops), cancelled, not this
@@ -103,7 +104,7 @@ func (h *Runs) runOutcome(ctx context.Context, r run.Run, st *askState, err erro
 		// The provider or the model's answer failed, the answer was cut
 		// off, or the run ran out of time: as a live answer's
 		// generation failure or timeout.
-		o.Kind, o.Pages = ask.OutcomeFailed, ask.OutcomePages(all)
+		o.Kind, o.Pages = grounding.OutcomeFailed, grounding.OutcomePages(all)
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), outcomeTimeout)
 	defer cancel()
@@ -115,7 +116,7 @@ func (h *Runs) runOutcome(ctx context.Context, r run.Run, st *askState, err erro
 const outcomeTimeout = 2 * time.Second
 
 // tell calls Config.Outcome, a panic in it logged and contained.
-func (h *Runs) tell(ctx context.Context, o ask.Outcome) {
+func (h *Runs) tell(ctx context.Context, o grounding.Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			h.log.Error("ask: outcome receiver panicked")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
@@ -43,12 +44,12 @@ type Config struct {
 
 	// The site's, as its ask.Config has them.
 	Site      protocol.BackendSite
-	Retriever ask.Retriever
+	Retriever grounding.Retriever
 	Sessions  session.Store
 	Metrics   metrics.Sink
 	Logger    *slog.Logger
 	Issued    func(contextID string)
-	Outcome   func(ctx context.Context, o ask.Outcome)
+	Outcome   func(ctx context.Context, o grounding.Outcome)
 	// Now is the clock for metric times; nil means time.Now.
 	Now func() time.Time
 }
@@ -75,7 +76,7 @@ func New(c Config) (*Runs, error) {
 		return nil, errors.New("askrun: Config.Retriever is required")
 	}
 	if c.Tools != nil {
-		_, packages := c.Retriever.(ask.EvidenceRetriever)
+		_, packages := c.Retriever.(grounding.EvidenceRetriever)
 		switch {
 		case c.Tools.MaxRounds < 1 || c.Tools.MaxRounds > run.HardMaxRounds:
 			return nil, fmt.Errorf("ask: Durable.Tools.MaxRounds must be 1 to %d", run.HardMaxRounds)
@@ -185,7 +186,7 @@ func (h *Runs) End(_ run.Run, err error) run.Ending {
 		return fail(protocol.CodeAskInternal, msgSnapshotChanged, true)
 	case errors.Is(err, errCutOff):
 		return fail(protocol.CodeAskGenerationFailed, msgCutOff, true)
-	case errors.Is(err, ask.ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
+	case errors.Is(err, grounding.ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
 		return fail(protocol.CodeAskNoGroundedSources, ask.MsgNotCited, false)
 	}
 	if h != nil {

@@ -3,9 +3,9 @@ package askrun
 import (
 	"context"
 	"encoding/json"
-	"github.com/askplane/askplane/internal/ask"
 
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/run"
 )
 
@@ -74,7 +74,7 @@ func endFailed(ctx context.Context, x *run.Exec, n int, err error) error {
 // commitAnswer commits, in one write, the attempt's usage, the answer in
 // the checkpoint, the answer's events and the completed state; an
 // ungrounded answer is recorded (it was paid for) and fails the run.
-func (h *Runs) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []ask.Source, sent int) error {
+func (h *Runs) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []grounding.Source, sent int) error {
 	u := h.spent(ans.Usage)
 	outcome, _ := json.Marshal(ans)
 	end := &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u, Outcome: outcome}

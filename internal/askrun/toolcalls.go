@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/askplane/askplane/internal/ask"
 	"strconv"
 	"time"
 
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/provider"
 )
@@ -50,7 +50,7 @@ const (
 )
 
 // runCalls answers round k's calls in the model's order.
-func (h *Runs) runCalls(ctx context.Context, er ask.EvidenceRetriever, st *askState, runID string, k int, calls []provider.ToolCall, replay provider.Replay) (round, [][]byte, error) {
+func (h *Runs) runCalls(ctx context.Context, er grounding.EvidenceRetriever, st *askState, runID string, k int, calls []provider.ToolCall, replay provider.Replay) (round, [][]byte, error) {
 	rd := round{Turn: provider.Turn{Replay: replay, Calls: calls, Outcomes: make([]provider.ToolOutcome, 0, len(calls))}}
 	var evs [][]byte
 	for i, c := range calls {
@@ -94,7 +94,7 @@ func strictArgs(raw json.RawMessage, v any) bool {
 // under the site's retrieval deadline, shown as at most maxToolResults
 // valid records. A failed search is an outcome the model reads; only the
 // run's own end (ctx) is an error.
-func (h *Runs) searchCall(ctx context.Context, er ask.EvidenceRetriever, st *askState, runID string, c provider.ToolCall) (provider.ToolOutcome, *roundSearch, error) {
+func (h *Runs) searchCall(ctx context.Context, er grounding.EvidenceRetriever, st *askState, runID string, c provider.ToolCall) (provider.ToolOutcome, *roundSearch, error) {
 	var a struct {
 		Query *string `json:"query"`
 	}
@@ -107,7 +107,7 @@ func (h *Runs) searchCall(ctx context.Context, er ask.EvidenceRetriever, st *ask
 	}
 	rctx, cancel := context.WithTimeout(ctx, time.Duration(h.cfg.Site.Limits.RetrievalTimeoutMs)*time.Millisecond)
 	defer cancel()
-	pkg, err := er.RetrieveEvidence(rctx, ask.Query{RequestID: runID, Site: &h.cfg.Site, Text: q})
+	pkg, err := er.RetrieveEvidence(rctx, grounding.Query{RequestID: runID, Site: &h.cfg.Site, Text: q})
 	if ctx.Err() != nil {
 		return provider.ToolOutcome{}, nil, ctx.Err()
 	}
@@ -125,7 +125,7 @@ func (h *Runs) searchCall(ctx context.Context, er ask.EvidenceRetriever, st *ask
 		ContextID string   `json:"context_id"`
 		Records   []result `json:"records"`
 	}{ContextID: pkg.ContextID, Records: []result{}}
-	for _, src := range ask.PackageSources(pkg, min(maxToolResults, h.cfg.Site.Limits.MaxSources)) {
+	for _, src := range grounding.Valid(grounding.FromPackage(pkg), min(maxToolResults, h.cfg.Site.Limits.MaxSources)) {
 		if !st.show(src) {
 			continue // the run showed as many records as it may keep
 		}
@@ -141,7 +141,7 @@ func (h *Runs) searchCall(ctx context.Context, er ask.EvidenceRetriever, st *ask
 
 // show makes src citable (once), unless the run already keeps
 // maxShownRecords; it reports whether src may be shown.
-func (st *askState) show(src ask.Source) bool {
+func (st *askState) show(src grounding.Source) bool {
 	if _, _, ok := st.findShown(src.ID); ok {
 		return true
 	}

@@ -5,10 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/askplane/askplane/internal/ask"
 
 	"github.com/askplane/askplane/internal/agent"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/provider"
 	"github.com/askplane/askplane/internal/run"
@@ -38,7 +38,7 @@ var errRoundsSpent = errors.New("ask: the tool loop used every round without an 
 
 // toolRounds runs the loop from where the checkpoint stands.
 func (h *Runs) toolRounds(ctx context.Context, x *run.Exec, st *askState) error {
-	er, ok := h.cfg.Retriever.(ask.EvidenceRetriever)
+	er, ok := h.cfg.Retriever.(grounding.EvidenceRetriever)
 	if !ok || !h.cfg.Model.Tools() {
 		return errNoToolLoop
 	}
@@ -135,15 +135,15 @@ func (st *askState) shownRecords() []agent.AskRecord {
 
 // shownSources are the shown records the initial sources do not hold,
 // as citable sources.
-func (st *askState) shownSources() []ask.Source {
+func (st *askState) shownSources() []grounding.Source {
 	have := make(map[string]bool, len(st.Sources))
 	for _, s := range st.Sources {
 		have[s.ID] = true
 	}
-	var out []ask.Source
+	var out []grounding.Source
 	for _, r := range st.Shown {
 		if !have[r.ID] {
-			out = append(out, ask.Source{ID: r.ID, Title: r.Title, Href: r.Href, Excerpt: r.Text})
+			out = append(out, grounding.Source{ID: r.ID, Title: r.Title, Href: r.Href, Excerpt: r.Text})
 		}
 	}
 	return out

@@ -10,8 +10,8 @@ import (
 
 	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/apierr"
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/ecmajson"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/metrics"
@@ -142,7 +142,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, prom *
 			apierr.Write(w, &apierr.Error{Status: http.StatusNotFound, Code: "INSIGHTS_DISABLED", Message: "This site does not record insights."})
 			return
 		case verdict == outcomeExact:
-			st.insights.Add(ask.Outcome{Kind: insights.OutcomeExact, Subject: reader(subject)})
+			st.insights.Add(grounding.Outcome{Kind: insights.OutcomeExact, Subject: reader(subject)})
 		case !st.cfg.Feedback:
 			apierr.Write(w, errFeedbackDisabled)
 			return
@@ -159,7 +159,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, prom *
 			// Insights keep the verdict with the pages the answer cited,
 			// when this instance gave that answer lately.
 			if pages, ok := st.answers.Pages(contextID); ok {
-				st.insights.Add(ask.Outcome{Kind: ask.OutcomeKind(verdict), Subject: reader(subject), Pages: pages})
+				st.insights.Add(grounding.Outcome{Kind: grounding.OutcomeKind(verdict), Subject: reader(subject), Pages: pages})
 			}
 		}
 		w.Header().Set("Cache-Control", "no-store")

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/access"
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/store"
 )
@@ -23,7 +23,7 @@ import (
 // nothing of the questions), and so is a full queue (at most once a
 // minute); the answers are unaffected. Server.Close writes what is
 // queued.
-func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(context.Context, ask.Outcome), error) {
+func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(context.Context, grounding.Outcome), error) {
 	is, ok := s.sessions.(store.Insights)
 	if !ok {
 		return nil, configErr("needs sessions on SQLite or PostgreSQL (memory: keeps nothing to report)")
@@ -50,8 +50,8 @@ func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(contex
 		st.answers = insights.NewAnswers(nil)
 	}
 	var warned atomic.Int64
-	return func(_ context.Context, o ask.Outcome) {
-		if st.answers != nil && o.ContextID != "" && (o.Kind == ask.OutcomeAnswered || o.Kind == ask.OutcomeLowConfidence) {
+	return func(_ context.Context, o grounding.Outcome) {
+		if st.answers != nil && o.ContextID != "" && (o.Kind == grounding.OutcomeAnswered || o.Kind == grounding.OutcomeLowConfidence) {
 			st.answers.Add(o.ContextID, o.Pages)
 		}
 		if !q.Add(o) {

@@ -17,6 +17,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/engines"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
@@ -295,7 +296,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 		auth.Anonymous.BeforeMint = access.LimitMints(edge.mints, edge.addr, s.log)
 	}
 	engine := st.engine.Index(st.corpus)
-	grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
+	grounded := &grounding.Grounded{Engine: engine, Generator: st.gen}
 	bodyTimeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
 	acfg := ask.Config{
 		Site:           *st.record,

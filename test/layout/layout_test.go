@@ -140,6 +140,9 @@ var importRules = []struct{ from, forbidden, why string }{
 	{"internal/apierr", "internal/ask", "apierr is below the routes that use it"},
 	{"internal/apierr", "internal/askrun", "apierr is below the routes that use it"},
 	{"internal/apierr", "internal/sidecar", "apierr is below the routes that use it"},
+	// The answer contract is below both endpoints.
+	{"internal/grounding", "internal/ask", "grounding is below the endpoints"},
+	{"internal/grounding", "internal/askrun", "grounding is below the endpoints"},
 	// Access rules know nothing of the endpoints they guard.
 	{"internal/access", "internal/ask", "access is below the routes it guards"},
 	{"internal/access", "internal/askrun", "access is below the routes it guards"},

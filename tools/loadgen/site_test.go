@@ -18,6 +18,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
@@ -143,7 +144,7 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 	if limit <= 0 {
 		limit = 1_000_000
 	}
-	grounded := &ask.Grounded{Engine: evidence.NewIndex(c)}
+	grounded := &grounding.Grounded{Engine: evidence.NewIndex(c)}
 	auth := &subjects{inner: &access.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
 	h, err := ask.New(ask.Config{
 		Site: protocol.BackendSite{

@@ -14,10 +14,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/sidecar"
 )
@@ -206,24 +206,24 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// askGrounded answers every question with ask.Grounded over ix and gen,
+// askGrounded answers every question with grounding.Grounded over ix and gen,
 // the retriever and generator the sidecar wires for a site, without HTTP.
 func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, gen Generator, f *File, maxRecords int, ck *checker) (*System, error) {
 	site := &protocol.BackendSite{Limits: protocol.BackendLimits{MaxSources: maxRecords}}
-	g := &ask.Grounded{Engine: ix, Generator: gen.New()}
+	g := &grounding.Grounded{Engine: ix, Generator: gen.New()}
 	s := &System{Via: "ask.Grounded, " + gen.Name, Answers: &AnswerChecks{}}
 	for _, q := range f.Questions {
-		query := ask.Query{Site: site, Text: q.Q}
+		query := grounding.Query{Site: site, Text: q.Q}
 		p, err := g.RetrieveEvidence(ctx, query)
 		if err != nil {
 			return nil, err
 		}
 		query.Evidence = p
-		var sources []ask.Source
+		var sources []grounding.Source
 		if p.Status == evidence.Sufficient {
 			for i := range p.Records {
 				r := &p.Records[i]
-				sources = append(sources, ask.Source{ID: r.ID, Title: r.Label(), Href: r.Href(), Excerpt: r.Excerpt})
+				sources = append(sources, grounding.Source{ID: r.ID, Title: r.Label(), Href: r.Href(), Excerpt: r.Excerpt})
 			}
 		}
 		var o Outcome

@@ -1,4 +1,4 @@
-package ask
+package grounding
 
 import (
 	"context"
@@ -38,7 +38,7 @@ type Retriever interface {
 }
 
 // EvidenceRetriever is a Retriever whose sources come from an evidence
-// package. When Config.Retriever is one, the handler calls
+// package. When ask.Config.Retriever is one, the handler calls
 // RetrieveEvidence instead of Retrieve, cites the package's records,
 // hands the package to the generator in Query.Evidence, and links the
 // answer to it (the Link header's review fragment is the package's
@@ -48,9 +48,9 @@ type EvidenceRetriever interface {
 	RetrieveEvidence(ctx context.Context, q Query) (*evidence.Package, error)
 }
 
-// packageSources returns the records of a sufficient package as sources
+// FromPackage returns the records of a sufficient package as sources
 // titled with their citation label.
-func packageSources(p *evidence.Package) []Source {
+func FromPackage(p *evidence.Package) []Source {
 	if p == nil || p.Status != evidence.Sufficient {
 		return nil
 	}
@@ -68,9 +68,9 @@ const (
 	MaxSourceExcerptLen = 4096
 )
 
-// validSources returns the candidates that pass the strict source schema,
+// Valid returns the candidates that pass the strict source schema,
 // trimmed, in order, at most max of them. The rest are dropped silently.
-func validSources(list []Source, max int) []Source {
+func Valid(list []Source, max int) []Source {
 	out := make([]Source, 0, min(len(list), max))
 	for _, s := range list {
 		if len(out) == max {
@@ -94,19 +94,5 @@ type RetrieverFunc func(ctx context.Context, q Query) ([]Source, error)
 
 // Retrieve implements Retriever.
 func (f RetrieverFunc) Retrieve(ctx context.Context, q Query) ([]Source, error) { return f(ctx, q) }
-
-// PackageSources are a sufficient package's records as valid sources, at
-// most max (internal/askrun's tool searches).
-func PackageSources(p *evidence.Package, max int) []Source {
-	return validSources(packageSources(p), max)
-}
-
-// Cited returns the sources whose ids used names, in sources' order,
-// each once; CiteArgs is their cite event's args. For internal/askrun,
-// whose answers cite as the live ones do.
-func Cited(sources []Source, used []string) []Source { return citedSources(sources, used) }
-
-// CiteArgs writes the cite event's {"sources":[{"id","title","path"}]}.
-func CiteArgs(cited []Source) []byte { return citeArgs(cited) }
 
 func within(n, lo, hi int) bool { return n >= lo && n <= hi }

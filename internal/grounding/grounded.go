@@ -1,4 +1,4 @@
-package ask
+package grounding
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // Grounded answers from one verified corpus: it is both the Retriever (a
 // search of the evidence engine) and the Generator (a generate.Generator
 // over the same evidence package), so the command wires one value into
-// Config.Retriever and Config.Generator.
+// ask.Config.Retriever and ask.Config.Generator.
 //
 // It keeps no per-request state: the handler carries the package from
 // RetrieveEvidence to Generate (Query.Evidence), and Generate keeps only
@@ -35,7 +35,7 @@ func (g *Grounded) search(q Query) evidence.Package {
 // none, which the handler answers with 422 ASK_NO_GROUNDED_SOURCES.
 func (g *Grounded) Retrieve(ctx context.Context, q Query) ([]Source, error) {
 	p, err := g.RetrieveEvidence(ctx, q)
-	return packageSources(p), err
+	return FromPackage(p), err
 }
 
 // RetrieveEvidence implements EvidenceRetriever.
