@@ -8,12 +8,12 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/protocol"
 )
 

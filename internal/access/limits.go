@@ -2,11 +2,11 @@ package access
 
 import (
 	"context"
-	"github.com/askplane/askplane/internal/apierr"
 	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/limit"
 )
 

@@ -5,11 +5,11 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strings"
 	"sync"
 
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/protocol"
 )

@@ -1,10 +1,10 @@
 package ask
 
 import (
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"time"
 
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/protocol"
 )
 

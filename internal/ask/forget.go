@@ -2,9 +2,9 @@ package ask
 
 import (
 	"context"
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )

@@ -3,11 +3,11 @@ package askrun
 import (
 	"context"
 	"encoding/json"
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"

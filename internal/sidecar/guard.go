@@ -1,9 +1,10 @@
 package sidecar
 
 import (
-	"github.com/askplane/askplane/internal/apierr"
 	"net/http"
 	"strings"
+
+	"github.com/askplane/askplane/internal/apierr"
 )
 
 // guard applies the Host allow-list and the Origin rules to every route,
