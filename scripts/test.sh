@@ -16,8 +16,8 @@ go vet ./...
 echo "== pinned Hugo (built once, then cached)"
 go tool hugo version
 
-echo "== npm ci (axe-core for the browser accessibility audit), when missing"
-if [ ! -e node_modules/axe-core/axe.min.js ]; then
+echo "== npm ci (axe-core for the browser accessibility audit, TypeScript for the widget's types), when missing"
+if [ ! -e node_modules/axe-core/axe.min.js ] || [ ! -e node_modules/typescript/package.json ]; then
 	npm ci --no-audit --no-fund
 fi
 
@@ -37,6 +37,9 @@ fi
 
 echo "== go test -race (fuzz seed corpora run as tests)"
 go test -race -count=1 -timeout 20m ./...
+
+echo "== tsc --noEmit --checkJs (the widget's JSDoc types; tsconfig.json)"
+npx --no-install tsc -p tsconfig.json
 
 echo "== node --test (widget JavaScript against the shared vectors)"
 node --test test/js/

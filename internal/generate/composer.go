@@ -123,12 +123,13 @@ type composer struct {
 	listing   bool     // the question asks for several things ("which keys …")
 	entry     bool     // the answer is a troubleshooting entry
 	masks     map[string]uint64
-	common    uint64 // terms most of the package's records hold
-	leadBlock int    // the lead's block in its record
-	verbatim  string // a question naming code ("static: true"), as sentences and code are compared with it
-	literal   []bool // per record: its code holds the verbatim question
-	named     string // a definition's subject as asked ("docsy" of "what is Docsy")
-	restated  []bool // per record: its own heading is the question
+	derived   map[string]uint64 // a word's question terms by derivation, once per word
+	common    uint64            // terms most of the package's records hold
+	leadBlock int               // the lead's block in its record
+	verbatim  string            // a question naming code ("static: true"), as sentences and code are compared with it
+	literal   []bool            // per record: its code holds the verbatim question
+	named     string            // a definition's subject as asked ("docsy" of "what is Docsy")
+	restated  []bool            // per record: its own heading is the question
 	maxBytes  int
 	out       composed
 }
@@ -384,23 +385,33 @@ func (c *composer) mask(s string) uint64 {
 
 func (c *composer) maskOf(s string) uint64 {
 	var m uint64
-	for _, t := range evidence.Terms(camelParts(s)) {
-		w := stem(t)
+	for _, w := range stems.of(s) {
 		if i, ok := slices.BinarySearch(c.terms, w); ok {
 			m |= 1 << uint(i)
 			continue
 		}
-		// A derived form: "installation" for "install", "configure"
-		// for "configuration".
-		for i, q := range c.terms {
-			short, long := q, w
-			if len(long) < len(short) {
-				short, long = long, short
-			}
-			if len(short) >= 5 && len(long)-len(short) <= 5 && strings.HasPrefix(long, short[:len(short)-1]) {
-				m |= 1 << uint(i)
-			}
+		if len(w) < 5 {
+			continue // too short to be a derived form of anything
 		}
+		d, ok := c.derived[w]
+		if !ok {
+			// A derived form: "installation" for "install", "configure"
+			// for "configuration".
+			for i, q := range c.terms {
+				short, long := q, w
+				if len(long) < len(short) {
+					short, long = long, short
+				}
+				if len(short) >= 5 && len(long)-len(short) <= 5 && strings.HasPrefix(long, short[:len(short)-1]) {
+					d |= 1 << uint(i)
+				}
+			}
+			if c.derived == nil {
+				c.derived = make(map[string]uint64)
+			}
+			c.derived[w] = d
+		}
+		m |= d
 	}
 	return m
 }
@@ -532,6 +543,9 @@ func (c *composer) collect() {
 		for bi, b := range c.pkg.Records[ri].Blocks {
 			switch b.Kind {
 			case chunk.Paragraph, chunk.Note, chunk.Definition:
+				if tabLabel(b) {
+					continue
+				}
 				for si, s := range sentences(b.Text) {
 					if quotable(s) {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
@@ -656,7 +670,11 @@ func anaphoric(l string) bool {
 
 // leans: s opens leaning on what came before it.
 func leans(s string) bool {
-	l := strings.ToLower(s[:min(len(s), 24)])
+	return leansLower(strings.ToLower(s[:min(len(s), 24)]))
+}
+
+// leansLower is leans of a lower-cased sentence.
+func leansLower(l string) bool {
 	for _, d := range dependent {
 		if strings.HasPrefix(l, d) {
 			return true
@@ -677,6 +695,9 @@ var imperative = map[string]bool{
 	"override": true, "replace": true, "clone": true, "push": true, "select": true, "choose": true, "type": true, "edit": true,
 	"download": true, "upgrade": true, "update": true, "define": true, "mark": true, "name": true, "bundle": true, "proxy": true,
 	"serve": true, "place": true, "register": true, "quote": true, "wrap": true, "follow": true, "ask": true,
+	"show": true, "hide": true, "turn": true, "stop": true, "display": true, "exclude": true, "migrate": true, "publish": true,
+	"host": true, "preview": true, "embed": true, "insert": true, "rename": true, "move": true, "translate": true, "customize": true,
+	"customise": true, "render": true, "verify": true, "fetch": true,
 }
 
 func firstWord(s string) string {
@@ -737,7 +758,7 @@ func (c *composer) score(s *sent) int {
 	if s.mask == 0 && !(s.pos == 0 && 2*bits.OnesCount64(own) >= bits.OnesCount64(c.all)) {
 		sc -= 12 // says nothing of the question, and is not what its section opens with
 	}
-	l := strings.ToLower(s.text)
+	l := strings.ToLower(s.text) // once: every check below reads it
 	if s.pos == 0 {
 		sc += 6 // a block's first sentence says what the block is about
 	}
@@ -761,7 +782,7 @@ func (c *composer) score(s *sent) int {
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
 	}
-	if leans(s.text) {
+	if leansLower(l) {
 		sc -= 18
 	}
 	for _, d := range closing {
@@ -926,9 +947,31 @@ func (c *composer) lead() int {
 }
 
 func (c *composer) introducesCode(s *sent) bool {
-	bs := c.pkg.Records[s.rec].Blocks
-	return s.block+1 < len(bs) && bs[s.block+1].Kind == chunk.Code && len(bs[s.block+1].Text) <= maxComposeCode &&
-		c.lastOf(s)
+	k := c.codeAfter(s.rec, s.block)
+	return k >= 0 && len(c.pkg.Records[s.rec].Blocks[k].Text) <= maxComposeCode && c.lastOf(s)
+}
+
+// codeAfter is the code block right after block in rec, past any tab
+// labels between them ("Front matter:", "toml"); -1 when none follows.
+func (c *composer) codeAfter(rec, block int) int {
+	bs := c.pkg.Records[rec].Blocks
+	for k := block + 1; k < len(bs); k++ {
+		switch {
+		case bs[k].Kind == chunk.Code:
+			return k
+		case !tabLabel(bs[k]):
+			return -1
+		}
+	}
+	return -1
+}
+
+// tabLabel: a block that only names the tab or file a code block sits
+// in ("Front matter:", "toml", "hugo.yaml"), as themes render code
+// tabs; it is no sentence to quote.
+func tabLabel(b chunk.Block) bool {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(b.Text), ":"))
+	return (b.Kind == chunk.Paragraph || b.Kind == chunk.List && strings.HasPrefix(b.Text, " ")) && t != "" && len(t) <= 24 && !strings.Contains(t, ". ") && !strings.ContainsAny(t, "\n") && fewWords(t, 4)
 }
 
 // introducesList: s ends its paragraph and a list follows it ("To
@@ -1124,7 +1167,7 @@ func (c *composer) single(li int) {
 	// page with a question term in its code or headings.
 	codeRec, code := lead.rec, -1
 	if c.introducesCode(&lead) && strings.HasSuffix(lead.text, ":") {
-		code = lead.block + 1
+		code = c.codeAfter(lead.rec, lead.block)
 	} else {
 		best := 0
 		for ri := range c.pkg.Records {
@@ -1179,7 +1222,7 @@ func (c *composer) single(li int) {
 	if code >= 0 {
 		cbs := c.pkg.Records[codeRec].Blocks
 		// Code the lead does not introduce keeps its own introduction.
-		if codeRec != lead.rec || code != lead.block+1 || !strings.HasSuffix(lead.text, ":") {
+		if codeRec != lead.rec || code != c.codeAfter(lead.rec, lead.block) || !strings.HasSuffix(lead.text, ":") {
 			for i := range c.sents {
 				s := &c.sents[i]
 				if s.rec == codeRec && s.block == code-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) && !c.said(s.text) && size+2+len(s.text) <= c.maxBytes+200 {
@@ -1411,7 +1454,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		s := &c.sents[i]
 		c.add("\n\n"+s.text, s.rec)
 		if c.comparedCode(s) {
-			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[s.block+1]), s.rec)
+			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[c.codeAfter(s.rec, s.block)]), s.rec)
 		}
 	}
 }
@@ -1420,7 +1463,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 // other side's example: "TOML front matter is fenced with three plus
 // signs:"), which is quoted with it.
 func (c *composer) comparedCode(s *sent) bool {
-	return c.sh == shapeCompare && strings.HasSuffix(s.text, ":") && c.introducesCode(s) && len(c.pkg.Records[s.rec].Blocks[s.block+1].Text) <= maxComposeCode/3
+	return c.sh == shapeCompare && strings.HasSuffix(s.text, ":") && c.introducesCode(s) && len(c.pkg.Records[s.rec].Blocks[c.codeAfter(s.rec, s.block)].Text) <= maxComposeCode/3
 }
 
 // exampleOf is, for a question naming a setting or function (camelCase,

@@ -458,3 +458,35 @@ func TestComposerDefinitionFromListIntro(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A sentence introducing code keeps it when the theme puts tab labels
+// ("Front matter:", "toml") between them.
+func TestComposerCodeBehindTabLabels(t *testing.T) {
+	page := [3]string{"/docs/search/", "Search", `<h2 id="exclude">Excluding pages from local search results</h2>
+<p>To exclude pages from local search results, add <code>exclude_search: true</code> to the front matter of each page:</p>
+<p>Front matter:</p>
+<p>toml</p>
+<pre><code class="language-toml">exclude_search = true</code></pre>
+<p>yaml</p>
+<pre><code class="language-yaml">exclude_search: true</code></pre>`}
+	text := composeNow(t, "exclude a page from local search results", page)
+	want := "To exclude pages from local search results, add `exclude_search: true` to the front matter of each page:\n\n```toml\nexclude_search = true\n```"
+	if !strings.HasPrefix(text, want) || strings.Contains(text, "Front matter:\n") {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+// The stem cache stays bounded however many texts pass through it, and
+// gives the same stems as computing them afresh.
+func TestStemCacheBounded(t *testing.T) {
+	c := &stemCache{new: map[string][]string{}}
+	for i := range 3*stemCacheSize + 7 {
+		s := "Serving pages " + itoa(i)
+		if got := c.of(s); strings.Join(got, " ") != "serv page "+itoa(i) {
+			t.Fatalf("of(%q) = %q", s, got)
+		}
+	}
+	if n := len(c.new) + len(c.old); n > 2*stemCacheSize {
+		t.Errorf("cache holds %d texts, bound %d", n, 2*stemCacheSize)
+	}
+}

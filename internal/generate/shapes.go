@@ -410,7 +410,7 @@ func (c *composer) quoteFix(rec int) {
 			if all, start := c.steps(rec, 2); all != nil && start == s.block+1 {
 				c.writeSteps(rec, all, "\n\n")
 			} else if c.introducesCode(s) {
-				c.add("\n\n"+fence(bs[s.block+1]), rec)
+				c.add("\n\n"+fence(bs[c.codeAfter(rec, s.block)]), rec)
 			} else if c.introducesList(s) {
 				c.quoteList(rec, s.block+1, &size)
 			}

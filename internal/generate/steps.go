@@ -48,6 +48,8 @@ blocks:
 			if n := len(out); n > 0 && out[n-1].code < 0 && len(b.Text) <= maxComposeCode {
 				out[n-1].code = bi
 			}
+		case tabLabel(b):
+			// "hugo.toml" above one of a step's code tabs
 		case len(out) > 0:
 			break blocks // the list is over: a paragraph or a note follows it
 		}

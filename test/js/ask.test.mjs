@@ -20,7 +20,7 @@ import {
   MAX_ASK_BODY_BYTES,
   MESSAGE_MISS,
   utf8Length,
-} from '../../hugo-module/assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/index.js';
 
 const enc = new TextEncoder();
 

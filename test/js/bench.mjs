@@ -7,7 +7,7 @@
 //    Resolver) as a ratio to JSON.parse of the same bytes;
 //  - resolve latency per query (p50, p99) over a mix of hits, misses,
 //    choices and Unicode queries.
-import { sealArtifact, encodeArtifact, Resolver, verifyArtifact, MAX_ARTIFACT_BYTES } from '../../hugo-module/assets/askplane/js/index.js';
+import { sealArtifact, encodeArtifact, Resolver, verifyArtifact, MAX_ARTIFACT_BYTES } from '../../hugo-module/assets/askplane/js/runtime/index.js';
 
 function maxArtifact() {
   const entries = [];

@@ -19,10 +19,10 @@ import {
   canonicalDigest,
   sha256Hex,
   utf8Length,
-} from '../../hugo-module/assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/index.js';
 // The widget's own verify path (Web Crypto's hash, not the core's): not
 // public API, so not in index.js.
-import { verifyArtifactIndexWith } from '../../hugo-module/assets/askplane/js/knowledge.js';
+import { verifyArtifactIndexWith } from '../../hugo-module/assets/askplane/js/runtime/knowledge.js';
 
 const fixtures = load('agentskit-v1-fixtures.json');
 

@@ -20,7 +20,7 @@ import {
   decodeEnvelope,
   decodeAskEvents,
   encodeAskEvent,
-} from '../../hugo-module/assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/index.js';
 
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const code = (r) => (r.ok ? 'ok' : r.diagnostic.code);

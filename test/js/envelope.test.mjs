@@ -11,7 +11,7 @@ import {
   queryFields,
   escalate,
   encodeAskRequest,
-} from '../../hugo-module/assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/index.js';
 
 function input(c) {
   if (c.text !== undefined) return c.text;

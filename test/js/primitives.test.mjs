@@ -14,8 +14,8 @@ import {
   utf8Length,
   utf8Encode,
   decodeUTF8,
-} from '../../hugo-module/assets/askplane/js/index.js';
-import { decodeUTF8Go } from '../../hugo-module/assets/askplane/js/utf8.js';
+} from '../../hugo-module/assets/askplane/js/runtime/index.js';
+import { decodeUTF8Go } from '../../hugo-module/assets/askplane/js/runtime/utf8.js';
 
 test('href vectors', (t) => {
   const v = load('hrefs.json');
@@ -101,7 +101,7 @@ test('lone surrogates are found and replaced without String.prototype.isWellForm
   const script = `
     delete String.prototype.isWellFormed;
     delete String.prototype.toWellFormed;
-    const m = await import(${JSON.stringify(new URL('../../hugo-module/assets/askplane/js/text.js', import.meta.url).href)});
+    const m = await import(${JSON.stringify(new URL('../../hugo-module/assets/askplane/js/runtime/text.js', import.meta.url).href)});
     const cases = JSON.parse(process.argv[1]);
     console.log(JSON.stringify(cases.map((s) => [m.isWellFormed(s), m.toWellFormed(s)])));
   `;

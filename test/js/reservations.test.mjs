@@ -1,4 +1,4 @@
-// The widget's choice reservations (assets/askplane/js/reservations.js).
+// The widget's choice reservations (assets/askplane/js/runtime/reservations.js).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from './vectors.mjs';
@@ -10,7 +10,7 @@ import {
   parseDateTime,
   MAX_CHOICE_SESSIONS,
   MAX_SESSION_CHOICES,
-} from '../../hugo-module/assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/index.js';
 
 const fixtures = load('agentskit-v1-fixtures.json');
 const resolver = new Resolver(

@@ -20,7 +20,7 @@ import {
   MESSAGE_OFFLINE,
   MESSAGE_STALE,
   MESSAGE_CORRUPT,
-} from '../../hugo-module/assets/askplane/js/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/index.js';
 
 const doc = load('resolver.json');
 const fixtures = load('agentskit-v1-fixtures.json');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { load } from './vectors.mjs';
-import { sha256Hex, K, INIT } from '../../hugo-module/assets/askplane/js/sha256.js';
+import { sha256Hex, K, INIT } from '../../hugo-module/assets/askplane/js/runtime/sha256.js';
 
 test('SHA-256 known answers', () => {
   assert.equal(sha256Hex(''), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
@@ -63,7 +63,7 @@ test('verification needs neither Web Crypto nor TextEncoder/TextDecoder', () => 
     delete globalThis.crypto;
     globalThis.TextEncoder = undefined;
     globalThis.TextDecoder = undefined;
-    const m = await import(${JSON.stringify(new URL('../../hugo-module/assets/askplane/js/index.js', import.meta.url).href)});
+    const m = await import(${JSON.stringify(new URL('../../hugo-module/assets/askplane/js/runtime/index.js', import.meta.url).href)});
     const f = JSON.parse(process.argv[1]);
     if (globalThis.crypto !== undefined) throw new Error('crypto still there');
     const trust = m.siteTrust(m.decodeSiteConfig(JSON.stringify(f.siteConfig)).value);

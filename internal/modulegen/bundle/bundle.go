@@ -9,6 +9,7 @@ package bundle
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -26,12 +27,12 @@ const SourceDir = "hugo-module/assets/askplane/js"
 // Every reader downloads it, so it stays short.
 const Header = "/* generated, do not edit: go generate ./internal/web */"
 
-// Entries are the bundled entry points, by file name in SourceDir; each
-// bundle has the same name in Dir. main.js is the page's module script,
-// core.js the protocol core the widget imports on the reader's first
-// intent, sha256.js the SHA-256 the widget imports only where Web Crypto
-// is missing.
-var Entries = []string{"main.js", "core.js", "sha256.js"}
+// Entries are the bundled entry points, by slash path in SourceDir; each
+// bundle has the entry's file name in Dir. main.js is the page's module
+// script, core.js the protocol core and the widget (runtime/ and ui/),
+// imported on the reader's first intent, runtime/sha256.js the SHA-256
+// the widget imports only where Web Crypto is missing.
+var Entries = []string{"main.js", "core.js", "runtime/sha256.js"}
 
 // File is one bundle.
 type File struct {
@@ -52,7 +53,7 @@ func Files(root string) ([]File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s/%s: %w", SourceDir, name, err)
 		}
-		files = append(files, File{Name: name, Data: data})
+		files = append(files, File{Name: path.Base(name), Data: data})
 	}
 	return files, nil
 }

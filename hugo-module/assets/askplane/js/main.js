@@ -7,11 +7,34 @@
 // file per language checked against data-askplane-markup-integrity) and
 // the protocol core with the widget (core.js, data-askplane-core, checked
 // against data-askplane-core-integrity). A transcript kept by the site's
-// previous page mounts them at boot. index.js stays the protocol core's
-// public API; widget.js is the interactive widget, bundled into core.js.
+// previous page mounts them at boot. runtime/index.js stays the protocol core's
+// public API; ui/widget.js is the interactive widget, bundled into core.js.
 
+// The loader is bundled apart from the core (ui/dom.js has the same two
+// helpers): these stay its own.
+/**
+ * @param {ParentNode} el
+ * @param {string} name
+ * @returns {any}
+ */
 const hook = (el, name) => el.querySelector(`[data-askplane-${name}]`);
+/**
+ * @param {Element} el
+ * @param {string} name
+ * @returns {string}
+ */
 const attr = (el, name) => el.getAttribute(`data-askplane-${name}`) || '';
+
+/**
+ * The loader a booted root carries as its askplane property.
+ * @typedef {object} Loader
+ * @property {() => Promise<import('./ui/widget.js').Widget>} mount
+ * @property {(url: string, integrity: string) => Promise<any>} import
+ * @property {import('./ui/widget.js').Widget | null} widget
+ * @property {boolean} isOpen
+ * @property {() => Promise<void>} open
+ * @property {() => void} close
+ */
 
 // importChecked imports the module at url, checked against integrity (an
 // SRI value): a modulepreload link fetches it with the check and puts it
@@ -19,6 +42,11 @@ const attr = (el, name) => el.getAttribute(`data-askplane-${name}`) || '';
 // link's load event keeps import() from fetching it a second time,
 // unchecked. A browser without modulepreload imports it directly (the URL
 // is fingerprinted and same-origin).
+/**
+ * @param {string} url
+ * @param {string} integrity
+ * @returns {Promise<any>}
+ */
 function importChecked(url, integrity) {
   const link = document.createElement('link');
   if (!link.relList.supports('modulepreload')) return import(url);
@@ -35,6 +63,7 @@ function importChecked(url, integrity) {
 // markup fetches the panel's markup, checked against its integrity, and
 // parses it (an inert document: nothing in it runs) into the shell. A
 // failure is tried again on the next intent.
+/** @param {Element} root */
 async function markup(root) {
   const res = await fetch(new URL(attr(root, 'markup'), document.baseURI), { integrity: attr(root, 'markup-integrity') });
   if (!res.ok) throw new Error(`askplane: HTTP ${res.status}`);
@@ -46,17 +75,27 @@ async function markup(root) {
 // markup and the core are in; open() and close() show and hide the panel,
 // which needs only the markup, so a core that fails to load still leaves
 // a panel that says so.
+/**
+ * @param {Document} [doc]
+ * @returns {Loader | null}
+ */
 export function boot(doc = document) {
+  /** @type {any} the root, with its askplane loader once booted */
   const root = doc.querySelector('[data-askplane-root]');
   if (root === null || root.askplane) return root?.askplane ?? null;
   const launcher = hook(root, 'launcher');
-  let panel = null; // the markup's promise
-  let core = null; // the core's promise
+  /** @type {Promise<void> | null} the markup's promise */
+  let panel = null;
+  /** @type {Promise<any> | null} the core's promise */
+  let core = null;
+  /** @type {import('./ui/widget.js').Widget | null} */
   let widget = null;
-  let el = null; // the panel's hooks, once its markup is in
-  let from = null; // what had focus when the panel opened
-  const once = (p, reset) =>
-    p.catch((e) => {
+  /** @type {any} the panel's hooks, once its markup is in */
+  let el = null;
+  /** @type {HTMLElement | null} what had focus when the panel opened */
+  let from = null;
+  const once = (/** @type {Promise<any>} */ p, /** @type {() => void} */ reset) =>
+    p.catch((/** @type {unknown} */ e) => {
       reset();
       throw e;
     });
@@ -74,7 +113,7 @@ export function boot(doc = document) {
     launcher.setAttribute('aria-controls', el.panel.id);
     hook(root, 'close').addEventListener('click', () => api.close());
     el.input.addEventListener('focus', intent, { passive: true });
-    hook(root, 'form').addEventListener('submit', (e) => {
+    hook(root, 'form').addEventListener('submit', (/** @type {Event} */ e) => {
       e.preventDefault();
       const text = el.input.value.trim();
       if (text === '') return;
@@ -97,7 +136,7 @@ export function boot(doc = document) {
       return el !== null && !el.panel.hidden;
     },
     open() {
-      const active = document.activeElement;
+      const active = /** @type {HTMLElement | null} */ (document.activeElement);
       from = active && active !== document.body && !root.contains(active) ? active : null;
       intent();
       return mounted().then(() => {

@@ -8,6 +8,11 @@ import { isContentHash } from './text.js';
 
 // evidenceHref returns the rel="evidence" target of a Link header value,
 // resolved against base, when it is an http(s) URL; else ''.
+/**
+ * @param {string | null} link
+ * @param {string | URL} base
+ * @returns {string}
+ */
 export function evidenceHref(link, base) {
   const m = /<([^>]*)>\s*;\s*rel="?evidence"?/.exec(link || '');
   try {
@@ -22,6 +27,11 @@ export function evidenceHref(link, base) {
 // is review posts: {url, context_id}, url the endpoint's sibling
 // "feedback" with the review link's corpus; or null when the link carries
 // no well-formed context_id.
+/**
+ * @param {string} review
+ * @param {string | URL} endpoint
+ * @returns {{url: string, context_id: string} | null}
+ */
 export function feedbackRequest(review, endpoint) {
   try {
     const url = new URL(review);
@@ -30,7 +40,7 @@ export function feedbackRequest(review, endpoint) {
     // test reads any value.
     if (!isContentHash(String(id))) return null;
     const post = new URL('feedback', endpoint);
-    post.search = new URLSearchParams({ corpus: url.searchParams.get('corpus') || '' });
+    post.search = /** @type {any} */ (new URLSearchParams({ corpus: url.searchParams.get('corpus') || '' }));
     return { url: post.href, context_id: id };
   } catch {
     return null;

@@ -16,9 +16,17 @@ import { Sha256 } from './sha256.js';
 
 // PLACEHOLDER_HASH stands in for contentHash while an artifact that has
 // none yet is validated, before its hash is computed.
+/** @typedef {import('./knowledge.js').Artifact} Artifact */
+/** @typedef {import('./knowledge.js').Entry} Entry */
+
+/** The content hash an artifact without one is checked with. */
 export const PLACEHOLDER_HASH = 'sha256:' + '0'.repeat(64);
 
 // canonicalEntry builds one entry in canonical order.
+/**
+ * @param {Entry} e
+ * @returns {Entry}
+ */
 export function canonicalEntry(e) {
   return {
     id: e.id,
@@ -36,7 +44,14 @@ export function canonicalEntry(e) {
 // contentHash (after siteId) only when withHash is set. Entries that are
 // already canonical objects (built by this package's decoder) are reused
 // as they are; pass rebuild to copy them.
+/**
+ * @param {Artifact} a
+ * @param {boolean} withHash
+ * @param {boolean} [rebuild]
+ * @returns {Record<string, any>}
+ */
 export function artifactDocument(a, withHash, rebuild = true) {
+  /** @type {Record<string, any>} */
   const doc = {
     protocol: KNOWLEDGE_PROTOCOL,
     version: VERSION,
@@ -51,6 +66,10 @@ export function artifactDocument(a, withHash, rebuild = true) {
 }
 
 // canonicalText returns the canonical JSON text of a decoded artifact.
+/**
+ * @param {Artifact} a
+ * @returns {string}
+ */
 export function canonicalText(a) {
   return JSON.stringify(artifactDocument(a, false));
 }
@@ -63,6 +82,11 @@ export function canonicalText(a) {
 // half-megabyte rope costs more than hashing it. Entries that are already
 // canonical objects (this package's decoder builds them) are stringified
 // as they are; pass rebuild to copy them first.
+/**
+ * @param {Artifact} a
+ * @param {boolean} [rebuild]
+ * @returns {{hash: string, bytes: number}}
+ */
 export function canonicalDigest(a, rebuild = true) {
   const h = new Sha256();
   const head = JSON.stringify({ ...artifactDocument(a, false, false), entries: undefined });
@@ -79,6 +103,10 @@ export function canonicalDigest(a, rebuild = true) {
 }
 
 // contentHash returns the content hash of a decoded artifact.
+/**
+ * @param {Artifact} a
+ * @returns {string}
+ */
 export function contentHash(a) {
   return canonicalDigest(a).hash;
 }

@@ -12,6 +12,7 @@ import { toWellFormed, truncateUTF16 } from './text.js';
 import { normalizeKnowledgeKey } from './normalize.js';
 import { verifyArtifactIndex } from './knowledge.js';
 import { fail, invalid } from './json.js';
+import { FALLBACK_BACKEND } from './site.js';
 import {
   MESSAGE_CHOICES,
   MESSAGE_CHOICE_MISSING,
@@ -33,14 +34,36 @@ import {
 // made: verifyArtifactIndex's, or the widget's verifyArtifactIndexWith
 // (Web Crypto, asynchronous). Resolver is the one that verifies itself,
 // and the one that describes its artifact (the widget only asks).
+/** @typedef {import('./answer.js').Envelope} Envelope */
+/** @typedef {import('./knowledge.js').ArtifactIndex} ArtifactIndex */
+/** @typedef {import('./knowledge.js').Entry} Entry */
+
+/**
+ * A Resolver's options: now() returns the clock in epoch milliseconds.
+ * @typedef {{now?: () => number}} ResolverOptions
+ */
+
+/**
+ * What #ask found: the escalation that answers before any matching, or
+ * the query, its key and the entries that own the key.
+ * @typedef {{early?: Envelope, query: string, key: string, owners: number[]}} Asked
+ */
+
+/** A resolver over a verification already made (see below). */
 export class VerifiedResolver {
-  #index = null; // {artifact, keys, owners, expiresMs} once verified
+  /** @type {ArtifactIndex} once verified; null (typed away: #ask checks it first) until then */
+  #index = /** @type {any} */ (null);
+  /** @type {() => number} */
   #now;
 
   // new VerifiedResolver(r, {now}) answers from r.value when r.ok, else
   // escalates every question as corrupt. The index must be the verifier's
   // own fresh objects, not shared with a caller. now() returns the clock
   // in epoch milliseconds, for the expiry check (default Date.now).
+  /**
+   * @param {import('./json.js').Result<ArtifactIndex>} r
+   * @param {ResolverOptions} [options]
+   */
   constructor(r, options = {}) {
     this.#now = typeof options.now === 'function' ? options.now : Date.now;
     if (r.ok) this.#index = r.value;
@@ -56,6 +79,11 @@ export class VerifiedResolver {
   //     stale. The clock is read only for artifacts that expire;
   //  3. a query over 512 UTF-16 units is a miss (with missMessage): it is
   //     never cut down into a match. A key over 512 owns nothing.
+  /**
+   * @param {any} query any value: made a well-formed string first
+   * @param {string} missMessage
+   * @returns {Asked}
+   */
   #ask(query, missMessage) {
     query = toWellFormed(String(query));
     const index = this.#index;
@@ -63,7 +91,7 @@ export class VerifiedResolver {
     if (index === null) early = escalate(query, REASON_CORRUPT);
     else if (index.expiresMs !== null && index.expiresMs <= this.#now()) early = escalate(query, REASON_STALE);
     else if (query.length > MAX_QUERY_LEN) early = escalate(query, REASON_MISS, missMessage);
-    if (early !== null) return { early };
+    if (early !== null) return /** @type {Asked} */ ({ early });
     const key = normalizeKnowledgeKey(query);
     return { query, key, owners: (key.length <= MAX_QUERY_LEN && index.owners.get(key)) || [] };
   }
@@ -71,6 +99,10 @@ export class VerifiedResolver {
   // resolve answers query: no owner of its key is a miss, several are
   // choices (the first 8 in artifact order), exactly one is that entry's
   // answer.
+  /**
+   * @param {string} question
+   * @returns {Envelope}
+   */
   resolve(question) {
     const { early, query, key, owners } = this.#ask(question, MESSAGE_MISS);
     if (early) return early;
@@ -83,6 +115,11 @@ export class VerifiedResolver {
   // 8) entries that query offers, so a forged id cannot reach an entry the
   // question never matched; anything else is a miss saying the selected
   // answer is unavailable.
+  /**
+   * @param {string} choiceId
+   * @param {string} originalQuery
+   * @returns {Envelope}
+   */
   resolveChoice(choiceId, originalQuery) {
     const { early, query, key, owners } = this.#ask(originalQuery, MESSAGE_CHOICE_MISSING);
     if (early) return early;
@@ -93,6 +130,12 @@ export class VerifiedResolver {
 
   // Each envelope is built fresh, citations included, so a caller that
   // edits one cannot change what the Resolver answers next.
+  /**
+   * @param {number} i
+   * @param {string} query
+   * @param {string} key
+   * @returns {Envelope}
+   */
   #answer(i, query, key) {
     const e = this.#index.artifact.entries[i];
     return envelope(OUTCOME_ANSWER, query, key, {
@@ -105,6 +148,12 @@ export class VerifiedResolver {
     });
   }
 
+  /**
+   * @param {number[]} owners
+   * @param {string} query
+   * @param {string} key
+   * @returns {Envelope}
+   */
   #choices(owners, query, key) {
     const { artifact, keys } = this.#index;
     const entries = artifact.entries;
@@ -118,6 +167,10 @@ export class VerifiedResolver {
   }
 
   // #provenance is the local provenance of the entries at indices.
+  /**
+   * @param {number[]} indices
+   * @returns {import('./answer.js').Provenance}
+   */
   #provenance(indices) {
     const a = this.#index.artifact;
     return { source: 'local', artifactId: a.artifactId, contentHash: a.contentHash, entryIds: indices.map((i) => a.entries[i].id) };
@@ -129,15 +182,23 @@ export class VerifiedResolver {
 // author wrote it) whose key belongs to that entry alone, so that asking
 // it again answers instead of offering the same choices. The unique-alias
 // rule guarantees one exists; the fallbacks keep the function total.
+/**
+ * @param {Entry} e
+ * @param {string[]} keys
+ * @param {Map<string, number[]>} owners
+ * @returns {string}
+ */
 function suggestionValue(e, keys, owners) {
   const values = e.match.values;
   for (let j = 0; j < values.length; j++) {
-    if (owners.get(keys[j]).length === 1) return values[j];
+    if (/** @type {number[]} */ (owners.get(keys[j])).length === 1) return values[j];
   }
   return values.length > 0 ? values[0] : e.id;
 }
 
+/** A resolver that verifies its artifact itself, and describes it. */
 export class Resolver extends VerifiedResolver {
+  /** @type {{ok: boolean, value?: ArtifactIndex, diagnostic?: import('./json.js').Diagnostic}} */
   #r;
 
   // new Resolver(artifact, trust, {now}) verifies artifact against trust
@@ -147,6 +208,11 @@ export class Resolver extends VerifiedResolver {
   // changes cannot reach it either. artifact may be the artifact object,
   // or its bytes or text (then it is decoded, normalized and hashed once);
   // null means there is none.
+  /**
+   * @param {unknown} artifact
+   * @param {unknown} trust
+   * @param {ResolverOptions} [options]
+   */
   constructor(artifact, trust, options = {}) {
     const r = artifact == null ? fail(invalid()) : verifyArtifactIndex(artifact, trust);
     super(r, options);
@@ -180,11 +246,19 @@ export class Resolver extends VerifiedResolver {
 }
 
 // createResolver is new Resolver(artifact, trust, options).
+/**
+ * @param {unknown} artifact
+ * @param {unknown} trust
+ * @param {ResolverOptions} [options]
+ * @returns {Resolver}
+ */
 export function createResolver(artifact, trust, options) {
   return new Resolver(artifact, trust, options);
 }
 
+/** decide's action: serve the envelope locally. */
 export const ACTION_LOCAL = 'local';
+/** decide's action: ask the backend. */
 export const ACTION_ESCALATE = 'escalate';
 
 // decide applies the site's fallback mode to a resolver result and
@@ -195,11 +269,17 @@ export const ACTION_ESCALATE = 'escalate';
 // is no use without one. Stale and corrupt keep their reason even
 // offline: they say what is wrong with the local knowledge. env is not
 // modified; a missing env is a corrupt escalation.
+/**
+ * @param {Envelope | null | undefined} env
+ * @param {string} mode
+ * @param {boolean} backendAvailable
+ * @returns {{action: string, envelope: Envelope}}
+ */
 export function decide(env, mode, backendAvailable) {
   if (env == null) env = escalate('', REASON_CORRUPT);
   let action = ACTION_LOCAL;
   if (env.outcome === OUTCOME_ESCALATION) {
-    if (mode === 'backend' && backendAvailable) action = ACTION_ESCALATE;
+    if (mode === FALLBACK_BACKEND && backendAvailable) action = ACTION_ESCALATE;
     else if (env.reason === REASON_MISS) env = escalationEnvelope(env.query, env.normalizedQuery, REASON_OFFLINE, MESSAGE_OFFLINE);
   }
   return { action, envelope: env };

@@ -8,12 +8,28 @@ import { isContentHash, isSafeIdentifier } from './text.js';
 import { isSafeHref } from './href.js';
 import { field, object, ok, oneOf, parseDocument, readText, schema } from './json.js';
 
+/**
+ * A decoded site config.
+ * @typedef {object} SiteConfig
+ * @property {string} protocol
+ * @property {number} version
+ * @property {string} siteId
+ * @property {{href: string, contentHash: string}} artifact
+ * @property {{mode: string}} fallback
+ */
+
+/** A question the artifact cannot answer may go to the Ask backend. */
 export const FALLBACK_BACKEND = 'backend';
+/** No question goes to the Ask backend. */
 export const FALLBACK_DISABLED = 'disabled';
 
 // decodeSiteConfig decodes a site config (bytes or string). The byte limit
 // is checked before parsing; unknown members are stripped. The value is a
 // fresh object in the protocol's key order.
+/**
+ * @param {unknown} input
+ * @returns {import('./json.js').Result<SiteConfig>}
+ */
 export function decodeSiteConfig(input) {
   const r = parseDocument(readText(input, MAX_SITE_CONFIG_BYTES), SITE_PROTOCOL);
   if (!r.ok) return r;
@@ -35,6 +51,10 @@ export function decodeSiteConfig(input) {
 }
 
 // encodeSiteConfig writes a site config in the protocol's key order.
+/**
+ * @param {SiteConfig} site
+ * @returns {string}
+ */
 export function encodeSiteConfig(site) {
   return JSON.stringify({
     protocol: SITE_PROTOCOL,
@@ -47,6 +67,10 @@ export function encodeSiteConfig(site) {
 
 // siteTrust returns the anchors an artifact must match: {contentHash,
 // siteId}, the trust argument of verifyArtifact and the resolver.
+/**
+ * @param {SiteConfig} site
+ * @returns {import('./knowledge.js').Trust}
+ */
 export function siteTrust(site) {
   return { contentHash: site.artifact.contentHash, siteId: site.siteId };
 }

@@ -15,6 +15,10 @@
 const encoder = typeof TextEncoder === 'function' ? /* @__PURE__ */ new TextEncoder() : null;
 
 // utf8Encode returns the UTF-8 bytes of s.
+/**
+ * @param {string} s
+ * @returns {Uint8Array}
+ */
 export function utf8Encode(s) {
   if (encoder) return encoder.encode(s);
   const out = new Uint8Array(utf8Length(s));
@@ -55,6 +59,10 @@ export function utf8Encode(s) {
 // and more: two bytes under U+0800, three above, a lone surrogate
 // included (written as U+FFFD); a surrogate pair is four bytes for its
 // two units.
+/**
+ * @param {string} s
+ * @returns {number}
+ */
 export function utf8Length(s) {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
@@ -70,20 +78,30 @@ export function utf8Length(s) {
 // utf8LengthExceeds reports whether s takes more than max UTF-8 bytes,
 // counting only when the UTF-16 length leaves the answer open (each unit
 // is 1 to 3 bytes).
+/**
+ * @param {string} s
+ * @param {number} max
+ * @returns {boolean}
+ */
 export function utf8LengthExceeds(s, max) {
   return s.length > max || (s.length * 3 > max && utf8Length(s) > max);
 }
 
 // TextDecoder may be missing, or refuse fatal mode (Node without ICU).
+/** @type {TextDecoder | null} */
 let strictDecoder = null;
 try {
   strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 } catch {}
 
 // decodeUTF8 decodes bytes as Go reads them (see the file comment).
+/**
+ * @param {Uint8Array} bytes
+ * @returns {string}
+ */
 export function decodeUTF8(bytes) {
   try {
-    return strictDecoder.decode(bytes);
+    return /** @type {TextDecoder} */ (strictDecoder).decode(bytes);
   } catch {
     // Invalid UTF-8, or no strict decoder: the byte-by-byte decoder.
     return decodeUTF8Go(bytes);
@@ -96,6 +114,10 @@ export function decodeUTF8(bytes) {
 // that the second one is narrowed after E0 (A0..), ED (..9F), F0 (90..)
 // and F4 (..8F), which rules out overlong forms, surrogates and code
 // points past U+10FFFF.
+/**
+ * @param {Uint8Array} b
+ * @returns {string}
+ */
 export function decodeUTF8Go(b) {
   const parts = [];
   let units = [];

@@ -8,16 +8,30 @@
 import { MAX_IDENTIFIER_LEN } from './limits.js';
 
 // trim is the zod .trim() every trimmed field goes through.
+/**
+ * @param {string} s
+ * @returns {string}
+ */
 export function trim(s) {
   return s.trim();
 }
 
 // utf16Length is the length zod's min/max check.
+/**
+ * @param {string} s
+ * @returns {number}
+ */
 export function utf16Length(s) {
   return s.length;
 }
 
 // lengthBetween reports whether s has min..max UTF-16 units.
+/**
+ * @param {string} s
+ * @param {number} min
+ * @param {number} max
+ * @returns {boolean}
+ */
 export function lengthBetween(s, min, max) {
   return s.length >= min && s.length <= max;
 }
@@ -26,6 +40,11 @@ export function lengthBetween(s, min, max) {
 // from Go's TruncateUTF16: where the cut would split a surrogate pair, the
 // whole pair is dropped instead of keeping a lone high surrogate, which a
 // Go string cannot hold. Both implementations then agree on every query.
+/**
+ * @param {string} s
+ * @param {number} max
+ * @returns {string}
+ */
 export function truncateUTF16(s, max) {
   if (s.length <= max) return s;
   const c = s.charCodeAt(max - 1);
@@ -36,6 +55,10 @@ const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 // isSafeIdentifier: ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$, ASCII only, so
 // ids are safe in URLs, DOM ids and logs.
+/**
+ * @param {unknown} s
+ * @returns {s is string}
+ */
 export function isSafeIdentifier(s) {
   return typeof s === 'string' && s.length <= MAX_IDENTIFIER_LEN && IDENTIFIER.test(s);
 }
@@ -44,6 +67,10 @@ const CONTENT_HASH = /^sha256:[a-f0-9]{64}$/;
 
 // isContentHash: "sha256:" and 64 lowercase hex digits. Uppercase hex is
 // refused so that one digest has one spelling.
+/**
+ * @param {unknown} s
+ * @returns {s is string}
+ */
 export function isContentHash(s) {
   return typeof s === 'string' && CONTENT_HASH.test(s);
 }
@@ -54,13 +81,20 @@ export function isContentHash(s) {
 // string enters the protocol makes the widget see the same text as Go.
 // The fallback's class, with the u flag, matches lone surrogates only: a
 // well-formed pair is one code point, outside U+D800..U+DFFF.
+/**
+ * @type {(s: string) => string}
+ */
 export const toWellFormed =
-  typeof String.prototype.toWellFormed === 'function'
-    ? (s) => s.toWellFormed()
+  typeof (/** @type {any} */ (String.prototype).toWellFormed) === 'function'
+    ? (s) => /** @type {any} */ (s).toWellFormed()
     : (s) => s.replace(/[\ud800-\udfff]/gu, '\ufffd');
 
 // isWellFormed reports whether s holds no lone surrogate. Go strings are
 // UTF-8 and cannot carry one, so a value that does is one Go could not
 // have produced (see toWellFormed). A well-formed string comes back from
 // toWellFormed unchanged, and engines return it as it is.
+/**
+ * @param {string} s
+ * @returns {boolean}
+ */
 export const isWellFormed = (s) => toWellFormed(s) === s;

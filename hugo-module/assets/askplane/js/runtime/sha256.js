@@ -25,17 +25,26 @@
 // imports this module but never hashes with it (the widget's core, which
 // hashes with Web Crypto) leaves it out.
 const PRIMES = /* @__PURE__ */ (() => {
+  /** @type {number[]} */
   const p = [];
   for (let n = 2; p.length < 64; n++) if (p.every((q) => n % q !== 0)) p.push(n);
   return p;
 })();
-const fraction32 = (x) => ((x % 1) * 2 ** 32) | 0;
+const fraction32 = (/** @type {number} */ x) => ((x % 1) * 2 ** 32) | 0;
+/** The round constants (FIPS 180-4, 4.2.2). */
 export const K = /* @__PURE__ */ (() => new Int32Array(PRIMES.map((p) => fraction32(Math.cbrt(p)))))();
+/** The initial state (FIPS 180-4, 5.3.3). */
 export const INIT = /* @__PURE__ */ (() => PRIMES.slice(0, 8).map((p) => fraction32(Math.sqrt(p))))();
 
 const HEX = /* @__PURE__ */ (() => Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0')))();
 
 // compress folds the 64-byte block at b[off] into the state h.
+/**
+ * @param {Int32Array} h
+ * @param {Int32Array} w
+ * @param {Uint8Array} b
+ * @param {number} off
+ */
 function compress(h, w, b, off) {
   for (let i = 0; i < 16; i++, off += 4) {
     w[i] = (b[off] << 24) | (b[off + 1] << 16) | (b[off + 2] << 8) | b[off + 3];
@@ -81,6 +90,14 @@ function compress(h, w, b, off) {
 
 // finish pads the last partial block (pos bytes in buf) for a message of
 // n bytes and returns the digest.
+/**
+ * @param {Int32Array} h
+ * @param {Int32Array} w
+ * @param {Uint8Array} buf
+ * @param {number} pos
+ * @param {number} n
+ * @returns {Uint8Array}
+ */
 function finish(h, w, buf, pos, n) {
   buf[pos++] = 0x80;
   if (pos > 56) {
@@ -110,10 +127,12 @@ function finish(h, w, buf, pos, n) {
   return out;
 }
 
-// Sha256 hashes a message given in pieces: update(bytes or string) any
-// number of times, then digest() once. Hashing the canonical text of an
-// artifact piece by piece avoids materializing (and, in V8, flattening)
-// one half-megabyte string.
+/**
+ * Sha256 hashes a message given in pieces: update(bytes or string) any
+ * number of times, then digest() once. Hashing the canonical text of an
+ * artifact piece by piece avoids materializing (and, in V8, flattening)
+ * one half-megabyte string.
+ */
 export class Sha256 {
   #h = new Int32Array(INIT);
   #w = new Int32Array(64);
@@ -126,12 +145,18 @@ export class Sha256 {
     return this.#n + this.#pos;
   }
 
+  /**
+   * update hashes input next: bytes, or a string's UTF-8 bytes.
+   * @param {Uint8Array | string} input
+   * @returns {this}
+   */
   update(input) {
     if (typeof input === 'string') this.#string(input);
     else this.#bytes(input);
     return this;
   }
 
+  /** @param {Uint8Array} b */
   #bytes(b) {
     const h = this.#h;
     const w = this.#w;
@@ -155,6 +180,7 @@ export class Sha256 {
     this.#pos = b.length - off;
   }
 
+  /** @param {string} s */
   #string(s) {
     const h = this.#h;
     const w = this.#w;
@@ -192,11 +218,13 @@ export class Sha256 {
   }
 
   // digest returns the 32-byte digest. The hasher is spent afterwards.
+  /** @returns {Uint8Array} */
   digest() {
     return finish(this.#h, this.#w, this.#buf, this.#pos, this.#n + this.#pos);
   }
 
   // hex returns the lowercase hex digest.
+  /** @returns {string} */
   hex() {
     const d = this.digest();
     let s = '';
@@ -207,11 +235,19 @@ export class Sha256 {
 
 // sha256 returns the 32-byte digest of bytes (a Uint8Array), or of the
 // UTF-8 encoding of a string.
+/**
+ * @param {Uint8Array | string} input
+ * @returns {Uint8Array}
+ */
 export function sha256(input) {
   return new Sha256().update(input).digest();
 }
 
 // sha256Hex returns the lowercase hex digest of input.
+/**
+ * @param {Uint8Array | string} input
+ * @returns {string}
+ */
 export function sha256Hex(input) {
   return new Sha256().update(input).hex();
 }

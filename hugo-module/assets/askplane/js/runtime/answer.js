@@ -47,23 +47,74 @@ import {
   text,
 } from './json.js';
 
+/** @typedef {import('./knowledge.js').Citation} Citation */
+
+/**
+ * Where an answer came from: local (an artifact's entries) or backend.
+ * @typedef {object} Provenance
+ * @property {string} source
+ * @property {string} [artifactId]
+ * @property {string} [contentHash]
+ * @property {string[]} [entryIds]
+ * @property {string} [provider]
+ * @property {string} [model]
+ */
+
+/**
+ * One choice of a choices envelope.
+ * @typedef {{id: string, label: string, value: string}} Suggestion
+ */
+
+/**
+ * An answer envelope of any outcome; the members of its outcome are
+ * present (see the file comment).
+ * @typedef {object} Envelope
+ * @property {string} protocol
+ * @property {number} version
+ * @property {string} outcome
+ * @property {string} query
+ * @property {string} normalizedQuery
+ * @property {{markdown: string, citations: Citation[]}} [answer]
+ * @property {Provenance} [provenance]
+ * @property {string} [message]
+ * @property {Suggestion[]} [suggestions]
+ * @property {string} [reason]
+ * @property {string[]} [candidateEntryIds]
+ * @property {{level: string, basis: string}} confidence
+ */
+
+/** An answer: markdown with its citations. */
 export const OUTCOME_ANSWER = 'answer';
+/** Choices: several exact answers match. */
 export const OUTCOME_CHOICES = 'choices';
+/** An escalation: no local answer, and why. */
 export const OUTCOME_ESCALATION = 'escalation';
 
-// Escalation reasons. There is no "protocol" reason: malformed or
-// oversized data is corrupt.
+/**
+ * Escalation reasons. There is no "protocol" reason: malformed or
+ * oversized data is corrupt.
+ */
 export const REASON_MISS = 'miss';
+/** The artifact expired. */
 export const REASON_STALE = 'stale';
+/** The artifact did not verify, or none arrived. */
 export const REASON_CORRUPT = 'corrupt';
+/** A miss with no backend to ask. */
 export const REASON_OFFLINE = 'offline';
 
-// The AgentsKit wordings, so both clients read the same (Go: answer.go).
+/**
+ * The AgentsKit wordings, so both clients read the same (Go: answer.go).
+ */
 export const MESSAGE_CHOICES = 'More than one exact local answer matches. Choose one to continue.';
+/** The message of a miss. */
 export const MESSAGE_MISS = 'No exact local answer was found. A backend answer is required.';
+/** The message of a stale artifact. */
 export const MESSAGE_STALE = 'Local knowledge is stale. A backend answer is required.';
+/** The message of a corrupt artifact. */
 export const MESSAGE_CORRUPT = 'Local knowledge is corrupt. A backend answer is required.';
+/** The message of a question no backend can answer here. */
 export const MESSAGE_OFFLINE = 'This question needs the backend, which is not available.';
+/** The message of a choice that is no longer offered. */
 export const MESSAGE_CHOICE_MISSING = 'The selected local answer is unavailable. A backend answer is required.';
 
 // Spelled out, not spread from REASONS: a spread is not pure to the
@@ -75,6 +126,10 @@ const BASES = ['exact', 'ambiguous', REASON_MISS, REASON_STALE, REASON_CORRUPT, 
 // for a raw question: the question cut to 512 UTF-16 units, and its key
 // cut to 512 (normalization can expand text past the limit). Cuts never
 // split a surrogate pair (see truncateUTF16).
+/**
+ * @param {string} rawQuery
+ * @returns {{query: string, normalizedQuery: string}}
+ */
 export function queryFields(rawQuery) {
   const query = truncateUTF16(toWellFormed(rawQuery), MAX_QUERY_LEN);
   return { query, normalizedQuery: truncateUTF16(normalizeKnowledgeKey(query), MAX_QUERY_LEN) };
@@ -84,15 +139,30 @@ export function queryFields(rawQuery) {
 // the wire's order, then those of rest. (Object.assign, not a spread: V8
 // builds a spread object on a slow path, a hundred times slower, and a
 // resolve is a few of these.)
+/**
+ * @param {string} outcome
+ * @param {string} query
+ * @param {string} normalizedQuery
+ * @param {object} [rest]
+ * @returns {Envelope}
+ */
 export function envelope(outcome, query, normalizedQuery, rest) {
-  return Object.assign({ protocol: ANSWER_PROTOCOL, version: VERSION, outcome, query, normalizedQuery }, rest);
+  return /** @type {Envelope} */ (Object.assign({ protocol: ANSWER_PROTOCOL, version: VERSION, outcome, query, normalizedQuery }, rest));
 }
 
 // escalationEnvelope builds an escalation from query fields already known.
+/**
+ * @param {string} query
+ * @param {string} normalizedQuery
+ * @param {string} reason
+ * @param {string} message
+ * @returns {Envelope}
+ */
 export function escalationEnvelope(query, normalizedQuery, reason, message) {
   return envelope(OUTCOME_ESCALATION, query, normalizedQuery, { message, reason, confidence: { level: 'low', basis: reason } });
 }
 
+/** @type {Record<string, string>} */
 const MESSAGES = {
   [REASON_MISS]: MESSAGE_MISS,
   [REASON_STALE]: MESSAGE_STALE,
@@ -102,11 +172,21 @@ const MESSAGES = {
 
 // escalate returns the escalation for a raw question with the standard
 // message for reason, or with message when given.
+/**
+ * @param {string} rawQuery
+ * @param {string} reason
+ * @param {string} [message]
+ * @returns {Envelope}
+ */
 export function escalate(rawQuery, reason, message = MESSAGES[reason] ?? MESSAGE_MISS) {
   const q = queryFields(rawQuery);
   return escalationEnvelope(q.query, q.normalizedQuery, reason, message);
 }
 
+/**
+ * @param {unknown} v
+ * @returns {Citation[]}
+ */
 function citationsOf(v) {
   return array(v, 0, MAX_CITATIONS, (c) => {
     object(c);
@@ -114,6 +194,12 @@ function citationsOf(v) {
   });
 }
 
+/**
+ * @param {unknown} v
+ * @param {number} min
+ * @param {number} max
+ * @returns {string[]}
+ */
 function identifiers(v, min, max) {
   return array(v, min, max, (id) => {
     need(isSafeIdentifier(id));
@@ -121,6 +207,10 @@ function identifiers(v, min, max) {
   });
 }
 
+/**
+ * @param {unknown} v
+ * @returns {Provenance}
+ */
 function provenanceOf(v) {
   const o = object(v);
   const source = oneOf(field(o, 'source'), 'local', 'backend');
@@ -132,6 +222,7 @@ function provenanceOf(v) {
       entryIds: identifiers(field(o, 'entryIds'), 1, MAX_ENTRY_IDS),
     };
   }
+  /** @type {Provenance} */
   const p = { source };
   if (has(o, 'provider')) p.provider = text(o.provider, 1, MAX_PROVIDER_LEN);
   if (has(o, 'model')) p.model = text(o.model, 1, MAX_PROVIDER_LEN);
@@ -140,6 +231,10 @@ function provenanceOf(v) {
 
 // checkEnvelope checks a parsed envelope whose header is checked and
 // returns a fresh one. It throws (see need).
+/**
+ * @param {Record<string, any>} root
+ * @returns {Envelope}
+ */
 function checkEnvelope(root) {
   const outcome = oneOf(field(root, 'outcome'), OUTCOME_ANSWER, OUTCOME_CHOICES, OUTCOME_ESCALATION);
   const query = raw(field(root, 'query'), 0, MAX_QUERY_LEN);
@@ -156,7 +251,7 @@ function checkEnvelope(root) {
       citations: citationsOf(field(ans, 'citations')),
     };
     const p = (env.provenance = provenanceOf(field(root, 'provenance')));
-    need(level === 'high' && (p.source === 'local' ? basis === 'exact' && p.entryIds.length === 1 : basis === 'backend'));
+    need(level === 'high' && (p.source === 'local' ? basis === 'exact' && /** @type {string[]} */ (p.entryIds).length === 1 : basis === 'backend'));
   } else if (outcome === OUTCOME_CHOICES) {
     env.message = raw(field(root, 'message'), 1, MAX_MESSAGE_LEN);
     const s = (env.suggestions = array(field(root, 'suggestions'), MIN_SUGGESTIONS, MAX_SUGGESTIONS, (o) => {
@@ -166,7 +261,7 @@ function checkEnvelope(root) {
     const p = (env.provenance = provenanceOf(field(root, 'provenance')));
     // Suggestion ids equal the provenance's entry ids, in order.
     need(p.source === 'local' && level === 'medium' && basis === 'ambiguous');
-    need(p.entryIds.length === s.length && s.every((x, i) => x.id === p.entryIds[i]));
+    need(/** @type {string[]} */ (p.entryIds).length === s.length && s.every((x, i) => x.id === /** @type {string[]} */ (p.entryIds)[i]));
   } else {
     env.message = raw(field(root, 'message'), 1, MAX_MESSAGE_LEN);
     env.reason = oneOf(field(root, 'reason'), ...REASONS);
@@ -182,25 +277,42 @@ function checkEnvelope(root) {
 
 // decodeEnvelopeValue checks a parsed envelope and returns a fresh one,
 // or fails.
+/**
+ * @param {unknown} root
+ * @returns {import('./json.js').Result<Envelope>}
+ */
 export function decodeEnvelopeValue(root) {
-  return header(root, ANSWER_PROTOCOL) ?? schema(() => ok(checkEnvelope(root)));
+  return header(root, ANSWER_PROTOCOL) ?? schema(() => ok(checkEnvelope(/** @type {Record<string, any>} */ (root))));
 }
 
 // decodeEnvelope decodes an envelope (bytes or string). The byte limit is
 // checked before parsing; unknown members are stripped.
+/**
+ * @param {unknown} input
+ * @returns {import('./json.js').Result<Envelope>}
+ */
 export function decodeEnvelope(input) {
   const r = parseDocument(readText(input, MAX_ANSWER_BYTES), ANSWER_PROTOCOL);
   return r.ok ? schema(() => ok(checkEnvelope(r.value))) : r;
 }
 
+/**
+ * @param {Citation[] | undefined} list
+ * @returns {Citation[]}
+ */
 function citationList(list) {
   return (list ?? []).map((c) => ({ id: c.id, title: c.title, href: c.href }));
 }
 
+/**
+ * @param {Provenance} p
+ * @returns {Provenance}
+ */
 function provenanceDoc(p) {
   if (p.source === 'local') {
-    return { source: p.source, artifactId: p.artifactId, contentHash: p.contentHash, entryIds: p.entryIds.slice() };
+    return { source: p.source, artifactId: p.artifactId, contentHash: p.contentHash, entryIds: /** @type {string[]} */ (p.entryIds).slice() };
   }
+  /** @type {Provenance} */
   const doc = { source: p.source };
   if (typeof p.provider === 'string' && p.provider !== '') doc.provider = p.provider;
   if (typeof p.model === 'string' && p.model !== '') doc.model = p.model;
@@ -211,6 +323,10 @@ function provenanceDoc(p) {
 // alone because the widget's Ask request only ever carries an escalation
 // (buildAskRequest), so the widget's core need not carry the writers of
 // the other outcomes.
+/**
+ * @param {Envelope} env
+ * @returns {Envelope}
+ */
 export function escalationDocument(env) {
   const doc = envelope(env.outcome, env.query, env.normalizedQuery, { message: env.message, reason: env.reason });
   if (Array.isArray(env.candidateEntryIds)) doc.candidateEntryIds = env.candidateEntryIds.slice();
@@ -222,6 +338,10 @@ export function escalationDocument(env) {
 // MarshalJSON). Like Go it does not validate values, but it refuses an
 // answer without answer or provenance and choices without provenance: the
 // document would decode nowhere and the mistake would surface far away.
+/**
+ * @param {Envelope} env
+ * @returns {Envelope}
+ */
 export function envelopeDocument(env) {
   if (env.outcome === OUTCOME_ESCALATION) return escalationDocument(env);
   const doc = envelope(env.outcome, env.query, env.normalizedQuery);
@@ -240,6 +360,10 @@ export function envelopeDocument(env) {
 }
 
 // encodeEnvelope writes env as JSON.stringify writes the decoded value.
+/**
+ * @param {Envelope} env
+ * @returns {string}
+ */
 export function encodeEnvelope(env) {
   return JSON.stringify(envelopeDocument(env));
 }

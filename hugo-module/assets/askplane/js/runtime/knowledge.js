@@ -50,8 +50,58 @@ import {
   text,
 } from './json.js';
 
-// Entry kinds, in protocol order. Informational: the resolver never
-// reads them.
+/**
+ * A citation: where an answer comes from.
+ * @typedef {{id: string, title: string, href: string}} Citation
+ */
+
+/**
+ * One exact fact of an artifact.
+ * @typedef {object} Entry
+ * @property {string} id
+ * @property {string} kind
+ * @property {string} label
+ * @property {{type: string, values: string[]}} match
+ * @property {{markdown: string, citations: Citation[]}} answer
+ */
+
+/**
+ * A decoded artifact, in the protocol's key order.
+ * @typedef {object} Artifact
+ * @property {string} protocol
+ * @property {number} version
+ * @property {string} artifactId
+ * @property {string} siteId
+ * @property {string} contentHash
+ * @property {string} generatedAt
+ * @property {string} [expiresAt]
+ * @property {Entry[]} entries
+ */
+
+/**
+ * What an artifact must match: a site config's anchors (see siteTrust).
+ * @typedef {{contentHash: string, siteId: string}} Trust
+ */
+
+/**
+ * A verified artifact with the key index the resolver answers from:
+ * keys[i] holds entry i's normalized values, owners maps a key to the
+ * entries that own it, in artifact order; expiresMs is its expiry in epoch
+ * milliseconds, or null.
+ * @typedef {object} ArtifactIndex
+ * @property {Artifact} artifact
+ * @property {string[][]} keys
+ * @property {Map<string, number[]>} owners
+ * @property {number | null} expiresMs
+ * @property {{hash: string, bytes: number}} [digest]
+ */
+
+/** @template T @typedef {import('./json.js').Result<T>} Result */
+
+/**
+ * Entry kinds, in protocol order. Informational: the resolver never
+ * reads them.
+ */
 export const KINDS = Object.freeze(['command', 'package', 'navigation', 'contribution', 'ecosystem', 'restricted-faq', 'document']);
 
 // checkArtifact maps a parsed document (or an object) onto a fresh
@@ -59,6 +109,10 @@ export const KINDS = Object.freeze(['command', 'package', 'navigation', 'contrib
 // rule needs and the resolver reuses: keys[i] holds entry i's normalized
 // values, owners maps a key to the entries that own it, in artifact order.
 // It throws (see need). Free text must be well-formed (see text).
+/**
+ * @param {Record<string, any>} root
+ * @returns {ArtifactIndex}
+ */
 function checkArtifact(root) {
   const artifactId = field(root, 'artifactId', isSafeIdentifier);
   const siteId = field(root, 'siteId', isSafeIdentifier);
@@ -76,7 +130,9 @@ function checkArtifact(root) {
     need(expiresMs !== null && expiresMs > gen);
   }
   const ids = new Set();
+  /** @type {Map<string, number[]>} */
   const owners = new Map();
+  /** @type {string[][]} */
   const keys = [];
   const entries = array(field(root, 'entries'), 0, MAX_ENTRIES, (ev, i) => {
     object(ev);
@@ -88,6 +144,7 @@ function checkArtifact(root) {
     const label = text(field(ev, 'label'), 1, MAX_LABEL_LEN);
     const m = object(field(ev, 'match'));
     need(field(m, 'type') === 'exact');
+    /** @type {string[]} */
     const ks = [];
     const values = array(field(m, 'values'), 1, MAX_ALIASES, (a) => {
       const v = text(a, 1, MAX_ALIAS_LEN);
@@ -112,8 +169,9 @@ function checkArtifact(root) {
   });
   // Unique-alias rule: every entry keeps at least one key it alone owns,
   // so each stays reachable even when its other aliases are shared.
-  need(keys.every((ks) => ks.some((k) => owners.get(k).length === 1)));
-  const artifact = { protocol: KNOWLEDGE_PROTOCOL, version: VERSION, artifactId, siteId, contentHash, generatedAt };
+  need(keys.every((ks) => ks.some((k) => /** @type {number[]} */ (owners.get(k)).length === 1)));
+  /** @type {Artifact} */
+  const artifact = /** @type {any} */ ({ protocol: KNOWLEDGE_PROTOCOL, version: VERSION, artifactId, siteId, contentHash, generatedAt });
   if (expiresAt !== undefined) artifact.expiresAt = expiresAt;
   artifact.entries = entries;
   return { artifact, keys, owners, expiresMs };
@@ -121,6 +179,10 @@ function checkArtifact(root) {
 
 // digestOf hashes the canonical text of an artifact checkArtifact built
 // (its entries are already fresh canonical objects): {hash, bytes}.
+/**
+ * @param {Artifact} artifact
+ * @returns {{hash: string, bytes: number}}
+ */
 function digestOf(artifact) {
   return canonicalDigest(artifact, false);
 }
@@ -128,12 +190,22 @@ function digestOf(artifact) {
 // check runs checkArtifact on a root whose header is checked.
 // withPlaceholder substitutes the placeholder hash first, for computing
 // the hash of a document that has none.
+/**
+ * @param {Record<string, any>} root
+ * @param {boolean} withPlaceholder
+ * @returns {ArtifactIndex}
+ */
 function check(root, withPlaceholder) {
   return checkArtifact(withPlaceholder ? { ...root, contentHash: PLACEHOLDER_HASH } : root);
 }
 
 // decodeText decodes readText's result into an index: limit, JSON,
 // header, schema.
+/**
+ * @param {string | null | undefined} text
+ * @param {boolean} withPlaceholder
+ * @returns {Result<ArtifactIndex>}
+ */
 function decodeText(text, withPlaceholder) {
   const r = parseDocument(text, KNOWLEDGE_PROTOCOL);
   return r.ok ? schema(() => ok(check(r.value, withPlaceholder))) : r;
@@ -143,6 +215,11 @@ function decodeText(text, withPlaceholder) {
 // to limit before parsing, so its serialized size is checked after the
 // schema, as JSON.stringify would measure it: the canonical text plus
 // `"contentHash":"sha256:…",`, what the whole document adds to it.
+/**
+ * @param {any} value
+ * @param {boolean} withPlaceholder
+ * @returns {Result<ArtifactIndex>}
+ */
 function decodeValue(value, withPlaceholder) {
   return schema(() => {
     const diag = header(value, KNOWLEDGE_PROTOCOL);
@@ -155,17 +232,31 @@ function decodeValue(value, withPlaceholder) {
   });
 }
 
+/**
+ * @param {unknown} input
+ * @param {boolean} withPlaceholder
+ * @returns {Result<ArtifactIndex>}
+ */
 function decodeAny(input, withPlaceholder) {
   const text = readText(input, MAX_ARTIFACT_BYTES);
   return text === undefined ? decodeValue(input, withPlaceholder) : decodeText(text, withPlaceholder);
 }
 
+/**
+ * @param {unknown} trust
+ * @returns {trust is Trust}
+ */
 function validTrust(trust) {
   return isObject(trust) && isContentHash(trust.contentHash) && isSafeIdentifier(trust.siteId);
 }
 
 // checkTrust applies steps 3 and 4 to a decoded artifact, and returns a
 // failure or null.
+/**
+ * @param {Artifact} a
+ * @param {Trust} trust
+ * @returns {import('./json.js').Failure | null}
+ */
 function checkTrust(a, trust) {
   if (a.contentHash !== trust.contentHash) return fail(hashMismatch());
   return a.siteId === trust.siteId ? null : fail(invalid());
@@ -175,6 +266,11 @@ function checkTrust(a, trust) {
 // trust and returns the index: {artifact, keys, owners, expiresMs}. The
 // resolver builds on it, so an artifact is decoded, normalized and hashed
 // once.
+/**
+ * @param {unknown} input
+ * @param {unknown} trust
+ * @returns {Result<ArtifactIndex>}
+ */
 export function verifyArtifactIndex(input, trust) {
   if (!validTrust(trust)) return fail(invalid());
   const r = decodeAny(input, false);
@@ -187,6 +283,12 @@ export function verifyArtifactIndex(input, trust) {
 // the hash computed by hex, an async function that returns the lowercase
 // hex SHA-256 of a string's UTF-8 bytes (the widget's Web Crypto). It
 // resolves to the same result verifyArtifactIndex returns.
+/**
+ * @param {string | Uint8Array | ArrayBuffer} input
+ * @param {unknown} trust
+ * @param {(text: string) => Promise<string>} hex
+ * @returns {Promise<Result<ArtifactIndex>>}
+ */
 export async function verifyArtifactIndexWith(input, trust, hex) {
   if (!validTrust(trust)) return fail(invalid());
   const r = decodeText(readText(input, MAX_ARTIFACT_BYTES), false);
@@ -201,6 +303,10 @@ export async function verifyArtifactIndexWith(input, trust, hex) {
 
 // decodeArtifact decodes an artifact (string, bytes or object) and checks
 // every schema rule, without checking its hash.
+/**
+ * @param {unknown} input
+ * @returns {Result<Artifact>}
+ */
 export function decodeArtifact(input) {
   const r = decodeAny(input, false);
   return r.ok ? ok(r.value.artifact) : r;
@@ -208,6 +314,11 @@ export function decodeArtifact(input) {
 
 // verifyArtifact decodes input and verifies it against the trusted
 // anchors {contentHash, siteId} of a site config (see siteTrust).
+/**
+ * @param {unknown} input
+ * @param {unknown} trust
+ * @returns {Result<Artifact>}
+ */
 export function verifyArtifact(input, trust) {
   const r = verifyArtifactIndex(input, trust);
   return r.ok ? ok(r.value.artifact) : r;
@@ -217,6 +328,10 @@ export function verifyArtifact(input, trust) {
 // carry one yet. The artifact is validated first with a placeholder hash,
 // so no hash is computed for one that breaks the schema or the
 // unique-alias rule.
+/**
+ * @param {unknown} input
+ * @returns {Result<string>}
+ */
 export function computeContentHash(input) {
   const r = decodeAny(input, true);
   if (!r.ok) return r;
@@ -225,16 +340,25 @@ export function computeContentHash(input) {
 
 // sealArtifact validates an artifact object that may have no hash yet and
 // returns a fresh copy with its contentHash set, ready to publish.
+/**
+ * @param {any} value
+ * @returns {Result<Artifact>}
+ */
 export function sealArtifact(value) {
   const r = decodeValue(value, true);
   if (!r.ok) return r;
   const a = r.value.artifact;
-  a.contentHash = r.value.digest.hash;
+  // decodeValue sets digest.
+  a.contentHash = /** @type {{hash: string}} */ (r.value.digest).hash;
   return ok(a);
 }
 
 // encodeArtifact writes the whole artifact, contentHash included, in the
 // protocol's key order.
+/**
+ * @param {Artifact} a
+ * @returns {string}
+ */
 export function encodeArtifact(a) {
   return JSON.stringify(artifactDocument(a, true));
 }

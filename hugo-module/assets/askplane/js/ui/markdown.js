@@ -8,6 +8,14 @@
 // ``code with a ` in it``) becomes <code> (which wraps at its spaces and
 // after its slashes). Every piece is set with textContent; nothing is parsed as HTML,
 // and nothing else (links, emphasis) is interpreted.
+
+import { make } from './dom.js';
+
+/**
+ * @param {HTMLElement} el
+ * @param {string} md
+ * @param {(pre: HTMLElement) => Node} [code]
+ */
 export function fillMarkdown(el, md, code = (pre) => pre) {
   el.textContent = '';
   String(md)
@@ -15,19 +23,19 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
     .forEach((part, i) => {
       if (i % 2 === 1) {
         // A tab stop: a long line scrolls it sideways (widget.css).
-        const pre = Object.assign(document.createElement('pre'), { tabIndex: 0 });
-        pre.appendChild(document.createElement('code')).textContent = part.replace(/\n$/, '');
+        const pre = make('pre', { tabIndex: 0 });
+        pre.appendChild(make('code')).textContent = part.replace(/\n$/, '');
         el.append(code(pre));
         return;
       }
       for (const para of part.split(/\n[ \t]*\n/)) {
         if (para.trim() === '') continue;
-        const p = el.appendChild(document.createElement('p'));
+        const p = el.appendChild(make('p'));
         para
           .trim()
           .split(/\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t])/)
           .forEach((line, k) => {
-            if (k > 0) p.append(document.createElement('br'));
+            if (k > 0) p.append(make('br'));
             line
               .replace(/[ \t]*\n[ \t]*/g, ' ')
               // A code span: a run of backticks, its text, the same run
@@ -42,8 +50,8 @@ export function fillMarkdown(el, md, code = (pre) => pre) {
                 // each part between is a <span> that widget.css keeps
                 // whole (inline-block) unless it is wider than a line, so
                 // a path breaks between its parts, never after a hyphen.
-                const c = p.appendChild(document.createElement('code'));
-                s.split(/( +)/).forEach((t, n) => c.append(...(n % 2 ? [t] : t.split(/(?<=\/)/).map((x) => Object.assign(document.createElement('span'), { textContent: x })))));
+                const c = p.appendChild(make('code'));
+                s.split(/( +)/).forEach((t, n) => c.append(...(n % 2 ? [t] : t.split(/(?<=\/)/).map((x) => make('span', { textContent: x })))));
               });
           });
       }

@@ -24,8 +24,13 @@ const SPACES = /\s+/gu;
 // authoritative: an engine whose two results differ on the special cases
 // uses toLocaleLowerCase.
 const PROBE = 'İΑΣ ΣΑ ẞ Σ. ǅ ΐ';
+/** @type {(s: string) => string} */
 const lower = PROBE.toLowerCase() === PROBE.toLocaleLowerCase('en-US') ? (s) => s.toLowerCase() : (s) => s.toLocaleLowerCase('en-US');
 
+/**
+ * @param {string} s
+ * @returns {string}
+ */
 export function normalizeKnowledgeKey(s) {
   if (!NON_ASCII.test(s)) {
     // NFKC is the identity on ASCII and lowercasing has no special cases

@@ -23,6 +23,11 @@ import { isWellFormed } from './text.js';
 const FORBIDDEN = /[\u0000-\u001f\u007f\\]/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
+/**
+ * isSafeHref reports whether value is a SafeHref (the rules above).
+ * @param {unknown} value
+ * @returns {value is string}
+ */
 export function isSafeHref(value) {
   if (typeof value !== 'string' || value.length < 1 || value.length > MAX_HREF_LEN) return false;
   if (FORBIDDEN.test(value) || !isWellFormed(value)) return false;

@@ -22,6 +22,7 @@ const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))
 // so does this. (The division is exact enough: n is an integer under
 // 10^9, and floor only errs when a quotient lies within rounding of an
 // integer, never the case for a divisor of at most 10^6.)
+/** @param {string} f */
 function v8Milliseconds(f) {
   const n = +f.replace(/^0+/, '').slice(0, 9);
   const length = Math.min(f.length, 9);
@@ -30,12 +31,16 @@ function v8Milliseconds(f) {
 
 // parseDateTime returns the epoch milliseconds of s, or null when s is not
 // a v1 DateTime.
+/**
+ * @param {unknown} s
+ * @returns {number | null}
+ */
 export function parseDateTime(s) {
   const m = typeof s === 'string' ? DATETIME.exec(s) : null;
   if (m === null) return null;
   // The fields compare as numbers; a missing one (seconds, an offset) is
   // undefined, and a comparison with it is false.
-  const [, year, month, day, hour, minute, second, fraction, zone, zoneHour, zoneMinute] = m;
+  const [, year, month, day, hour, minute, second, fraction, zone, zoneHour, zoneMinute] = /** @type {any[]} */ (m);
   // Day 0 of the next month is the last of this one; the calendar repeats
   // every 400 years, and 2000..2399 stays clear of Date.UTC's two-digit
   // years.
@@ -48,6 +53,10 @@ export function parseDateTime(s) {
   return Number.isFinite(value) ? value : null;
 }
 // isDateTime reports whether s is a v1 DateTime.
+/**
+ * @param {unknown} s
+ * @returns {boolean}
+ */
 export function isDateTime(s) {
   return parseDateTime(s) !== null;
 }

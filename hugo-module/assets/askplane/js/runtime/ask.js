@@ -31,22 +31,53 @@ import { diagnostic, has, isObject, member, parseJSON, readText, strictKeys } fr
 
 // ---- Request -------------------------------------------------------------
 
+/** @typedef {import('./answer.js').Envelope} Envelope */
+
+/**
+ * One message of an Ask request's history.
+ * @typedef {{role: string, content: string}} AskMessage
+ */
+
+/**
+ * An Ask request: the history, the question last, and the escalation that
+ * led here (deterministic).
+ * @typedef {{sessionId?: string, messages: AskMessage[], deterministic?: Envelope}} AskRequest
+ */
+
+/**
+ * One Ask event, members in schema order, type first (tool args: the
+ * canonical args object).
+ * @typedef {{type: 'text', delta: string}
+ *   | {type: 'tool', id: string, name: string, args: Record<string, any>}
+ *   | {type: 'done', model?: string}
+ *   | {type: 'error', message: string, code?: string, retryable?: boolean}} AskEvent
+ */
+
+/** The role of the reader's turns. */
 export const ROLE_USER = 'user';
+/** The role of the answers' turns. */
 export const ROLE_ASSISTANT = 'assistant';
 
+/** The code of every refused Ask request. */
 export const CODE_ASK_INVALID_REQUEST = 'ASK_INVALID_REQUEST';
 const MSG_ASK_INVALID = 'Ask request is invalid.';
 const MSG_ASK_INVALID_JSON = 'Ask request is not valid JSON.';
 const MSG_ASK_TOO_LARGE = 'Ask request body is too large.';
 
-const askFail = (message) => ({ ok: false, diagnostic: diagnostic(CODE_ASK_INVALID_REQUEST, message) });
+const askFail = (/** @type {string} */ message) => /** @type {import('./json.js').Failure} */ ({ ok: false, diagnostic: diagnostic(CODE_ASK_INVALID_REQUEST, message) });
 
 // askRequestDocument builds the request as the reference client sends it:
 // {protocol, version, sessionId?, messages, deterministic?} in that order.
 // sessionId is written when non-empty; deterministic (the escalation
 // envelope that led here) when present, written by writeEnvelope. Like
 // Go's MarshalJSON it does not validate; the sidecar does.
+/**
+ * @param {AskRequest} request
+ * @param {(env: Envelope) => Envelope} writeEnvelope
+ * @returns {Record<string, any>}
+ */
 export function askRequestDocument({ sessionId, messages, deterministic }, writeEnvelope) {
+  /** @type {Record<string, any>} */
   const doc = { protocol: ASK_PROTOCOL, version: VERSION };
   if (typeof sessionId === 'string' && sessionId !== '') doc.sessionId = sessionId;
   doc.messages = messages.map((m) => ({ role: m.role, content: m.content }));
@@ -55,6 +86,10 @@ export function askRequestDocument({ sessionId, messages, deterministic }, write
 }
 
 // encodeAskRequest returns the request body text.
+/**
+ * @param {AskRequest} request
+ * @returns {string}
+ */
 export function encodeAskRequest(request) {
   return JSON.stringify(askRequestDocument(request, envelopeDocument));
 }
@@ -67,6 +102,10 @@ export function encodeAskRequest(request) {
 // turns are dropped until the body fits the server's limits (64 messages,
 // 65,536 bytes), so a long chat never turns into a 400 or 413. It throws
 // a RangeError when the question alone cannot fit (over 16,384 units).
+/**
+ * @param {{question: string, history?: AskMessage[], sessionId?: string, escalation?: Envelope}} request
+ * @returns {string}
+ */
 export function buildAskRequest({ question, history = [], sessionId, escalation }) {
   if (typeof question !== 'string' || question.length > MAX_ASK_CONTENT_LEN) {
     throw new RangeError('askplane: the question must be a string of at most 16,384 units');
@@ -93,6 +132,10 @@ export function buildAskRequest({ question, history = [], sessionId, escalation 
 // failure. One leading byte order mark is ignored (the reference server's
 // TextDecoder drops it). A present null is refused for every optional
 // member. The value is {sessionId?, messages, deterministic?}.
+/**
+ * @param {unknown} input
+ * @returns {import('./json.js').Result<AskRequest>}
+ */
 export function decodeAskRequest(input) {
   let text = readText(input, MAX_ASK_BODY_BYTES);
   if (text === null) return askFail(MSG_ASK_TOO_LARGE);
@@ -106,7 +149,8 @@ export function decodeAskRequest(input) {
   const bad = () => askFail(MSG_ASK_INVALID);
   if (has(root, 'protocol') && root.protocol !== ASK_PROTOCOL) return bad();
   if (has(root, 'version') && root.version !== VERSION) return bad();
-  const req = {};
+  /** @type {AskRequest} */
+  const req = /** @type {any} */ ({});
   if (has(root, 'sessionId')) {
     if (!isSafeIdentifier(root.sessionId)) return bad();
     req.sessionId = root.sessionId;
@@ -146,7 +190,12 @@ export function decodeAskRequest(input) {
 // its members in own-key order, except a top-level "__proto__", which
 // z.record skips; nested values pass through as JSON.parse built them. It
 // returns null when a top-level key is over 128 units.
+/**
+ * @param {Record<string, any>} v
+ * @returns {Record<string, any> | null}
+ */
 function toolArgs(v) {
+  /** @type {Record<string, any>} */
   const out = {};
   for (const k of Object.keys(v)) {
     if (k === '__proto__') continue;
@@ -157,18 +206,20 @@ function toolArgs(v) {
 }
 
 // A check returns a member's value, or null when it breaks its rule.
-const bounded = (max, min = 0) => (v) => (typeof v === 'string' && v.length >= min && v.length <= max ? v : null);
+const bounded = (/** @type {number} */ max, min = 0) => (/** @type {unknown} */ v) => (typeof v === 'string' && v.length >= min && v.length <= max ? v : null);
 
 // EVENTS lists each event type's members after type, in schema order, as
 // [name, required, check]; a type has no other member.
-const EVENTS = new Map([
+/** @type {Map<unknown, Array<[string, boolean, (v: any) => any]>>} */
+const EVENTS = new Map(
+  /** @type {any} */ ([
   ['text', [['delta', true, bounded(MAX_ASK_DELTA_LEN)]]],
   [
     'tool',
     [
       ['id', true, bounded(MAX_ASK_TOOL_ID_LEN)],
       ['name', true, bounded(MAX_ASK_TOOL_NAME_LEN)],
-      ['args', true, (v) => (isObject(v) ? toolArgs(v) : null)],
+      ['args', true, (/** @type {unknown} */ v) => (isObject(v) ? toolArgs(v) : null)],
     ],
   ],
   // An empty model is present, not absent.
@@ -178,19 +229,25 @@ const EVENTS = new Map([
     [
       ['message', true, bounded(MAX_ASK_ERROR_LEN, 1)],
       // At most 128 characters, MAX_ASK_ERROR_CODE_LEN.
-      ['code', false, (v) => (typeof v === 'string' && /^[A-Z][A-Z0-9_]{0,127}$/.test(v) ? v : null)],
-      ['retryable', false, (v) => (typeof v === 'boolean' ? v : null)],
+      ['code', false, (/** @type {unknown} */ v) => (typeof v === 'string' && /^[A-Z][A-Z0-9_]{0,127}$/.test(v) ? v : null)],
+      ['retryable', false, (/** @type {unknown} */ v) => (typeof v === 'boolean' ? v : null)],
     ],
   ],
-]);
+]),
+);
 
 // decodeAskEvent decodes one event from its JSON text, or returns null.
+/**
+ * @param {string} text
+ * @returns {AskEvent | null}
+ */
 export function decodeAskEvent(text) {
   const o = parseJSON(text);
   if (!isObject(o)) return null;
   const type = member(o, 'type');
   const members = EVENTS.get(type);
   if (members === undefined || !strictKeys(o, ['type', ...members.map((m) => m[0])])) return null;
+  /** @type {Record<string, any>} */
   const ev = { type };
   for (const [name, required, check] of members) {
     if (!has(o, name)) {
@@ -201,7 +258,7 @@ export function decodeAskEvent(text) {
     if (v === null) return null;
     ev[name] = v;
   }
-  return ev;
+  return /** @type {AskEvent} */ (ev);
 }
 
 // decodeAskLine decodes one NDJSON line: trimmed of ECMAScript whitespace
@@ -209,6 +266,10 @@ export function decodeAskEvent(text) {
 // trimming.
 // A lone surrogate reads as U+FFFD, as in Go; the line is complete, so no
 // pair can be split here.
+/**
+ * @param {string} line
+ * @returns {AskEvent | null}
+ */
 function decodeAskLine(line) {
   line = toWellFormed(line).trim();
   if (line === '' || utf8LengthExceeds(line, MAX_ASK_EVENT_BYTES)) return null;
@@ -234,7 +295,12 @@ function decodeAskLine(line) {
 //
 // Sizes are UTF-8 bytes of the string; a lone surrogate counts, and reads,
 // as U+FFFD, as in Go.
+/**
+ * @param {string} buf
+ * @returns {{events: AskEvent[], rest: string, discardedPartial: boolean}}
+ */
 export function decodeAskEvents(buf) {
+  /** @type {AskEvent[]} */
   const events = [];
   let cursor = 0;
   let lines = 0;
@@ -258,6 +324,10 @@ export function decodeAskEvents(buf) {
 
 // encodeAskEvent returns an event's JSON line without its newline, members
 // in schema order. Tool args that are not an object are written as {}.
+/**
+ * @param {AskEvent} ev
+ * @returns {string}
+ */
 export function encodeAskEvent(ev) {
   switch (ev.type) {
     case 'text':
@@ -267,6 +337,7 @@ export function encodeAskEvent(ev) {
     case 'done':
       return JSON.stringify(ev.model === undefined || ev.model === null ? { type: 'done' } : { type: 'done', model: ev.model });
     case 'error': {
+      /** @type {Record<string, any>} */
       const doc = { type: 'error', message: ev.message };
       if (typeof ev.code === 'string' && ev.code !== '') doc.code = ev.code;
       if (typeof ev.retryable === 'boolean') doc.retryable = ev.retryable;
@@ -276,20 +347,22 @@ export function encodeAskEvent(ev) {
   throw new TypeError('askplane: unknown Ask event type');
 }
 
-// AskEventDecoder decodes a stream pushed to it in string pieces of any
-// size, with bounded memory: it keeps at most one partial line of 1 MiB.
-// Lines decode as in decodeAskEvents, with two differences that make the
-// result independent of how the stream is cut (Go: AskEventReader):
-//
-//  - There is no line budget; every complete line is looked at.
-//  - A line is dropped when its raw UTF-8 size, before trimming, exceeds
-//    1 MiB, the size at which decodeAskEvents would have discarded it as a
-//    partial had it been split. The decoder then discards input up to the
-//    next newline, so the tail of that line never becomes an event, even
-//    when the tail is itself a valid event.
-//
-// end() decodes a final line that has no newline, as the reference client
-// does by decoding rest + "\n" at the end of the stream.
+/**
+ * AskEventDecoder decodes a stream pushed to it in string pieces of any
+ * size, with bounded memory: it keeps at most one partial line of 1 MiB.
+ * Lines decode as in decodeAskEvents, with two differences that make the
+ * result independent of how the stream is cut (Go: AskEventReader):
+ *
+ *  - There is no line budget; every complete line is looked at.
+ *  - A line is dropped when its raw UTF-8 size, before trimming, exceeds
+ *    1 MiB, the size at which decodeAskEvents would have discarded it as a
+ *    partial had it been split. The decoder then discards input up to the
+ *    next newline, so the tail of that line never becomes an event, even
+ *    when the tail is itself a valid event.
+ *
+ * end() decodes a final line that has no newline, as the reference client
+ * does by decoding rest + "\n" at the end of the stream.
+ */
 export class AskEventDecoder {
   #partial = ''; // the pending partial line
   #bytes = 0; // its UTF-8 size
@@ -297,10 +370,15 @@ export class AskEventDecoder {
 
   // push consumes a piece of the stream and returns the events of the
   // lines it completes.
+  /**
+   * @param {string} chunk
+   * @returns {AskEvent[]}
+   */
   push(chunk) {
+    /** @type {AskEvent[]} */
     const events = [];
     const segments = chunk.split('\n');
-    const tail = segments.pop(); // after the last newline: a partial line
+    const tail = /** @type {string} */ (segments.pop()); // after the last newline: a partial line
     for (const seg of segments) {
       if (!this.#discard && this.#bytes + utf8Length(seg) <= MAX_ASK_EVENT_BYTES) {
         const ev = decodeAskLine(this.#partial + seg);
@@ -321,6 +399,7 @@ export class AskEventDecoder {
   }
 
   // end returns the event of a final line without a newline, if any.
+  /** @returns {AskEvent[]} */
   end() {
     const line = this.#partial;
     this.#reset(false);
@@ -328,6 +407,7 @@ export class AskEventDecoder {
     return ev === null ? [] : [ev];
   }
 
+  /** @param {boolean} discard */
   #reset(discard) {
     this.#partial = '';
     this.#bytes = 0;
@@ -341,13 +421,17 @@ export class AskEventDecoder {
 // character split across chunks is joined before lines are cut; a read
 // error (an aborted fetch, a reset connection) is thrown after the events
 // already complete, and the pending partial line is dropped.
+/**
+ * @param {ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>} body
+ * @returns {AsyncGenerator<AskEvent, void, undefined>}
+ */
 export async function* readAskEvents(body) {
   // The BOM is kept, as Go keeps its bytes; trimming removes it from the
   // first line, since U+FEFF is ECMAScript whitespace.
   const text = new TextDecoder('utf-8', { ignoreBOM: true });
   const decoder = new AskEventDecoder();
-  if (typeof body?.getReader === 'function') {
-    const reader = body.getReader();
+  if (typeof (/** @type {any} */ (body))?.getReader === 'function') {
+    const reader = /** @type {ReadableStream<Uint8Array>} */ (body).getReader();
     let finished = false;
     try {
       for (;;) {
@@ -363,7 +447,7 @@ export async function* readAskEvents(body) {
       reader.releaseLock();
     }
   } else {
-    for await (const chunk of body) {
+    for await (const chunk of /** @type {AsyncIterable<Uint8Array | string>} */ (body)) {
       yield* decoder.push(typeof chunk === 'string' ? chunk : text.decode(chunk, { stream: true }));
     }
   }
