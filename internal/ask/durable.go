@@ -37,9 +37,9 @@ type Turn struct {
 	Sources   []grounding.Source    // valid, within the site's maxSources
 }
 
-func (x *exchange) turn(sources []grounding.Source) Turn {
-	return Turn{RequestID: x.id, Start: x.start, Site: x.site, Subject: x.subject, SessionID: x.req.SessionID,
-		Revision: x.rev, Merged: x.merged, Question: x.question, Evidence: x.pkg, Sources: sources}
+func newTurn(x *exchange, a asker, t asked, ev evidenceFound) Turn {
+	return Turn{RequestID: x.id, Start: x.start, Site: a.site, Subject: a.subject, SessionID: t.req.SessionID,
+		Revision: t.rev, Merged: t.merged, Question: t.question, Evidence: ev.pkg, Sources: ev.sources}
 }
 
 // ErrShutdown is the cause of a request context that the server's

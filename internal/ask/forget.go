@@ -12,7 +12,7 @@ import (
 // ServeForget answers POST /v1/sessions/{id}/forget: "New conversation".
 // The subject's session id on this site is deleted from the store now,
 // rather than at its TTL. It keeps the rules of /v1/ask that apply to a
-// request without a body (runAccess: the client address's budget,
+// request without a body (admitCaller: the client address's budget,
 // authentication, the hints, the subject's budget), and it reads no
 // body. The key is the authenticated subject's, so a session can only be
 // forgotten by its subject; the answer is 204 whether a session was there
@@ -25,7 +25,8 @@ func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), DefaultBootstrapTimeout)
 	defer cancel()
-	if !x.admit(ctx, runAccess[:]) {
+	a, ok := x.admitCaller(ctx, false)
+	if !ok {
 		return
 	}
 	id := r.PathValue("id")
@@ -34,7 +35,7 @@ func (h *Handler) ServeForget(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d, ok := h.cfg.Sessions.(session.Deleter); ok {
-		if _, err := d.Delete(ctx, session.Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: id}); err != nil {
+		if _, err := d.Delete(ctx, session.Key{SiteID: a.site.SiteID, Subject: a.subject, SessionID: id}); err != nil {
 			h.log.Error("ask: forgetting a session failed", "requestId", x.id, "err", err)
 			x.fail(errInternal)
 			return

@@ -189,7 +189,8 @@ func (h *Handler) requestID() (id string) {
 	return rand.Text()
 }
 
-// exchange is the state of one request.
+// exchange is one request: its writer, its id and metrics, and (for
+// the answer's end) what admission established.
 type exchange struct {
 	h     *Handler
 	w     http.ResponseWriter
@@ -198,7 +199,11 @@ type exchange struct {
 	id    string
 	start time.Time
 
-	site     *protocol.BackendSite // set once the site is resolved; metrics need it
+	// What admission and retrieval established. The steps return it
+	// (asker, asked, evidenceFound); serve alone copies it here, for the
+	// stream and the outcome: site once it is known (metrics need it),
+	// the rest once retrieval is done.
+	site     *protocol.BackendSite
 	subject  string
 	req      *protocol.AskRequest
 	merged   []protocol.AskMessage // the stored history with this question, merged once
@@ -254,10 +259,14 @@ func (x *exchange) serve() {
 	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
 	defer cancelReq()
-	if !x.admit(ctx, admission[:]) {
+	a, t, ok := x.admit(ctx)
+	if !ok {
 		return
 	}
-	sources, err := x.retrieve(ctx)
+	ev, err := x.retrieve(ctx, a, t)
+	// What admission and retrieval established, kept for the answer's
+	// end: the live stream (stream.go) and the outcome read it here.
+	x.subject, x.req, x.rev, x.merged, x.question, x.pkg = a.subject, t.req, t.rev, t.merged, t.question, ev.pkg
 	if err != nil {
 		x.fail(err)
 		if err == errNoSources {
@@ -267,7 +276,7 @@ func (x *exchange) serve() {
 	}
 	if h.cfg.Durable != nil {
 		boot.Stop()
-		if err := h.cfg.Durable.Answer(ctx, x.w, x.r, x.turn(sources)); err != nil {
+		if err := h.cfg.Durable.Answer(ctx, x.w, x.r, newTurn(x, a, t, ev)); err != nil {
 			x.fail(err)
 		}
 		return
@@ -281,7 +290,7 @@ func (x *exchange) serve() {
 		defer release()
 	}
 	boot.Stop()
-	x.stream(ctx, sources)
+	x.stream(ctx, ev.sources)
 }
 
 func (x *exchange) key() session.Key {
@@ -292,10 +301,18 @@ func (x *exchange) query() grounding.Query {
 	return grounding.Query{RequestID: x.id, Site: x.site, Text: x.question, Messages: x.merged, Evidence: x.pkg}
 }
 
+// evidenceFound is what retrieval established: the valid sources, within
+// the site's maxSources, and the package they came from (an
+// EvidenceRetriever's), else nil.
+type evidenceFound struct {
+	sources []grounding.Source
+	pkg     *evidence.Package
+}
+
 // retrieve runs steps 14–16 under the retrieval deadline.
-func (x *exchange) retrieve(ctx context.Context) ([]grounding.Source, error) {
+func (x *exchange) retrieve(ctx context.Context, a asker, t asked) (evidenceFound, error) {
 	h := x.h
-	limit := time.Duration(x.site.Limits.RetrievalTimeoutMs) * time.Millisecond
+	limit := time.Duration(a.site.Limits.RetrievalTimeoutMs) * time.Millisecond
 	rctx, cancel := context.WithTimeoutCause(ctx, limit, errRetrievalDeadline)
 	defer cancel()
 	type result struct {
@@ -304,8 +321,8 @@ func (x *exchange) retrieve(ctx context.Context) ([]grounding.Source, error) {
 		err  error
 	}
 	done := make(chan result, 1)
-	q := x.query()
-	t := h.cfg.Now()
+	q := grounding.Query{RequestID: x.id, Site: a.site, Text: t.question, Messages: t.merged}
+	start := h.cfg.Now()
 	go func() {
 		var res result
 		defer func() {
@@ -325,23 +342,22 @@ func (x *exchange) retrieve(ctx context.Context) ([]grounding.Source, error) {
 	select {
 	case res = <-done:
 	case <-rctx.Done():
-		return nil, x.ctxError(rctx)
+		return evidenceFound{}, x.ctxError(rctx)
 	}
 	if rctx.Err() != nil {
-		return nil, x.ctxError(rctx)
+		return evidenceFound{}, x.ctxError(rctx)
 	}
 	if res.err != nil {
 		h.log.Error("ask: retrieval failed", "requestId", x.id, "err", res.err)
-		return nil, errRetrieval
+		return evidenceFound{}, errRetrieval
 	}
-	x.pkg = res.pkg
-	sources := grounding.Valid(res.list, x.site.Limits.MaxSources)
-	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
-	x.metric(MetricRetrievalDocuments, float64(len(sources)), UnitCount, OutcomeOK)
-	if len(sources) == 0 {
-		return nil, errNoSources
+	ev := evidenceFound{sources: grounding.Valid(res.list, a.site.Limits.MaxSources), pkg: res.pkg}
+	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
+	x.metric(MetricRetrievalDocuments, float64(len(ev.sources)), UnitCount, OutcomeOK)
+	if len(ev.sources) == 0 {
+		return ev, errNoSources
 	}
-	return sources, nil
+	return ev, nil
 }
 
 // clientAddr is the request's client address, as the limits key it.

@@ -8,11 +8,6 @@ import (
 	"github.com/askplane/askplane/internal/protocol"
 )
 
-// runAccess is the admission of the routes beside /v1/ask that read no
-// body (the run routes, forget): the client address's budget, the same
-// authentication and hints as /v1/ask, and the subject's budget.
-var runAccess = [...]step{checkAddress, authenticate, checkHints, checkSubjectRate}
-
 // sideRoute starts a request of a route beside /v1/ask that reads no
 // body (the run routes, forget): its exchange and request id, and the
 // protocol's 405 for another method than method.
@@ -39,8 +34,9 @@ type Caller struct {
 // AdmitBodiless admits a request of a route beside /v1/ask that reads no
 // body (internal/askrun's run routes): its request id, the protocol's 405
 // for another method than method, 503 when ctx was ended by the server's
-// shutdown (UntilShutdown), then runAccess under ctx. When ok is false
-// the request has been answered.
+// shutdown (UntilShutdown), then the admission of a bodiless route
+// (admitCaller) under ctx. When ok is false the request has been
+// answered.
 func (h *Handler) AdmitBodiless(ctx context.Context, w http.ResponseWriter, r *http.Request, method string) (Caller, bool) {
 	x, ok := h.sideRoute(w, r, method)
 	if !ok {
@@ -50,10 +46,11 @@ func (h *Handler) AdmitBodiless(ctx context.Context, w http.ResponseWriter, r *h
 		x.fail(errShuttingDown)
 		return Caller{}, false
 	}
-	if !x.admit(ctx, runAccess[:]) {
+	a, ok := x.admitCaller(ctx, false)
+	if !ok {
 		return Caller{}, false
 	}
-	return Caller{RequestID: x.id, Start: x.start, Site: x.site, Subject: x.subject}, true
+	return Caller{RequestID: x.id, Start: x.start, Site: a.site, Subject: a.subject}, true
 }
 
 // Refuse answers a failure of a request AdmitBodiless admitted, as the
