@@ -234,7 +234,7 @@ func loadHistory(x *exchange, ctx context.Context, a asker, req *protocol.AskReq
 		x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
 		t.rev, stored = rec.Revision, rec.Messages
 	}
-	merged, question, ok := mergeHistory(stored, req.Messages)
+	merged, question, ok := protocol.MergeAskHistory(stored, req.Messages)
 	if !ok {
 		return asked{}, errNoQuestion
 	}

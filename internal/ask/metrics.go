@@ -6,7 +6,7 @@ import (
 	"github.com/askplane/askplane/internal/metrics"
 )
 
-// The observations the handler (and internal/askrun) emit, to its
+// The observations the handler emits (internal/askrun names its own), to its
 // Config.Metrics (internal/metrics' Sink): names as the reference emits
 // them, units and outcomes.
 
@@ -29,16 +29,6 @@ const (
 	MetricOutputTokens       = "usage.output_tokens"
 	MetricTotalTokens        = "usage.total_tokens"
 	MetricCost               = "cost.usd"
-	// Durable runs (internal/askrun, internal/run's Worker): counts by site.
-	MetricRunStarted     = "run.started"
-	MetricRunResumed     = "run.resumed"  // a reader reconnected, or a worker took the run over
-	MetricRunEnded       = "run.ended"    // outcome: completed, failed or cancelled
-	MetricRunReleased    = "run.released" // an instance shutting down handed the run on
-	MetricAttemptStarted = "attempt.started"
-	MetricAttemptUnknown = "attempt.unknown"
-	MetricRoundStarted   = "round.started"
-	MetricBudgetRefused  = "budget.refused"
-	MetricStreamResumed  = "stream.resumed" // a reader reconnected to a run
 )
 
 // Metric units.

@@ -32,7 +32,7 @@ type Caller struct {
 }
 
 // AdmitBodiless admits a request of a route beside /v1/ask that reads no
-// body (internal/askrun's run routes): its request id, the protocol's 405
+// body (internal/askrun's run routes, the sidecar's forget): its request id, the protocol's 405
 // for another method than method, 503 when ctx was ended by the server's
 // shutdown (UntilShutdown), then the admission of a bodiless route
 // (admitCaller) under ctx. When ok is false the request has been
@@ -59,6 +59,13 @@ func (h *Handler) AdmitBodiless(ctx context.Context, w http.ResponseWriter, r *h
 func (h *Handler) Refuse(w http.ResponseWriter, r *http.Request, c Caller, err error) {
 	x := &exchange{h: h, w: w, r: r, start: c.Start, id: c.RequestID, site: c.Site, subject: c.Subject}
 	x.fail(err)
+}
+
+// Done records the request.total_ms of a request AdmitBodiless admitted
+// that succeeded.
+func (h *Handler) Done(c Caller) {
+	x := &exchange{h: h, start: c.Start, id: c.RequestID, site: c.Site}
+	x.metric(MetricRequestTotal, ms(h.cfg.Now().Sub(x.start)), UnitMs, OutcomeOK)
 }
 
 // UntilShutdown cancels ctx with ErrShutdown once the server begins

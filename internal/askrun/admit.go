@@ -131,7 +131,7 @@ func (h *Runs) Answer(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	var be *run.BudgetError
 	switch {
 	case errors.As(err, &be):
-		h.metric(t.RequestID, ask.MetricBudgetRefused, 1, ask.UnitCount, ask.OutcomeRejected)
+		h.metric(t.RequestID, MetricBudgetRefused, 1, ask.UnitCount, ask.OutcomeRejected)
 		return budgetRefused(be)
 	case run.CodeOf(err) == run.CodeIdempotencyMismatch:
 		return errIdempotency

@@ -41,7 +41,7 @@ func (h *Runs) conclude(ctx context.Context, st *askState, ans generate.Answer, 
 	}
 	evs = append(evs, protocol.AskToolEvent{ID: "sources-" + st.Input.Records[0].ID, Name: "cite", Args: ask.CiteArgs(cited)}.AppendJSON(nil))
 	if s := st.Session; s != nil && h.cfg.Sessions != nil {
-		rec := session.Record{Revision: s.Rev + 1, Messages: ask.LastN(append(append([]protocol.AskMessage(nil), s.Merged...),
+		rec := session.Record{Revision: s.Rev + 1, Messages: protocol.LastAskMessages(append(append([]protocol.AskMessage(nil), s.Merged...),
 			protocol.AskMessage{Role: protocol.RoleAssistant, Content: ans.Text}), protocol.MaxAskMessages)}
 		if l, ok := h.cfg.Sessions.(session.Limited); ok {
 			rec = session.Fit(rec, l.Limits().MaxSessionBytes)

@@ -47,7 +47,7 @@ func Events(a *ask.Handler, h *Runs) http.Handler {
 			}
 			after = n
 		}
-		h.metric(c.RequestID, ask.MetricStreamResumed, 1, ask.UnitCount, ask.OutcomeOK)
+		h.metric(c.RequestID, MetricStreamResumed, 1, ask.UnitCount, ask.OutcomeOK)
 		h.stream(ctx, w, r, reader{id: c.RequestID, start: c.Start}, rn.ID, after, nil)
 	})
 }

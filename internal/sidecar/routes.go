@@ -38,6 +38,7 @@ type siteHandlers struct {
 	ask         *ask.Handler
 	runs        *askrun.Runs // the site's durable answers; nil when they are live
 	bodyTimeout time.Duration
+	forget      http.Handler // POST /v1/sessions/{id}/forget (forget.go)
 	mcp         http.Handler
 	replay      http.Handler
 	read        http.Handler
@@ -62,7 +63,7 @@ func (s *Server) routeTable(edge *edgeLimits, prom *metrics.Prometheus, review h
 		// What readers and agents ask, per site.
 		{pattern: "/v1/ask", site: func(h *siteHandlers) http.Handler { return h.st.cors(h.ask) }},
 		{pattern: "/v1/sessions/{id}/forget", site: func(h *siteHandlers) http.Handler {
-			return h.st.cors(withBody(h, http.HandlerFunc(h.ask.ServeForget)))
+			return h.st.cors(withBody(h, h.forget))
 		}},
 		{pattern: "/v1/runs/{id}/events", site: func(h *siteHandlers) http.Handler {
 			if h.runs == nil {

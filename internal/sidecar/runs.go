@@ -196,7 +196,7 @@ func (s *Server) newWorker(sink metrics.Sink) {
 			}
 			outcome := ask.OutcomeOK
 			if state, ok := strings.CutPrefix(name, "run."); ok && run.State(state).Terminal() {
-				name, outcome = ask.MetricRunEnded, state
+				name, outcome = askrun.MetricRunEnded, state
 			}
 			sink.Observe(metrics.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
 		},

@@ -338,6 +338,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	if sh.ask, err = ask.New(acfg); err != nil {
 		return nil, siteError("", err)
 	}
+	sh.forget = forgetHandler(sh.ask, s.sessions, s.log)
 	rep, err := s.replayer(st, engine)
 	if err != nil {
 		return nil, siteError("", err)

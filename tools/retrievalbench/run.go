@@ -211,7 +211,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, gen Generator, f *File, maxRecords int, ck *checker) (*System, error) {
 	site := &protocol.BackendSite{Limits: protocol.BackendLimits{MaxSources: maxRecords}}
 	g := &grounding.Grounded{Engine: ix, Generator: gen.New()}
-	s := &System{Via: "ask.Grounded, " + gen.Name, Answers: &AnswerChecks{}}
+	s := &System{Via: "grounding.Grounded, " + gen.Name, Answers: &AnswerChecks{}}
 	for _, q := range f.Questions {
 		query := grounding.Query{Site: site, Text: q.Q}
 		p, err := g.RetrieveEvidence(ctx, query)

@@ -1,25 +1,23 @@
-package ask
+package protocol
 
 import (
 	"slices"
 	"testing"
-
-	"github.com/askplane/askplane/internal/protocol"
 )
 
-func msgs(turns ...string) []protocol.AskMessage {
-	var out []protocol.AskMessage
+func msgs(turns ...string) []AskMessage {
+	var out []AskMessage
 	for i, c := range turns {
-		role := protocol.RoleUser
+		role := RoleUser
 		if i%2 == 1 {
-			role = protocol.RoleAssistant
+			role = RoleAssistant
 		}
-		out = append(out, protocol.AskMessage{Role: role, Content: c})
+		out = append(out, AskMessage{Role: role, Content: c})
 	}
 	return out
 }
 
-func contents(list []protocol.AskMessage) []string {
+func contents(list []AskMessage) []string {
 	var out []string
 	for _, m := range list {
 		out = append(out, m.Content)
@@ -34,7 +32,7 @@ func TestMergeHistory(t *testing.T) {
 	}
 	cases := []struct {
 		name              string
-		stored, submitted []protocol.AskMessage
+		stored, submitted []AskMessage
 		want              []string
 		question          string
 		ok                bool
@@ -45,15 +43,12 @@ func TestMergeHistory(t *testing.T) {
 		{"last user turn", nil, msgs("q", "trailing answer"), []string{"q"}, "q", true},
 		{"cut to 64", msgs(long...), msgs("new"), append(slices.Clone(long[1:]), "new"), "new", true},
 		{"blank", nil, msgs("  "), nil, "", false},
-		{"no user", nil, []protocol.AskMessage{{Role: protocol.RoleAssistant, Content: "a"}}, nil, "", false},
+		{"no user", nil, []AskMessage{{Role: RoleAssistant, Content: "a"}}, nil, "", false},
 	}
 	for _, c := range cases {
-		got, q, ok := mergeHistory(c.stored, c.submitted)
+		got, q, ok := MergeAskHistory(c.stored, c.submitted)
 		if ok != c.ok || q != c.question || !slices.Equal(contents(got), c.want) {
 			t.Errorf("%s: %v %q %v", c.name, contents(got), q, ok)
 		}
 	}
 }
-
-// TestMemoryStoreEvictsLeastRecentlyWritten: past MaxMemorySessions the
-// session written longest ago goes; one written again recently stays.
