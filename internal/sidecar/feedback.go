@@ -131,7 +131,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, prom *
 		if status != 0 {
 			apierr.CloseUnread(w, r)
 			if status == http.StatusForbidden {
-				writeForbidden(w)
+				access.WriteForbidden(w)
 				return
 			}
 			apierr.Write(w, &apierr.Error{Status: status, Code: code, Message: "The feedback is not valid."})

@@ -2,7 +2,6 @@ package sidecar
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/access"
-	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/engines"
@@ -365,12 +363,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 
 // cors puts next behind the CORS answers for the site's origins, when it
 // has any.
-func (st *site) cors(next http.Handler) http.Handler {
-	if len(st.cfg.Origins) > 0 {
-		return &access.CORS{Origins: st.cfg.Origins, Next: next}
-	}
-	return next
-}
+func (st *site) cors(next http.Handler) http.Handler { return access.WithCORS(st.cfg.Origins)(next) }
 
 // edgeLimits are the limits every site shares, kept per client address.
 type edgeLimits struct {
@@ -528,15 +521,8 @@ func corpusRouter(byCorpus map[string]http.Handler) http.Handler {
 				return
 			}
 		}
-		writeForbidden(w)
+		access.WriteForbidden(w)
 	})
-}
-
-// writeForbidden writes the protocol's 403 ASK_FORBIDDEN response, as
-// internal/ask writes it, with a fresh x-request-id.
-func writeForbidden(w http.ResponseWriter) {
-	w.Header().Set("X-Request-Id", rand.Text())
-	apierr.Write(w, apierr.Forbidden)
 }
 
 var errNoListener = errors.New("sidecar: no listener")
