@@ -6,49 +6,104 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
 
-// A step is one admission check of a question, run in order before
-// retrieval. It returns nil to go on, an *Error for the handler to answer
-// with, or errAnswered when it has written the response itself (an
+// Admission, the reference pipeline's steps 1 to 13 with the per-address
+// limit in front of authentication: nothing about the body is read until
+// the client, its site, its hints and its budgets have passed. Each step
+// returns what it established (who asks and for which site: asker;
+// what was asked: asked)
+// and the next takes it as an argument; no step writes the exchange,
+// which keeps only the request's own (its id, its writer, its metrics).
+// A step's error is an *apierr.Error to answer with, another error (500
+// ASK_INTERNAL), or errAnswered when the response is already written (an
 // Authenticator's refusal).
-type step func(x *exchange, ctx context.Context) error
 
 // errAnswered: the step wrote the response; send nothing more.
 var errAnswered = errors.New("ask: response already written")
 
-// admit runs steps in order and answers the first failure; it reports
-// whether every step passed.
-func (x *exchange) admit(ctx context.Context, steps []step) bool {
-	for _, s := range steps {
-		if err := s(x, ctx); err != nil {
-			if err != errAnswered {
-				x.fail(err)
-			}
-			return false
+// asker is what authentication established: who asks, for which site.
+type asker struct {
+	site    *protocol.BackendSite
+	subject string
+}
+
+// asked is what the body and the session established: the request, the
+// stored session's revision, the history with this question merged in
+// once, and the trimmed question. Retrieval, generation and the save all
+// read it.
+type asked struct {
+	req      *protocol.AskRequest
+	rev      int
+	merged   []protocol.AskMessage
+	question string
+}
+
+// admit runs steps 1 to 13 of a question: the request's checks, then who
+// asks, then the turn. It answers the first failure itself and reports
+// ok false.
+func (x *exchange) admit(ctx context.Context) (asker, asked, bool) {
+	a, ok := x.admitCaller(ctx, true)
+	if !ok {
+		return asker{}, asked{}, false
+	}
+	req, err := readRequest(x, ctx) // 8–10: body, strict decoding, fallback metric
+	if err != nil {
+		x.fail(err)
+		return asker{}, asked{}, false
+	}
+	t, err := loadHistory(x, ctx, a, req) // 11–13: persistence, session load, one history merge
+	if err != nil {
+		x.fail(err)
+		return asker{}, asked{}, false
+	}
+	return a, t, true
+}
+
+// admitCaller runs the checks that read no body: with post, the method
+// and content type of /v1/ask (1, 2); then the client address's budget,
+// authentication (3–5), the hints (6) and the subject's budget (7). The
+// routes beside /v1/ask that read no body (forget, the run routes) run
+// it without post. Metrics start once the site is known.
+func (x *exchange) admitCaller(ctx context.Context, post bool) (asker, bool) {
+	refuse := func(err error) (asker, bool) {
+		if err != errAnswered {
+			x.fail(err)
+		}
+		return asker{}, false
+	}
+	if post {
+		if err := checkMethod(x); err != nil {
+			return refuse(err)
+		}
+		if err := checkContentType(x); err != nil {
+			return refuse(err)
 		}
 	}
-	return true
+	if err := checkAddress(x, ctx); err != nil {
+		return refuse(err)
+	}
+	a, err := authenticate(x, ctx)
+	if a.site != nil {
+		x.site = a.site // the metrics' site, from here on
+	}
+	if err != nil {
+		return refuse(err)
+	}
+	if err := checkHints(x, a); err != nil {
+		return refuse(err)
+	}
+	if err := checkSubjectRate(x, ctx, a); err != nil {
+		return refuse(err)
+	}
+	return a, true
 }
 
-// admission is the order of the checks, the reference pipeline's steps 1
-// to 13 with the per-address limit in front of authentication: nothing
-// about the body is read until the client, its site, its hints and its
-// budgets have passed.
-var admission = [...]step{
-	checkMethod,      // 1
-	checkContentType, // 2
-	checkAddress,     // the client address's budget
-	authenticate,     // 3–5: subject, the trusted site
-	checkHints,       // 6
-	checkSubjectRate, // 7
-	readRequest,      // 8–10: body, strict decoding, fallback metric
-	loadHistory,      // 11–13: persistence, session load, one history merge
-}
-
-func checkMethod(x *exchange, _ context.Context) error {
+func checkMethod(x *exchange) error {
 	if x.r.Method != http.MethodPost {
 		x.w.Header().Set("Allow", http.MethodPost)
 		return errMethod
@@ -56,7 +111,7 @@ func checkMethod(x *exchange, _ context.Context) error {
 	return nil
 }
 
-func checkContentType(x *exchange, _ context.Context) error {
+func checkContentType(x *exchange) error {
 	if ct := strings.ToLower(x.r.Header.Get("Content-Type")); !strings.HasPrefix(ct, "application/json") {
 		return errContentType
 	}
@@ -67,7 +122,7 @@ func checkContentType(x *exchange, _ context.Context) error {
 // its cookie gets a new subject each time, never a new address.
 func checkAddress(x *exchange, ctx context.Context) error {
 	if al := x.h.cfg.AddressLimiter; al != nil {
-		if e := spend(ctx, al, x.h.clientAddr(x.r), x.h.log.With("requestId", x.id)); e != nil {
+		if e := access.Spend(ctx, al, x.h.clientAddr(x.r), x.h.log.With("requestId", x.id)); e != nil {
 			return e
 		}
 	}
@@ -75,33 +130,34 @@ func checkAddress(x *exchange, ctx context.Context) error {
 }
 
 // authenticate names the subject; the site is the trusted one New
-// validated, and metrics start once it is known.
-func authenticate(x *exchange, ctx context.Context) error {
+// validated. The site is returned with a subject the Authenticator got
+// wrong (500), so that failure is counted under it.
+func authenticate(x *exchange, ctx context.Context) (asker, error) {
 	subject, ok := x.h.cfg.Auth.Authenticate(refusalCloser{x.w, x.r}, x.r.WithContext(ctx))
 	if !ok {
-		return errAnswered
+		return asker{}, errAnswered
 	}
-	x.site = &x.h.cfg.Site
-	if !validSubject(subject) {
+	a := asker{site: &x.h.cfg.Site}
+	if !access.ValidSubject(subject) {
 		x.h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
-		return errInternal
+		return a, errInternal
 	}
-	x.subject = subject
-	return nil
+	a.subject = subject
+	return a, nil
 }
 
 // checkHints fails closed: hints, when present, must name the trusted ids.
-func checkHints(x *exchange, _ context.Context) error {
+func checkHints(x *exchange, a asker) error {
 	q := x.r.URL.Query()
-	if !hintMatches(q["corpus"], x.site.Corpus.ID) || !hintMatches(q["persona"], x.site.Assistant.ID) {
+	if !hintMatches(q["corpus"], a.site.Corpus.ID) || !hintMatches(q["persona"], a.site.Assistant.ID) {
 		return errForbidden
 	}
 	return nil
 }
 
-func checkSubjectRate(x *exchange, ctx context.Context) error {
+func checkSubjectRate(x *exchange, ctx context.Context, a asker) error {
 	if rl := x.h.cfg.RateLimiter; rl != nil {
-		if e := spend(ctx, rl, x.subject, x.h.log.With("requestId", x.id)); e != nil {
+		if e := access.Spend(ctx, rl, a.subject, x.h.log.With("requestId", x.id)); e != nil {
 			return e
 		}
 	}
@@ -111,54 +167,53 @@ func checkSubjectRate(x *exchange, ctx context.Context) error {
 	return nil
 }
 
-func readRequest(x *exchange, ctx context.Context) error {
+func readRequest(x *exchange, ctx context.Context) (*protocol.AskRequest, error) {
 	body, err := x.readBody(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req, err := protocol.DecodeAskRequest(body)
 	if err != nil {
-		return badRequest(protocol.AsDiagnostic(err))
+		return nil, badRequest(protocol.AsDiagnostic(err))
 	}
-	x.req = req
 	fallback := 0.0
 	if req.Deterministic != nil {
 		fallback = 1
 	}
 	x.metric(MetricFallback, fallback, UnitCount, OutcomeOK)
-	return nil
+	return req, nil
 }
 
 // loadHistory loads the stored session, when there is one, and merges
-// the question into it, once: retrieval, generation and the save all read
-// x.merged and x.question.
-func loadHistory(x *exchange, ctx context.Context) error {
-	h, req := x.h, x.req
+// the question into it, once.
+func loadHistory(x *exchange, ctx context.Context, a asker, req *protocol.AskRequest) (asked, error) {
+	h := x.h
 	store := h.cfg.Sessions
-	if x.site.Persistence.Mode == PersistenceRequired {
+	if a.site.Persistence.Mode == protocol.PersistenceRequired {
 		switch {
 		case req.SessionID == "":
-			return errNoSession // the client's mistake: no retry mends it
+			return asked{}, errNoSession // the client's mistake: no retry mends it
 		case store == nil:
 			h.log.Error("ask: persistence required but the server has no session store", "requestId", x.id)
-			return errInternal
+			return asked{}, errInternal
 		}
 	}
-	if w, ok := store.(session.WriteChecker); ok && x.site.Persistence.Mode == PersistenceRequired {
+	if w, ok := store.(session.WriteChecker); ok && a.site.Persistence.Mode == protocol.PersistenceRequired {
 		// The answer must be saved: while the store's writes fail (a
 		// full disk), refuse it now rather than stream it and lose it.
 		if err := w.Writable(ctx); err != nil {
 			if ctx.Err() != nil {
-				return x.ctxError(ctx)
+				return asked{}, x.ctxError(ctx)
 			}
 			h.log.Warn("ask: the session store cannot write; refused before answering", "requestId", x.id, "err", err)
-			return errCannotSave
+			return asked{}, errCannotSave
 		}
 	}
+	t := asked{req: req}
 	var stored []protocol.AskMessage
 	if req.SessionID != "" && store != nil {
-		t := h.cfg.Now()
-		rec, err := store.Load(ctx, x.key())
+		start := h.cfg.Now()
+		rec, err := store.Load(ctx, session.Key{SiteID: a.site.SiteID, Subject: a.subject, SessionID: req.SessionID})
 		var corrupt *session.CorruptError
 		if errors.As(err, &corrupt) {
 			// The stored history cannot be read, and never will be: the
@@ -169,33 +224,22 @@ func loadHistory(x *exchange, ctx context.Context) error {
 			rec, err = session.Record{Revision: corrupt.Revision}, nil
 		}
 		if err != nil {
-			x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeError)
+			x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeError)
 			if ctx.Err() != nil {
-				return x.ctxError(ctx)
+				return asked{}, x.ctxError(ctx)
 			}
 			h.log.Error("ask: session load failed", "requestId", x.id, "err", err)
-			return errInternal
+			return asked{}, errInternal
 		}
-		x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
-		x.rev, stored = rec.Revision, rec.Messages
+		x.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
+		t.rev, stored = rec.Revision, rec.Messages
 	}
-	merged, question, ok := mergeHistory(stored, req.Messages)
+	merged, question, ok := protocol.MergeAskHistory(stored, req.Messages)
 	if !ok {
-		return errNoQuestion
+		return asked{}, errNoQuestion
 	}
-	x.merged, x.question = merged, question
-	return nil
-}
-
-// closeUnread marks a refusal written before the body was read
-// "Connection: close". Without it net/http reads what is left of the body
-// before it sends the refusal (so that the connection can be reused), and
-// a client that announced a body and never sends it holds the refusal
-// until the read deadline. Refused, it has no connection to reuse.
-func closeUnread(w http.ResponseWriter, r *http.Request) {
-	if r.ContentLength != 0 {
-		w.Header().Set("Connection", "close")
-	}
+	t.merged, t.question = merged, question
+	return t, nil
 }
 
 // refusalCloser is the ResponseWriter an Authenticator gets: the refusals
@@ -207,14 +251,10 @@ type refusalCloser struct {
 
 func (w refusalCloser) WriteHeader(status int) {
 	if status >= 400 {
-		closeUnread(w.ResponseWriter, w.r)
+		apierr.CloseUnread(w.ResponseWriter, w.r)
 	}
 	w.ResponseWriter.WriteHeader(status)
 }
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w refusalCloser) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// CloseUnread is closeUnread for the routes in front of the handler (the
-// sidecar's Host and Origin guard), which refuse before any body is read.
-func CloseUnread(w http.ResponseWriter, r *http.Request) { closeUnread(w, r) }

@@ -10,8 +10,13 @@
 // and done, or a single terminal error event.
 //
 // Authority never comes from the request: the site, its corpus and its
-// limits are the server's config (Site), the subject comes from the
-// Authenticator. Dependencies are small interfaces declared here
-// (Retriever, Generator, session.Store, Authenticator, RateLimiter,
-// Metrics), so tests and the command can plug in their own.
+// limits are the server's config (protocol.BackendSite), the subject
+// comes from the access.Authenticator. Dependencies are small interfaces
+// (Gate declared here; answer.Retriever, answer.Generator, session.Store,
+// access.Authenticator, access.Limiter, metrics.Sink), so tests and the
+// command can plug in their own.
+//
+// This package is the live answer only. A model site's durable answer is
+// internal/askrun's, reached through Config.Durable with the admitted
+// Turn; refusals are written by internal/apierr.
 package ask

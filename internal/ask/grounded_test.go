@@ -10,6 +10,7 @@ import (
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -25,7 +26,7 @@ func groundedFixture(t *testing.T) *fixture {
 		recs[i].ID = corpus.RecordID(recs[i].URL, recs[i].Anchor)
 	}
 	ix := evidence.NewIndex(&corpus.Corpus{SiteID: "docs-site", Language: "en", Version: "sha256:" + strings.Repeat("0", 64), Records: recs})
-	g := &ask.Grounded{Engine: &countingEngine{Engine: ix}}
+	g := &grounding.Grounded{Engine: &countingEngine{Engine: ix}}
 	return newFixture(t, func(c *ask.Config) { c.Retriever, c.Generator = g, g })
 }
 
@@ -61,7 +62,7 @@ func TestGroundedLinksTheEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := f.cfg.Retriever.(*ask.Grounded)
+	g := f.cfg.Retriever.(*grounding.Grounded)
 	eng := g.Engine.(*countingEngine)
 	if n := eng.searches.Load(); n != 1 {
 		t.Errorf("%d searches for one answer, want 1", n)

@@ -11,45 +11,48 @@ import (
 	"os"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 )
 
 // Config holds a Handler's trusted settings and dependencies.
 type Config struct {
 	// Site is the trusted backend site record; New validates it.
-	Site Site
+	Site protocol.BackendSite
 	// Retriever serves the site's corpus; Generator writes answers. Both
 	// are required.
-	Retriever Retriever
-	Generator Generator
+	Retriever grounding.Retriever
+	Generator grounding.Generator
 	// Auth says who is asking; required (CookieAuth for a public site).
-	Auth Authenticator
+	Auth access.Authenticator
 	// Sessions stores conversations; nil means none. With
 	// Site.Persistence.Mode "required" every request needs a sessionId and
 	// a store, or it fails with 500 ASK_INTERNAL.
 	Sessions session.Store
 	// RateLimiter limits each subject's questions to this site, keyed by
 	// the subject, before the body is read; nil means no limit.
-	RateLimiter Limiter
+	RateLimiter access.Limiter
 	// AddressLimiter limits the questions from one client address, keyed
 	// by ClientAddr, before anyone is authenticated: a client that drops
 	// its cookie gets a new subject each time, never a new address. nil
 	// means no limit.
-	AddressLimiter Limiter
+	AddressLimiter access.Limiter
 	// ClientAddr names a request's client address; nil means the TCP
 	// peer's (limit.ClientAddr{}.Key).
-	ClientAddr ClientAddrFunc
+	ClientAddr access.ClientAddrFunc
 	// Generations caps the answers being written at once, so model spend
 	// is bounded by configuration, never by clients; a question that finds
 	// no place in time gets 503 ASK_RATE_LIMITED with Retry-After. nil
 	// means no cap.
 	Generations Gate
 	// Metrics receives privacy-safe observations; nil drops them.
-	Metrics Metrics
+	Metrics metrics.Sink
 	// Logger gets one record per internal failure, with the request id and
 	// the cause (never the question, answer, subject or session); nil
 	// discards.
@@ -79,12 +82,12 @@ type Config struct {
 	// another instance. nil never fires.
 	Shutdown <-chan struct{}
 	// Durable, when set (a model site on a store that keeps runs), makes
-	// each question a durable run (durable.go); nil keeps the request the
-	// answer's only holder.
-	Durable *Durable
+	// each question a durable run (internal/askrun); nil keeps the
+	// request the answer's only holder.
+	Durable Durable
 	// Outcome, when set, is told how each question ended (outcome.go),
 	// after the reply is written, on the request's goroutine.
-	Outcome func(ctx context.Context, o Outcome)
+	Outcome func(ctx context.Context, o grounding.Outcome)
 }
 
 // Handler serves POST /v1/ask. Build it with New; it is safe for
@@ -125,17 +128,6 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.BootstrapTimeout must be positive")
 	case c.BodyTimeout < 0:
 		return nil, errors.New("ask: Config.BodyTimeout must be positive")
-	}
-	if d := c.Durable; d != nil && d.Tools != nil {
-		_, packages := c.Retriever.(EvidenceRetriever)
-		switch {
-		case d.Tools.MaxRounds < 1 || d.Tools.MaxRounds > run.HardMaxRounds:
-			return nil, fmt.Errorf("ask: Durable.Tools.MaxRounds must be 1 to %d", run.HardMaxRounds)
-		case d.Model == nil || !d.Model.Tools():
-			return nil, errors.New("ask: the tool loop needs a model whose provider binding offers tools (openai, openai-compatible or anthropic)")
-		case !packages:
-			return nil, errors.New("ask: the tool loop needs a Retriever that returns evidence packages")
-		}
 	}
 	if v, ok := c.Auth.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -197,7 +189,8 @@ func (h *Handler) requestID() (id string) {
 	return rand.Text()
 }
 
-// exchange is the state of one request.
+// exchange is one request: its writer, its id and metrics, and (for
+// the answer's end) what admission established.
 type exchange struct {
 	h     *Handler
 	w     http.ResponseWriter
@@ -206,7 +199,11 @@ type exchange struct {
 	id    string
 	start time.Time
 
-	site     *Site // set once the site is resolved; metrics need it
+	// What admission and retrieval established. The steps return it
+	// (asker, asked, evidenceFound); serve alone copies it here, for the
+	// stream and the outcome: site once it is known (metrics need it),
+	// the rest once retrieval is done.
+	site     *protocol.BackendSite
 	subject  string
 	req      *protocol.AskRequest
 	merged   []protocol.AskMessage // the stored history with this question, merged once
@@ -262,20 +259,26 @@ func (x *exchange) serve() {
 	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
 	defer cancelReq()
-	if !x.admit(ctx, admission[:]) {
+	a, t, ok := x.admit(ctx)
+	if !ok {
 		return
 	}
-	sources, err := x.retrieve(ctx)
+	ev, err := x.retrieve(ctx, a, t)
+	// What admission and retrieval established, kept for the answer's
+	// end: the live stream (stream.go) and the outcome read it here.
+	x.subject, x.req, x.rev, x.merged, x.question, x.pkg = a.subject, t.req, t.rev, t.merged, t.question, ev.pkg
 	if err != nil {
 		x.fail(err)
 		if err == errNoSources {
-			x.outcome(OutcomeNoSources, nil)
+			x.outcome(grounding.OutcomeNoSources, nil)
 		}
 		return
 	}
 	if h.cfg.Durable != nil {
 		boot.Stop()
-		x.durable(ctx, sources)
+		if err := h.cfg.Durable.Answer(ctx, x.w, x.r, newTurn(x, a, t, ev)); err != nil {
+			x.fail(err)
+		}
 		return
 	}
 	if g := h.cfg.Generations; g != nil {
@@ -287,31 +290,39 @@ func (x *exchange) serve() {
 		defer release()
 	}
 	boot.Stop()
-	x.stream(ctx, sources)
+	x.stream(ctx, ev.sources)
 }
 
 func (x *exchange) key() session.Key {
 	return session.Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: x.req.SessionID}
 }
 
-func (x *exchange) query() Query {
-	return Query{RequestID: x.id, Site: x.site, Text: x.question, Messages: x.merged, Evidence: x.pkg}
+func (x *exchange) query() grounding.Query {
+	return grounding.Query{RequestID: x.id, Site: x.site, Text: x.question, Messages: x.merged, Evidence: x.pkg}
+}
+
+// evidenceFound is what retrieval established: the valid sources, within
+// the site's maxSources, and the package they came from (an
+// EvidenceRetriever's), else nil.
+type evidenceFound struct {
+	sources []grounding.Source
+	pkg     *evidence.Package
 }
 
 // retrieve runs steps 14–16 under the retrieval deadline.
-func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
+func (x *exchange) retrieve(ctx context.Context, a asker, t asked) (evidenceFound, error) {
 	h := x.h
-	limit := time.Duration(x.site.Limits.RetrievalTimeoutMs) * time.Millisecond
+	limit := time.Duration(a.site.Limits.RetrievalTimeoutMs) * time.Millisecond
 	rctx, cancel := context.WithTimeoutCause(ctx, limit, errRetrievalDeadline)
 	defer cancel()
 	type result struct {
-		list []Source
+		list []grounding.Source
 		pkg  *evidence.Package
 		err  error
 	}
 	done := make(chan result, 1)
-	q := x.query()
-	t := h.cfg.Now()
+	q := grounding.Query{RequestID: x.id, Site: a.site, Text: t.question, Messages: t.merged}
+	start := h.cfg.Now()
 	go func() {
 		var res result
 		defer func() {
@@ -320,9 +331,9 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 			}
 			done <- res
 		}()
-		if er, ok := h.cfg.Retriever.(EvidenceRetriever); ok {
+		if er, ok := h.cfg.Retriever.(grounding.EvidenceRetriever); ok {
 			res.pkg, res.err = er.RetrieveEvidence(rctx, q)
-			res.list = packageSources(res.pkg)
+			res.list = grounding.FromPackage(res.pkg)
 		} else {
 			res.list, res.err = h.cfg.Retriever.Retrieve(rctx, q)
 		}
@@ -331,23 +342,22 @@ func (x *exchange) retrieve(ctx context.Context) ([]Source, error) {
 	select {
 	case res = <-done:
 	case <-rctx.Done():
-		return nil, x.ctxError(rctx)
+		return evidenceFound{}, x.ctxError(rctx)
 	}
 	if rctx.Err() != nil {
-		return nil, x.ctxError(rctx)
+		return evidenceFound{}, x.ctxError(rctx)
 	}
 	if res.err != nil {
 		h.log.Error("ask: retrieval failed", "requestId", x.id, "err", res.err)
-		return nil, errRetrieval
+		return evidenceFound{}, errRetrieval
 	}
-	x.pkg = res.pkg
-	sources := validSources(res.list, x.site.Limits.MaxSources)
-	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(t)), UnitMs, OutcomeOK)
-	x.metric(MetricRetrievalDocuments, float64(len(sources)), UnitCount, OutcomeOK)
-	if len(sources) == 0 {
-		return nil, errNoSources
+	ev := evidenceFound{sources: grounding.Valid(res.list, a.site.Limits.MaxSources), pkg: res.pkg}
+	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
+	x.metric(MetricRetrievalDocuments, float64(len(ev.sources)), UnitCount, OutcomeOK)
+	if len(ev.sources) == 0 {
+		return ev, errNoSources
 	}
-	return sources, nil
+	return ev, nil
 }
 
 // clientAddr is the request's client address, as the limits key it.
@@ -360,7 +370,7 @@ func (h *Handler) clientAddr(r *http.Request) string {
 
 // busy is the failure of a generation that found no place: the context's
 // own when it ended, else 503 with the gate's retry advice.
-func (x *exchange) busy(ctx context.Context, err error) *Error {
+func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
 	if ctx.Err() != nil {
 		return x.ctxError(ctx)
 	}
@@ -368,12 +378,12 @@ func (x *exchange) busy(ctx context.Context, err error) *Error {
 	var le *limit.Error
 	if errors.As(err, &le) && le.Code == limit.CodeUnavailable {
 		x.h.log.Error("ask: the generation cap could not be consulted; refusing", "requestId", x.id, "err", err)
-		return limitUnavailable
+		return apierr.LimitUnavailable
 	}
 	if le != nil && le.RetryAfter > 0 {
 		after = le.RetryAfter
 	}
-	return &Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited,
+	return &apierr.Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited,
 		Message: msgBusy, Retryable: true, RetryAfter: after}
 }
 
@@ -388,7 +398,7 @@ func hintMatches(values []string, want string) bool {
 
 // ctxError maps a done context to 499 (the client went away) or 408 (a
 // deadline fired).
-func (x *exchange) ctxError(ctx context.Context) *Error {
+func (x *exchange) ctxError(ctx context.Context) *apierr.Error {
 	if context.Cause(ctx) == errShutdown {
 		return errShuttingDown
 	}
@@ -467,13 +477,13 @@ func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
 // 499 as cancellations, other statuses under 500 as rejections, the rest
 // as errors.
 func (x *exchange) fail(err error) {
-	var e *Error
+	var e *apierr.Error
 	if !errors.As(err, &e) {
 		x.h.log.Error("ask: internal failure", "requestId", x.id, "err", err)
 		e = errInternal
 	}
 	if !x.bodyRead {
-		closeUnread(x.w, x.r)
+		apierr.CloseUnread(x.w, x.r)
 	}
 	switch {
 	case e.Status == http.StatusRequestTimeout || e.Status == errCancelled.Status:
@@ -483,7 +493,7 @@ func (x *exchange) fail(err error) {
 	default:
 		x.finish(MetricError, OutcomeError)
 	}
-	writeError(x.w, e)
+	apierr.Write(x.w, e)
 }
 
 // finish records the end of a failed request: its counter, then
@@ -499,7 +509,7 @@ func (x *exchange) metric(name string, value float64, unit, outcome string) {
 	if m == nil || x.site == nil {
 		return
 	}
-	m.Observe(Metric{
+	m.Observe(metrics.Metric{
 		Name: name, SiteID: x.site.SiteID, CorpusID: x.site.Corpus.ID, RequestID: x.id,
 		Value: clampValue(value), Unit: unit, Outcome: outcome, EmittedAt: x.h.cfg.Now(),
 	})

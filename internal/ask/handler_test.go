@@ -16,57 +16,60 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
 
 // testSite is the reference server test config: timeouts 2000/500/500 and
 // five sources.
-func testSite() ask.Site {
-	return ask.Site{
+func testSite() protocol.BackendSite {
+	return protocol.BackendSite{
 		SiteID:      "docs-site",
-		Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-		Corpus:      ask.Corpus{ID: "docs-public", Mode: ask.CorpusLocal},
-		Limits:      ask.Limits{RequestTimeoutMs: 2000, RetrievalTimeoutMs: 500, GenerationTimeoutMs: 500, MaxSources: 5},
-		Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+		Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+		Corpus:      protocol.BackendCorpus{ID: "docs-public", Mode: protocol.CorpusLocal},
+		Limits:      protocol.BackendLimits{RequestTimeoutMs: 2000, RetrievalTimeoutMs: 500, GenerationTimeoutMs: 500, MaxSources: 5},
+		Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
 	}
 }
 
-var localGuide = ask.Source{ID: "local-guide", Title: "Local guide", Href: "/docs/start", Excerpt: "Run askplane dev to start."}
+var localGuide = grounding.Source{ID: "local-guide", Title: "Local guide", Href: "/docs/start", Excerpt: "Run askplane dev to start."}
 
 // localRetriever returns the local guide.
-var localRetriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) {
-	return []ask.Source{localGuide}, nil
+var localRetriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
+	return []grounding.Source{localGuide}, nil
 })
 
 // fixtureGenerator answers from the first source and cites it.
-var fixtureGenerator = ask.GeneratorFunc(func(_ context.Context, q ask.Query, sources []ask.Source, emit func(string) error) (ask.Result, error) {
+var fixtureGenerator = grounding.GeneratorFunc(func(_ context.Context, q grounding.Query, sources []grounding.Source, emit func(string) error) (grounding.Result, error) {
 	if err := emit("Grounded answer for " + q.Text + " from " + sources[0].Title + "."); err != nil {
-		return ask.Result{}, err
+		return grounding.Result{}, err
 	}
-	return ask.Result{
+	return grounding.Result{
 		Used:  []string{sources[0].ID},
 		Model: "fixture-model",
-		Usage: &ask.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15, CostUSD: 0.001},
+		Usage: &grounding.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15, CostUSD: 0.001},
 	}, nil
 })
 
 const subject = "user-1"
 
-var fixedSubject = ask.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return subject, true })
+var fixedSubject = access.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return subject, true })
 
 // recorder collects metrics.
 type recorder struct {
 	mu   sync.Mutex
-	list []ask.Metric
-	seen chan ask.Metric
+	list []metrics.Metric
+	seen chan metrics.Metric
 }
 
-func newRecorder() *recorder { return &recorder{seen: make(chan ask.Metric, 1024)} }
+func newRecorder() *recorder { return &recorder{seen: make(chan metrics.Metric, 1024)} }
 
-func (r *recorder) Observe(m ask.Metric) {
+func (r *recorder) Observe(m metrics.Metric) {
 	r.mu.Lock()
 	r.list = append(r.list, m)
 	r.mu.Unlock()
@@ -76,7 +79,7 @@ func (r *recorder) Observe(m ask.Metric) {
 	}
 }
 
-func (r *recorder) all() []ask.Metric {
+func (r *recorder) all() []metrics.Metric {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.list)
@@ -290,7 +293,7 @@ func assertNoUserContent(t *testing.T, r *recorder, secrets ...string) {
 func TestHintMismatchIsForbidden(t *testing.T) {
 	var called atomic.Bool
 	f := newFixture(t, func(c *ask.Config) {
-		c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) {
+		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			called.Store(true)
 			return nil, nil
 		})
@@ -319,11 +322,11 @@ func TestBodyCarryingSiteOrCorpusIsRejected(t *testing.T) {
 // TestRetrieverSeesTrustedSite: a plain request reaches the retriever with
 // the configured site and the question.
 func TestRetrieverSeesTrustedSite(t *testing.T) {
-	queries := make(chan ask.Query, 1)
+	queries := make(chan grounding.Query, 1)
 	f := newFixture(t, func(c *ask.Config) {
-		c.Retriever = ask.RetrieverFunc(func(_ context.Context, q ask.Query) ([]ask.Source, error) {
+		c.Retriever = grounding.RetrieverFunc(func(_ context.Context, q grounding.Query) ([]grounding.Source, error) {
 			queries <- q
-			return []ask.Source{localGuide}, nil
+			return []grounding.Source{localGuide}, nil
 		})
 	})
 	resp, body := f.post(t, "", askBody("", "  How do I start?  "))
@@ -403,8 +406,8 @@ func TestRateLimitBeforeBody(t *testing.T) {
 // source left the answer is 422.
 func TestUnsafeSourceIsDropped(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
-		c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) {
-			return []ask.Source{{ID: "evil", Title: "Evil", Href: "javascript:alert(1)", Excerpt: "x"}}, nil
+		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
+			return []grounding.Source{{ID: "evil", Title: "Evil", Href: "javascript:alert(1)", Excerpt: "x"}}, nil
 		})
 	})
 	resp, body := f.post(t, "", askBody("", "How do I start?"))
@@ -414,7 +417,7 @@ func TestUnsafeSourceIsDropped(t *testing.T) {
 // TestThrowingRetrieverDoesNotLeak: 502 without the cause's text.
 func TestThrowingRetrieverDoesNotLeak(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
-		c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) {
+		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			return nil, errors.New("dial db: password=hunter2 refused")
 		})
 	})
@@ -430,7 +433,7 @@ func TestThrowingRetrieverDoesNotLeak(t *testing.T) {
 // TestPanickingRetrieverIs502: a panic is a retrieval failure, not a crash.
 func TestPanickingRetrieverIs502(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
-		c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) { panic("secret") })
+		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) { panic("secret") })
 	})
 	resp, body := f.post(t, "", askBody("", "q"))
 	wantError(t, resp, body, 502, protocol.CodeAskRetrievalFailed)
@@ -442,7 +445,7 @@ func TestRequestDeadline(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
 		c.Site.Limits.RequestTimeoutMs = 100
 		c.Site.Limits.RetrievalTimeoutMs = 5000
-		c.Retriever = ask.RetrieverFunc(func(ctx context.Context, _ ask.Query) ([]ask.Source, error) {
+		c.Retriever = grounding.RetrieverFunc(func(ctx context.Context, _ grounding.Query) ([]grounding.Source, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		})
@@ -462,7 +465,7 @@ func TestRetrieverIgnoringDeadline(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	f := newFixture(t, func(c *ask.Config) {
 		c.Site.Limits.RetrievalTimeoutMs = 100
-		c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) {
+		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			<-release
 			return nil, nil
 		})
@@ -475,9 +478,9 @@ func TestRetrieverIgnoringDeadline(t *testing.T) {
 func TestGenerationDeadline(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
 		c.Site.Limits.GenerationTimeoutMs = 100
-		c.Generator = ask.GeneratorFunc(func(ctx context.Context, _ ask.Query, _ []ask.Source, _ func(string) error) (ask.Result, error) {
+		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, _ grounding.Query, _ []grounding.Source, _ func(string) error) (grounding.Result, error) {
 			<-ctx.Done()
-			return ask.Result{}, ctx.Err()
+			return grounding.Result{}, ctx.Err()
 		})
 	})
 	resp, body := f.post(t, "", askBody("", "How do I start?"))
@@ -494,7 +497,7 @@ func TestHistoryResume(t *testing.T) {
 	var seen [][]string
 	var mu sync.Mutex
 	f := newFixture(t, func(c *ask.Config) {
-		c.Retriever = ask.RetrieverFunc(func(_ context.Context, q ask.Query) ([]ask.Source, error) {
+		c.Retriever = grounding.RetrieverFunc(func(_ context.Context, q grounding.Query) ([]grounding.Source, error) {
 			var turns []string
 			for _, m := range q.Messages {
 				turns = append(turns, m.Content)
@@ -502,7 +505,7 @@ func TestHistoryResume(t *testing.T) {
 			mu.Lock()
 			seen = append(seen, turns)
 			mu.Unlock()
-			return []ask.Source{localGuide}, nil
+			return []grounding.Source{localGuide}, nil
 		})
 	})
 	key := session.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}
@@ -542,7 +545,7 @@ func TestSessionConflict(t *testing.T) {
 	var store *session.MemoryStore
 	key := session.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}
 	f := newFixture(t, func(c *ask.Config) {
-		c.Generator = ask.GeneratorFunc(func(ctx context.Context, q ask.Query, s []ask.Source, emit func(string) error) (ask.Result, error) {
+		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, q grounding.Query, s []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			// Another request saves the session meanwhile.
 			store.Save(ctx, key, session.Record{Revision: 1}, 0)
 			return fixtureGenerator(ctx, q, s, emit)
@@ -570,11 +573,11 @@ func TestReaderCancelCancelsGenerator(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
 		c.Site.Limits.GenerationTimeoutMs = 60_000
 		c.Site.Limits.RequestTimeoutMs = 60_000
-		c.Generator = ask.GeneratorFunc(func(ctx context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			emit("partial ")
 			<-ctx.Done()
 			close(aborted)
-			return ask.Result{}, ctx.Err()
+			return grounding.Result{}, ctx.Err()
 		})
 	})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -661,7 +664,7 @@ func TestClientAbortBeforeStream(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
 		c.Site.Limits.RetrievalTimeoutMs = 60_000
 		c.Site.Limits.RequestTimeoutMs = 60_000
-		c.Retriever = ask.RetrieverFunc(func(ctx context.Context, _ ask.Query) ([]ask.Source, error) {
+		c.Retriever = grounding.RetrieverFunc(func(ctx context.Context, _ grounding.Query) ([]grounding.Source, error) {
 			close(started)
 			<-ctx.Done()
 			close(aborted)

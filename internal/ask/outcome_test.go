@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 )
 
 // Config.Outcome is told how each question ended: answered (with the
@@ -15,40 +16,40 @@ import (
 // (with the pages retrieved), no sources, error (the generation failed,
 // with the pages retrieved).
 func TestOutcome(t *testing.T) {
-	cite := func(low bool) ask.GeneratorFunc {
-		return func(_ context.Context, _ ask.Query, sources []ask.Source, emit func(string) error) (ask.Result, error) {
+	cite := func(low bool) grounding.GeneratorFunc {
+		return func(_ context.Context, _ grounding.Query, sources []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			emit("text")
-			return ask.Result{Used: []string{sources[0].ID}, LowConfidence: low}, nil
+			return grounding.Result{Used: []string{sources[0].ID}, LowConfidence: low}, nil
 		}
 	}
 	cases := []struct {
 		name string
 		edit func(*ask.Config)
-		want *ask.Outcome
+		want *grounding.Outcome
 	}{
-		{"answered", func(c *ask.Config) { c.Generator = cite(false) }, &ask.Outcome{Kind: ask.OutcomeAnswered}},
-		{"low confidence", func(c *ask.Config) { c.Generator = cite(true) }, &ask.Outcome{Kind: ask.OutcomeLowConfidence}},
+		{"answered", func(c *ask.Config) { c.Generator = cite(false) }, &grounding.Outcome{Kind: grounding.OutcomeAnswered}},
+		{"low confidence", func(c *ask.Config) { c.Generator = cite(true) }, &grounding.Outcome{Kind: grounding.OutcomeLowConfidence}},
 		{"refused", func(c *ask.Config) {
-			c.Generator = ask.GeneratorFunc(func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
-				return ask.Result{}, fmt.Errorf("%w: no", ask.ErrNotGrounded)
+			c.Generator = grounding.GeneratorFunc(func(context.Context, grounding.Query, []grounding.Source, func(string) error) (grounding.Result, error) {
+				return grounding.Result{}, fmt.Errorf("%w: no", grounding.ErrNotGrounded)
 			})
-		}, &ask.Outcome{Kind: ask.OutcomeRefused}},
+		}, &grounding.Outcome{Kind: grounding.OutcomeRefused}},
 		{"no sources", func(c *ask.Config) {
-			c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) { return nil, nil })
-		}, &ask.Outcome{Kind: ask.OutcomeNoSources}},
+			c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) { return nil, nil })
+		}, &grounding.Outcome{Kind: grounding.OutcomeNoSources}},
 		{"generation failed", func(c *ask.Config) {
-			c.Generator = ask.GeneratorFunc(func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
-				return ask.Result{}, context.DeadlineExceeded
+			c.Generator = grounding.GeneratorFunc(func(context.Context, grounding.Query, []grounding.Source, func(string) error) (grounding.Result, error) {
+				return grounding.Result{}, context.DeadlineExceeded
 			})
-		}, &ask.Outcome{Kind: ask.OutcomeFailed}},
+		}, &grounding.Outcome{Kind: grounding.OutcomeFailed}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
-			var got []ask.Outcome
+			var got []grounding.Outcome
 			f := newFixture(t, func(c *ask.Config) {
 				tc.edit(c)
-				c.Outcome = func(ctx context.Context, o ask.Outcome) {
+				c.Outcome = func(ctx context.Context, o grounding.Outcome) {
 					if ctx.Err() != nil {
 						t.Error("the outcome's context is already done")
 					}
@@ -74,7 +75,7 @@ func TestOutcome(t *testing.T) {
 				t.Errorf("outcome %+v", o)
 			}
 			wantPages := []string{localGuide.Href}
-			if tc.want.Kind == ask.OutcomeNoSources {
+			if tc.want.Kind == grounding.OutcomeNoSources {
 				wantPages = nil
 			}
 			if !slices.Equal(o.Pages, wantPages) {

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -63,7 +65,7 @@ func TestChunkedBodyTooLarge(t *testing.T) {
 // metric.
 func TestAuthRefusalIsTheHostsResponse(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
-		c.Auth = ask.AuthFunc(func(w http.ResponseWriter, _ *http.Request) (string, bool) {
+		c.Auth = access.AuthFunc(func(w http.ResponseWriter, _ *http.Request) (string, bool) {
 			http.Error(w, "go away", http.StatusTeapot)
 			return "", false
 		})
@@ -80,7 +82,7 @@ func TestAuthRefusalIsTheHostsResponse(t *testing.T) {
 // TestInvalidSubjectIsInternal: a subject outside the subject pattern is 500.
 func TestInvalidSubjectIsInternal(t *testing.T) {
 	f := newFixture(t, func(c *ask.Config) {
-		c.Auth = ask.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return "-bad subject", true })
+		c.Auth = access.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return "-bad subject", true })
 	})
 	resp, body := f.post(t, "", askBody("", "q"))
 	wantError(t, resp, body, 500, protocol.CodeAskInternal)
@@ -92,7 +94,7 @@ func TestInvalidSubjectIsInternal(t *testing.T) {
 func TestPersistenceRequired(t *testing.T) {
 	var logged bytes.Buffer
 	f := newFixture(t, func(c *ask.Config) {
-		c.Site.Persistence.Mode = ask.PersistenceRequired
+		c.Site.Persistence.Mode = protocol.PersistenceRequired
 		c.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	})
 	resp, body := f.post(t, "", askBody("", "q"))
@@ -109,11 +111,11 @@ func TestPersistenceRequired(t *testing.T) {
 // TestSourcesAreValidatedAndCut: invalid candidates are dropped, the rest
 // trimmed and cut to maxSources; the generator sees only those.
 func TestSourcesAreValidatedAndCut(t *testing.T) {
-	gotc := make(chan []ask.Source, 1)
+	gotc := make(chan []grounding.Source, 1)
 	f := newFixture(t, func(c *ask.Config) {
 		c.Site.Limits.MaxSources = 2
-		c.Retriever = ask.RetrieverFunc(func(context.Context, ask.Query) ([]ask.Source, error) {
-			return []ask.Source{
+		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
+			return []grounding.Source{
 				{ID: "-bad", Title: "t", Href: "/a", Excerpt: "e"},
 				{ID: "a", Title: "  ", Href: "/a", Excerpt: "e"},
 				{ID: "b", Title: "B", Href: "//evil", Excerpt: "e"},
@@ -124,10 +126,10 @@ func TestSourcesAreValidatedAndCut(t *testing.T) {
 				{ID: "ok3", Title: "Three", Href: "/three", Excerpt: "three"},
 			}, nil
 		})
-		c.Generator = ask.GeneratorFunc(func(ctx context.Context, q ask.Query, s []ask.Source, emit func(string) error) (ask.Result, error) {
+		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, q grounding.Query, s []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			gotc <- s
 			emit("answer")
-			return ask.Result{Used: []string{"ok2", "unknown"}}, nil
+			return grounding.Result{Used: []string{"ok2", "unknown"}}, nil
 		})
 	})
 	resp, body := f.post(t, "", askBody("", "q"))
@@ -135,7 +137,7 @@ func TestSourcesAreValidatedAndCut(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 	got := <-gotc
-	if len(got) != 2 || got[0] != (ask.Source{ID: "ok1", Title: "One", Href: "https://example.com/x", Excerpt: "one"}) || got[1].ID != "ok2" {
+	if len(got) != 2 || got[0] != (grounding.Source{ID: "ok1", Title: "One", Href: "https://example.com/x", Excerpt: "one"}) || got[1].ID != "ok2" {
 		t.Fatalf("sources %+v", got)
 	}
 	want := `{"type":"text","delta":"answer"}
@@ -152,44 +154,44 @@ func TestSourcesAreValidatedAndCut(t *testing.T) {
 func TestStreamFailures(t *testing.T) {
 	cases := []struct {
 		name string
-		gen  ask.GeneratorFunc
+		gen  grounding.GeneratorFunc
 		want string
 	}{
-		{"nothing cited", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+		{"nothing cited", func(_ context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			emit("an answer")
-			return ask.Result{}, nil
+			return grounding.Result{}, nil
 		}, `{"type":"text","delta":"an answer"}
 {"type":"error","message":"The answer cited no grounded source.","code":"ASK_NO_GROUNDED_SOURCES","retryable":false}
 `},
-		{"empty answer", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+		{"empty answer", func(_ context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			emit("")
 			emit("  ")
-			return ask.Result{Used: []string{"local-guide"}}, nil
+			return grounding.Result{Used: []string{"local-guide"}}, nil
 		}, `{"type":"text","delta":"  "}
 {"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
 `},
-		{"too long", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+		{"too long", func(_ context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			emit(strings.Repeat("a", 16_384))
 			emit("b")
-			return ask.Result{Used: []string{"local-guide"}}, nil
+			return grounding.Result{Used: []string{"local-guide"}}, nil
 		}, `{"type":"text","delta":"` + strings.Repeat("a", 16_384) + `"}
 {"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
 `},
-		{"generator error", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
-			return ask.Result{}, context.DeadlineExceeded // not ours: a provider's own timeout
+		{"generator error", func(context.Context, grounding.Query, []grounding.Source, func(string) error) (grounding.Result, error) {
+			return grounding.Result{}, context.DeadlineExceeded // not ours: a provider's own timeout
 		}, `{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
 `},
-		{"model answer not grounded", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
-			return ask.Result{}, fmt.Errorf("%w: cites record x9", ask.ErrNotGrounded)
+		{"model answer not grounded", func(context.Context, grounding.Query, []grounding.Source, func(string) error) (grounding.Result, error) {
+			return grounding.Result{}, fmt.Errorf("%w: cites record x9", grounding.ErrNotGrounded)
 		}, `{"type":"error","message":"The answer cited no grounded source.","code":"ASK_NO_GROUNDED_SOURCES","retryable":false}
 `},
-		{"generator panic", func(context.Context, ask.Query, []ask.Source, func(string) error) (ask.Result, error) {
+		{"generator panic", func(context.Context, grounding.Query, []grounding.Source, func(string) error) (grounding.Result, error) {
 			panic("api key sk-123")
 		}, `{"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
 `},
-		{"bad usage", func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+		{"bad usage", func(_ context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			emit("x")
-			return ask.Result{Used: []string{"local-guide"}, Usage: &ask.Usage{InputTokens: -1}}, nil
+			return grounding.Result{Used: []string{"local-guide"}, Usage: &grounding.Usage{InputTokens: -1}}, nil
 		}, `{"type":"text","delta":"x"}
 {"type":"error","message":"The Ask answer could not be generated.","code":"ASK_GENERATION_FAILED","retryable":true}
 `},
@@ -234,7 +236,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"generator": func(c *ask.Config) { c.Generator = nil },
 		"auth":      func(c *ask.Config) { c.Auth = nil },
 		"body":      func(c *ask.Config) { c.MaxBodyBytes = protocol.MaxAskBodyBytes + 1 },
-		"secret":    func(c *ask.Config) { c.Auth = &ask.CookieAuth{Secret: []byte("short")} },
+		"secret":    func(c *ask.Config) { c.Auth = &access.CookieAuth{Secret: []byte("short")} },
 	} {
 		c := good
 		edit(&c)
@@ -250,13 +252,13 @@ func TestNewRejectsBadConfig(t *testing.T) {
 func TestBurstOfDeltasKeepsEveryDeltaInOrder(t *testing.T) {
 	const n = 200
 	f := newFixture(t, func(c *ask.Config) {
-		c.Generator = ask.GeneratorFunc(func(_ context.Context, _ ask.Query, _ []ask.Source, emit func(string) error) (ask.Result, error) {
+		c.Generator = grounding.GeneratorFunc(func(_ context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			for i := 0; i < n; i++ {
 				if err := emit(fmt.Sprintf("d%d ", i)); err != nil {
-					return ask.Result{}, err
+					return grounding.Result{}, err
 				}
 			}
-			return ask.Result{Used: []string{"local-guide"}}, nil
+			return grounding.Result{Used: []string{"local-guide"}}, nil
 		})
 	})
 	resp, body := f.post(t, "", askBody("", "q"))

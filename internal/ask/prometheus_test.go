@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/metrics"
 )
 
 // TestPrometheusExport: a served answer shows up as series labelled only
 // by site and outcome, with no user content.
 func TestPrometheusExport(t *testing.T) {
-	prom := &ask.Prometheus{}
+	prom := &metrics.Prometheus{}
 	f := newFixture(t, func(c *ask.Config) { c.Metrics = prom })
 	f.post(t, "", askBody("session-1", "How do I start?"))
 	f.post(t, "?corpus=other", askBody("", "How do I start?"))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -47,9 +48,9 @@ func TestRequiredPersistenceRefusesBeforeTextWhileTheStoreCannotWrite(t *testing
 	store := &fullStore{MemoryStore: session.NewMemoryStore()}
 	var generated atomic.Int32
 	f := newFixture(t, func(c *ask.Config) {
-		c.Site.Persistence.Mode = ask.PersistenceRequired
+		c.Site.Persistence.Mode = protocol.PersistenceRequired
 		c.Sessions = store
-		c.Generator = ask.GeneratorFunc(func(ctx context.Context, q ask.Query, s []ask.Source, emit func(string) error) (ask.Result, error) {
+		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, q grounding.Query, s []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			generated.Add(1)
 			return fixtureGenerator(ctx, q, s, emit)
 		})

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 )
 
@@ -18,8 +18,8 @@ import (
 // row alone, what a question whose terms the corpus holds costs.
 func BenchmarkRecord(b *testing.B) {
 	question := func(i int) string { return fmt.Sprintf("how do I deploy term%d with helm chart", i%50) }
-	out := func(i int) ask.Outcome {
-		return ask.Outcome{Kind: ask.OutcomeAnswered, Question: question(i),
+	out := func(i int) grounding.Outcome {
+		return grounding.Outcome{Kind: grounding.OutcomeAnswered, Question: question(i),
 			Subject: fmt.Sprintf("anon:%d", i%300), Pages: []string{"/docs/deploy/#deploy"}}
 	}
 	b.Run("each", func(b *testing.B) {

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -47,7 +47,7 @@ func (r *Recorder) Queue(onErr func(error)) *Queue {
 // the queue is full or closed (o is dropped). It never blocks. The
 // question and subject stay in memory until written: their key and hash
 // are what is stored.
-func (q *Queue) Add(o ask.Outcome) bool {
+func (q *Queue) Add(o grounding.Outcome) bool {
 	q.mu.RLock()
 	defer q.mu.RUnlock()
 	if q.closed {

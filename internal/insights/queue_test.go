@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 )
 
@@ -22,7 +22,7 @@ func TestQueueWritesInBatchesAndOnClose(t *testing.T) {
 	q := rec.Queue(func(err error) { failed = append(failed, err) })
 	add := func(n int) {
 		for i := range n {
-			if !q.Add(ask.Outcome{Kind: ask.OutcomeAnswered, Question: "deploy", Subject: "anon:" + string(rune('a'+i%26))}) {
+			if !q.Add(grounding.Outcome{Kind: grounding.OutcomeAnswered, Question: "deploy", Subject: "anon:" + string(rune('a'+i%26))}) {
 				t.Fatalf("outcome %d not taken", i)
 			}
 		}
@@ -39,7 +39,7 @@ func TestQueueWritesInBatchesAndOnClose(t *testing.T) {
 	if evs, _ := s.InsightEvents(t.Context(), "docs", time.Time{}); len(evs) != insights.MaxBatch+15 {
 		t.Fatalf("%d events after Close, want %d", len(evs), insights.MaxBatch+15)
 	}
-	if q.Add(ask.Outcome{Kind: ask.OutcomeAnswered, Question: "deploy", Subject: "anon:z"}) || q.Dropped() != 1 {
+	if q.Add(grounding.Outcome{Kind: grounding.OutcomeAnswered, Question: "deploy", Subject: "anon:z"}) || q.Dropped() != 1 {
 		t.Errorf("a closed queue took an outcome (dropped %d)", q.Dropped())
 	}
 	if len(failed) != 0 {

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -109,14 +109,14 @@ func mac(key []byte, parts ...string) []byte {
 // OutcomeExact is a question the widget answered in the page from the
 // site's exact facts, as it reports it to /v1/feedback: no question
 // text reaches the sidecar, so its key is empty and it has no pages.
-const OutcomeExact ask.OutcomeKind = "exact"
+const OutcomeExact grounding.OutcomeKind = "exact"
 
 // A reader's verdict on a backend answer, recorded with the pages the
 // answer cited (feedback, not a question: no key, and never counted
 // among the questions).
 const (
-	OutcomeHelpful    ask.OutcomeKind = "helpful"
-	OutcomeNotHelpful ask.OutcomeKind = "not_helpful"
+	OutcomeHelpful    grounding.OutcomeKind = "helpful"
+	OutcomeNotHelpful grounding.OutcomeKind = "not_helpful"
 )
 
 // verdict reports whether outcome is a reader's verdict, not a question.
@@ -129,13 +129,13 @@ const HiddenPrefix = "#"
 
 // Record stores one outcome, as of now: its key, never its text or
 // subject.
-func (r *Recorder) Record(ctx context.Context, o ask.Outcome) error {
+func (r *Recorder) Record(ctx context.Context, o grounding.Outcome) error {
 	return r.record(ctx, []sighted{{o: o, at: r.now()}})
 }
 
 // sighted is an outcome and when it happened.
 type sighted struct {
-	o  ask.Outcome
+	o  grounding.Outcome
 	at time.Time
 	// flushed, on a Queue's marker (no outcome), is closed once what
 	// was queued before it is written.
@@ -173,7 +173,7 @@ func (r *Recorder) record(ctx context.Context, outs []sighted) error {
 // put is o as the store keeps it: the question's key terms (a term the
 // corpus lacks as its keyed hash), the reader's hash under the day's
 // key, the pages.
-func (r *Recorder) put(o ask.Outcome, at, since time.Time, readerKey, termKey []byte) store.InsightPut {
+func (r *Recorder) put(o grounding.Outcome, at, since time.Time, readerKey, termKey []byte) store.InsightPut {
 	terms := evidence.KeyTerms(r.engine, o.Question)
 	if len(terms) > MaxKeyTerms {
 		terms = terms[:MaxKeyTerms]

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/store"
 )
@@ -46,7 +46,7 @@ func TestRetentionAndRotation(t *testing.T) {
 	}
 	ask1 := func() {
 		t.Helper()
-		if err := rec.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeNoSources, Question: "kubernetes?", Subject: "anon:reader-1"}); err != nil {
+		if err := rec.Record(t.Context(), grounding.Outcome{Kind: grounding.OutcomeNoSources, Question: "kubernetes?", Subject: "anon:reader-1"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func TestRetentionAndRotation(t *testing.T) {
 	}
 	// Eight days on, a new question prunes the old rows.
 	c.t = c.t.Add(8 * 24 * time.Hour)
-	if err := rec.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeAnswered, Question: "deploy", Subject: "anon:reader-2", Pages: []string{"/docs/deploy/"}}); err != nil {
+	if err := rec.Record(t.Context(), grounding.Outcome{Kind: grounding.OutcomeAnswered, Question: "deploy", Subject: "anon:reader-2", Pages: []string{"/docs/deploy/"}}); err != nil {
 		t.Fatal(err)
 	}
 	evs, err = s.InsightEvents(t.Context(), "docs", time.Time{})
@@ -99,7 +99,7 @@ func TestRareTermsHidden(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, q := range []string{"alice@example.com login", "login", "login"} {
-		if err := rec.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeLowConfidence, Question: q, Subject: "anon:" + string(rune('a'+i))}); err != nil {
+		if err := rec.Record(t.Context(), grounding.Outcome{Kind: grounding.OutcomeLowConfidence, Question: q, Subject: "anon:" + string(rune('a'+i))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -152,7 +152,7 @@ func TestInstancesShareKeys(t *testing.T) {
 		recs = append(recs, r)
 	}
 	for _, r := range recs {
-		if err := r.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeNoSources, Question: "kubernetes", Subject: "anon:one"}); err != nil {
+		if err := r.Record(t.Context(), grounding.Outcome{Kind: grounding.OutcomeNoSources, Question: "kubernetes", Subject: "anon:one"}); err != nil {
 			t.Fatal(err)
 		}
 	}

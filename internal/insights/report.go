@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -149,7 +149,7 @@ func (rep *Report) uncited(events []store.InsightEvent, pages []string) {
 }
 
 func good(outcome string) bool {
-	return outcome == string(ask.OutcomeAnswered) || outcome == string(OutcomeExact)
+	return outcome == string(grounding.OutcomeAnswered) || outcome == string(OutcomeExact)
 }
 
 // weekStart is the Monday 00:00 UTC starting t's week.
@@ -245,7 +245,7 @@ func build(site string, days int, since, now time.Time, events []store.InsightEv
 		}
 		for _, p := range e.Pages {
 			a.pages[p]++
-			if e.Outcome == string(ask.OutcomeAnswered) || e.Outcome == string(ask.OutcomeLowConfidence) {
+			if e.Outcome == string(grounding.OutcomeAnswered) || e.Outcome == string(grounding.OutcomeLowConfidence) {
 				cited[p]++
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 )
 
@@ -25,19 +25,19 @@ func TestReportExactAndWeeks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	record := func(at time.Time, kind ask.OutcomeKind, q string, pages ...string) {
+	record := func(at time.Time, kind grounding.OutcomeKind, q string, pages ...string) {
 		t.Helper()
 		c.t = at
-		if err := rec.Record(t.Context(), ask.Outcome{Kind: kind, Question: q, Subject: "anon:one", Pages: pages}); err != nil {
+		if err := rec.Record(t.Context(), grounding.Outcome{Kind: kind, Question: q, Subject: "anon:one", Pages: pages}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	wk1 := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC) // Friday of the week of 2025-12-29
 	record(wk1, insights.OutcomeExact, "")
 	record(wk1, insights.OutcomeExact, "")
-	record(wk1, ask.OutcomeAnswered, "deploy", "=HYPERLINK(\"http://evil\")")
+	record(wk1, grounding.OutcomeAnswered, "deploy", "=HYPERLINK(\"http://evil\")")
 	// The week of 2026-01-05: nothing. The week of 2026-01-12:
-	record(time.Date(2026, 1, 18, 23, 0, 0, 0, time.UTC), ask.OutcomeNoSources, "kubernetes")
+	record(time.Date(2026, 1, 18, 23, 0, 0, 0, time.UTC), grounding.OutcomeNoSources, "kubernetes")
 	record(time.Date(2026, 1, 19, 0, 0, 0, 0, time.UTC), insights.OutcomeExact, "") // Monday: the next week
 	rep, err := insights.Build(t.Context(), s, "docs", 21, now, nil)
 	if err != nil {
@@ -114,7 +114,7 @@ func TestReportLeastCitedPages(t *testing.T) {
 	pages := insights.MaxReportRows + 5
 	for p := range pages {
 		for range p + 1 { // page p cited p+1 times
-			if err := rec.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeAnswered, Question: "deploy", Subject: "anon:a",
+			if err := rec.Record(t.Context(), grounding.Outcome{Kind: grounding.OutcomeAnswered, Question: "deploy", Subject: "anon:a",
 				Pages: []string{fmt.Sprintf("/p%02d/", p)}}); err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/endpoint"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/insights"
@@ -48,7 +48,7 @@ import (
 //	  "sites": [{                      // one or more sites (at most maxConfigSites)
 //	    "site": {…},                   // the trusted agentskit.chat.backend-site v1 record
 //	                                   //   (siteId, assistant, corpus {id, mode}, limits, persistence),
-//	                                   //   decoded with ask.DecodeSite; its siteId must be the corpus's
+//	                                   //   decoded with protocol.DecodeBackendSite; its siteId must be the corpus's
 //	    "public": "public",            // the built Hugo site folder (relative to the config file)
 //	    "corpusUrl": "",               // or: the published site's https URL to fetch the corpus from
 //	                                   //   (<url>/askplane/<language>/manifest.json), instead of "public"
@@ -264,8 +264,8 @@ func jsonReason(err error) string {
 // the later steps (provisioning, routes, the handler's config) trust
 // instead of decoding the site's record again.
 type checkedSite struct {
-	record *ask.Site       // the decoded and validated backend-site record
-	engine *engines.Engine // the retained engine it answers with
+	record *protocol.BackendSite // the decoded and validated backend-site record
+	engine *engines.Engine       // the retained engine it answers with
 }
 
 // check validates what the file itself says and returns each site's
@@ -371,8 +371,8 @@ func (s *SiteConfig) check() (checkedSite, error) {
 	if err := checkHosts(s.Hosts); err != nil {
 		return checkedSite{}, err
 	}
-	if len(s.Tokens) > ask.MaxTokens {
-		return checkedSite{}, fmt.Errorf("tokens: at most %d", ask.MaxTokens)
+	if len(s.Tokens) > access.MaxTokens {
+		return checkedSite{}, fmt.Errorf("tokens: at most %d", access.MaxTokens)
 	}
 	for i, t := range s.Tokens {
 		if t.Env == "" {
@@ -412,14 +412,14 @@ func (s *SiteConfig) check() (checkedSite, error) {
 }
 
 // record decodes the site's trusted backend-site record.
-func (s *SiteConfig) record() (*ask.Site, error) {
+func (s *SiteConfig) record() (*protocol.BackendSite, error) {
 	if len(s.Site) == 0 || string(s.Site) == "null" {
 		return nil, errors.New("site: the backend-site record is required")
 	}
-	site, err := ask.DecodeSite(s.Site)
+	site, err := protocol.DecodeBackendSite(s.Site)
 	if err != nil {
-		if errors.Is(err, ask.ErrInvalidSite) {
-			return nil, fmt.Errorf("site: %s", strings.TrimPrefix(err.Error(), "ask: "))
+		if errors.Is(err, protocol.ErrInvalidBackendSite) {
+			return nil, fmt.Errorf("site: %s", strings.TrimPrefix(err.Error(), "protocol: "))
 		}
 		return nil, errors.New("site: invalid backend site")
 	}

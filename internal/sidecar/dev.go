@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/protocol"
 )
@@ -40,14 +39,14 @@ func Dev(public string, hosts, origins []string, sessions string) (*Config, Env,
 		if err != nil {
 			return nil, nil, fmt.Errorf("loading the %s corpus: %w", lang, err)
 		}
-		record, err := json.Marshal(ask.Site{
-			Protocol:    ask.SiteProtocol,
+		record, err := json.Marshal(protocol.BackendSite{
+			Protocol:    protocol.BackendSiteProtocol,
 			Version:     1,
 			SiteID:      siteID,
-			Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-			Corpus:      ask.Corpus{ID: "docs-" + lang, Mode: ask.CorpusLocal},
-			Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
-			Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+			Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+			Corpus:      protocol.BackendCorpus{ID: "docs-" + lang, Mode: protocol.CorpusLocal},
+			Limits:      protocol.BackendLimits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
+			Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
 		})
 		if err != nil {
 			return nil, nil, err

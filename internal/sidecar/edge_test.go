@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 )
@@ -207,7 +208,7 @@ func TestEdgeCookielessFloodIsLimited(t *testing.T) {
 				switch {
 				case a.answered():
 					answered++
-					if cookie = a.header.Get("Set-Cookie"); !strings.HasPrefix(cookie, ask.DefaultCookieName+"=v2.") {
+					if cookie = a.header.Get("Set-Cookie"); !strings.HasPrefix(cookie, access.DefaultCookieName+"=v2.") {
 						t.Errorf("answer without a minted cookie: %q", cookie)
 					}
 				case a.rateLimited(429):
@@ -726,7 +727,7 @@ func TestEdgeCookieBoundToSite(t *testing.T) {
 	c := newClient(t)
 	a := fetch(t, c, e.askReq("?corpus=docs-public", "how do I install askplane?"))
 	cookie, _, _ := strings.Cut(a.header.Get("Set-Cookie"), ";")
-	if !a.answered() || !strings.HasPrefix(cookie, ask.DefaultCookieName+"=v2.") {
+	if !a.answered() || !strings.HasPrefix(cookie, access.DefaultCookieName+"=v2.") {
 		t.Fatalf("site A: %d %v %s", a.status, a.header, a.body)
 	}
 	if a := fetch(t, c, e.askReq("?corpus=docs-public", "how do I install askplane?", "Cookie", cookie)); !a.answered() || a.header.Get("Set-Cookie") != "" {
@@ -734,7 +735,7 @@ func TestEdgeCookieBoundToSite(t *testing.T) {
 	}
 	a = fetch(t, c, e.askReq("?corpus=docs-internal", "how do I deploy the sidecar?", "Cookie", cookie))
 	minted, _, _ := strings.Cut(a.header.Get("Set-Cookie"), ";")
-	if !a.answered() || !strings.HasPrefix(minted, ask.DefaultCookieName+"=v2.") || minted == cookie {
+	if !a.answered() || !strings.HasPrefix(minted, access.DefaultCookieName+"=v2.") || minted == cookie {
 		t.Errorf("site A's cookie replayed to site B: %d Set-Cookie %q, want a new subject", a.status, minted)
 	}
 }

@@ -8,10 +8,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ecmajson"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -101,16 +104,16 @@ const ExactReport = `{"outcome":"exact"}`
 //     gate's subject), with no terms and no pages.
 //
 // A site with neither answers 404 FEEDBACK_DISABLED to anything.
-func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metrics *ask.Prometheus) http.Handler {
+func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, prom *metrics.Prometheus) http.Handler {
 	if !st.cfg.Feedback && st.insights == nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ask.CloseUnread(w, r)
-			ask.WriteError(w, errFeedbackDisabled)
+			apierr.CloseUnread(w, r)
+			apierr.Write(w, errFeedbackDisabled)
 		})
 	}
-	var known *ask.CookieAuth
+	var known *access.CookieAuth
 	if st.secret != nil {
-		known = &ask.CookieAuth{SiteID: st.record.SiteID, Secret: st.secret}
+		known = &access.CookieAuth{SiteID: st.record.SiteID, Secret: st.secret}
 	}
 	corpusID, siteID := st.record.Corpus.ID, st.record.SiteID
 	return st.cors(st.subjectGate(edge, subjects, func(w http.ResponseWriter, r *http.Request, subject string) {
@@ -126,37 +129,37 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 		}
 		verdict, contextID, status, code := readFeedback(w, r, corpusID)
 		if status != 0 {
-			ask.CloseUnread(w, r)
+			apierr.CloseUnread(w, r)
 			if status == http.StatusForbidden {
-				writeForbidden(w)
+				access.WriteForbidden(w)
 				return
 			}
-			ask.WriteError(w, &ask.Error{Status: status, Code: code, Message: "The feedback is not valid."})
+			apierr.Write(w, &apierr.Error{Status: status, Code: code, Message: "The feedback is not valid."})
 			return
 		}
 		switch {
 		case verdict == outcomeExact && st.insights == nil:
-			ask.WriteError(w, &ask.Error{Status: http.StatusNotFound, Code: "INSIGHTS_DISABLED", Message: "This site does not record insights."})
+			apierr.Write(w, &apierr.Error{Status: http.StatusNotFound, Code: "INSIGHTS_DISABLED", Message: "This site does not record insights."})
 			return
 		case verdict == outcomeExact:
-			st.insights.Add(ask.Outcome{Kind: insights.OutcomeExact, Subject: reader(subject)})
+			st.insights.Add(grounding.Outcome{Kind: insights.OutcomeExact, Subject: reader(subject)})
 		case !st.cfg.Feedback:
-			ask.WriteError(w, errFeedbackDisabled)
+			apierr.Write(w, errFeedbackDisabled)
 			return
 		default:
-			if metrics != nil {
+			if prom != nil {
 				// A context_id this instance did not issue lately (made
 				// up, too old, or another instance's) is counted apart.
 				if st.issued.has(contextID) {
-					metrics.Feedback(siteID, verdict)
+					prom.Feedback(siteID, verdict)
 				} else {
-					metrics.FeedbackUnverified(siteID, verdict)
+					prom.FeedbackUnverified(siteID, verdict)
 				}
 			}
 			// Insights keep the verdict with the pages the answer cited,
 			// when this instance gave that answer lately.
 			if pages, ok := st.answers.Pages(contextID); ok {
-				st.insights.Add(ask.Outcome{Kind: ask.OutcomeKind(verdict), Subject: reader(subject), Pages: pages})
+				st.insights.Add(grounding.Outcome{Kind: grounding.OutcomeKind(verdict), Subject: reader(subject), Pages: pages})
 			}
 		}
 		w.Header().Set("Cache-Control", "no-store")
@@ -164,7 +167,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, metric
 	}))
 }
 
-var errFeedbackDisabled = &ask.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."}
+var errFeedbackDisabled = &apierr.Error{Status: http.StatusNotFound, Code: "FEEDBACK_DISABLED", Message: "This site does not take feedback."}
 
 // outcomeExact is what readFeedback returns as the verdict of an exact
 // answer's report.

@@ -2,9 +2,8 @@ package sidecar
 
 import (
 	"net/http"
-	"strings"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/access"
 )
 
 // guard applies the Host allow-list and the Origin rules to every route,
@@ -14,7 +13,7 @@ import (
 // headers is refused everywhere. On the routes other than /v1/ask (whose
 // handler checks its site's origins itself), a request carrying an Origin
 // that is neither the server's own nor one a site allows is refused too:
-// a same-origin page never sends a foreign one.
+// a same-origin page never sends a foreign one (access.HostOrigin).
 func (s *Server) guard(next http.Handler) http.Handler {
 	hosts := append([]string(nil), s.cfg.Hosts...)
 	var origins []string
@@ -22,32 +21,5 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		hosts = append(hosts, st.cfg.Hosts...)
 		origins = append(origins, st.cfg.Origins...)
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		values := r.Header.Values("Origin")
-		if len(hosts) > 0 && !containsFold(hosts, r.Host) ||
-			len(values) > 1 ||
-			len(values) == 1 && r.URL.Path != "/v1/ask" && !sameOrigin(values[0], r) && !containsFold(origins, values[0]) {
-			ask.CloseUnread(w, r)
-			writeForbidden(w)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// sameOrigin reports whether origin names the host the request came to.
-// The scheme is not compared: behind a TLS-terminating proxy the sidecar
-// sees http while the browser says https.
-func sameOrigin(origin string, r *http.Request) bool {
-	_, host, ok := strings.Cut(origin, "://")
-	return ok && strings.EqualFold(host, r.Host)
-}
-
-func containsFold(list []string, s string) bool {
-	for _, v := range list {
-		if strings.EqualFold(v, s) {
-			return true
-		}
-	}
-	return false
+	return access.HostOrigin(hosts, origins, "/v1/ask")(next)
 }

@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/store"
 )
@@ -23,7 +24,7 @@ import (
 // nothing of the questions), and so is a full queue (at most once a
 // minute); the answers are unaffected. Server.Close writes what is
 // queued.
-func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(context.Context, ask.Outcome), error) {
+func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(context.Context, grounding.Outcome), error) {
 	is, ok := s.sessions.(store.Insights)
 	if !ok {
 		return nil, configErr("needs sessions on SQLite or PostgreSQL (memory: keeps nothing to report)")
@@ -50,8 +51,8 @@ func (s *Server) insightsRecorder(st *site, engine evidence.Engine) (func(contex
 		st.answers = insights.NewAnswers(nil)
 	}
 	var warned atomic.Int64
-	return func(_ context.Context, o ask.Outcome) {
-		if st.answers != nil && o.ContextID != "" && (o.Kind == ask.OutcomeAnswered || o.Kind == ask.OutcomeLowConfidence) {
+	return func(_ context.Context, o grounding.Outcome) {
+		if st.answers != nil && o.ContextID != "" && (o.Kind == grounding.OutcomeAnswered || o.Kind == grounding.OutcomeLowConfidence) {
 			st.answers.Add(o.ContextID, o.Pages)
 		}
 		if !q.Add(o) {
@@ -85,8 +86,8 @@ func (s *Server) insightsPage(edge *edgeLimits, st *site) http.Handler {
 	// The owner's token is checked by the same Access as the other token
 	// routes: the site's hosts, and refused tokens counted against the
 	// address (edge.failedAuth), so guessing it is as slow as that limit.
-	owner := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, FailedAuth: edge.failedAuth, ClientAddr: edge.addr,
-		Tokens: []ask.Token{{Subject: "insights-owner", Secret: st.insightsToken}}}
+	owner := &access.Policy{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, FailedAuth: edge.failedAuth, ClientAddr: edge.addr,
+		Tokens: []access.Token{{Subject: "insights-owner", Secret: st.insightsToken}}}
 	return edge.addressGate(func(w http.ResponseWriter, r *http.Request, _ string) {
 		if r.URL.Path != "/insights/"+id+"/" {
 			http.NotFound(w, r)

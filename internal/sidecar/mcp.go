@@ -4,7 +4,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/access"
+	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
 )
@@ -27,7 +28,7 @@ func (st *site) agentGate(edge *edgeLimits, subjects limit.Limiter, next http.Ha
 
 // subjectGate is agentGate, telling next the subject it charged.
 func (st *site) subjectGate(edge *edgeLimits, subjects limit.Limiter, next func(w http.ResponseWriter, r *http.Request, subject string)) http.Handler {
-	tokens := &ask.Access{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, Tokens: st.tokens, FailedAuth: edge.failedAuth, ClientAddr: edge.addr}
+	tokens := &access.Policy{Hosts: st.cfg.Hosts, Origins: st.cfg.Origins, Tokens: st.tokens, FailedAuth: edge.failedAuth, ClientAddr: edge.addr}
 	return edge.addressGate(func(w http.ResponseWriter, r *http.Request, addr string) {
 		var subject string
 		switch _, hasToken := r.Header["Authorization"]; {
@@ -69,6 +70,6 @@ func (e *edgeLimits) refuse(w http.ResponseWriter, r *http.Request, after time.D
 	if err != nil {
 		e.log.Error("askplane: a rate limit could not be consulted; refusing", "path", r.URL.Path, "err", err)
 	}
-	ask.CloseUnread(w, r)
-	ask.WriteLimit(w, after, err)
+	apierr.CloseUnread(w, r)
+	apierr.WriteLimit(w, after, err)
 }

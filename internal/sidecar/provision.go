@@ -10,12 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/protocol"
 )
 
 // Env looks up the environment variables a config names. New reads every
@@ -53,9 +54,9 @@ func (e Env) secret(field, name string, min int) (string, error) {
 // its secrets, its generator and, after loading, its corpus.
 type site struct {
 	cfg      *SiteConfig
-	record   *ask.Site
-	secret   []byte      // nil when not anonymous
-	tokens   []ask.Token // from the environment
+	record   *protocol.BackendSite
+	secret   []byte         // nil when not anonymous
+	tokens   []access.Token // from the environment
 	gen      generate.Generator
 	public   fs.FS // nil without a public folder
 	corpus   *corpus.Corpus
@@ -108,14 +109,14 @@ func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string,
 func provisionSite(sc *SiteConfig, cs checkedSite, env Env, logger *slog.Logger) (*site, error) {
 	s := &site{cfg: sc, record: cs.record, engine: cs.engine}
 	for i, t := range sc.Tokens {
-		v, err := env.secret(fmt.Sprintf("tokens[%d].env", i), t.Env, ask.MinTokenBytes)
+		v, err := env.secret(fmt.Sprintf("tokens[%d].env", i), t.Env, access.MinTokenBytes)
 		if err != nil {
 			return nil, err
 		}
-		s.tokens = append(s.tokens, ask.Token{Subject: t.Subject, Secret: []byte(v)})
+		s.tokens = append(s.tokens, access.Token{Subject: t.Subject, Secret: []byte(v)})
 	}
-	if err := ask.ValidateTokens(s.tokens); err != nil {
-		return nil, fmt.Errorf("tokens: %s", strings.TrimPrefix(err.Error(), "ask: invalid access: "))
+	if err := access.ValidateTokens(s.tokens); err != nil {
+		return nil, fmt.Errorf("tokens: %s", strings.TrimPrefix(err.Error(), "access: invalid access: "))
 	}
 	if sc.anonymous() {
 		v, err := env.secret("cookieSecretEnv", sc.CookieSecretEnv, minSecretBytes)
@@ -194,14 +195,14 @@ func (s *site) generations() limit.GateConfig {
 }
 
 // access is the site's Authenticator.
-func (s *site) access() *ask.Access {
-	a := &ask.Access{Hosts: s.cfg.Hosts, Origins: s.cfg.Origins, SameOrigin: s.cfg.Static, Tokens: s.tokens}
+func (s *site) access() *access.Policy {
+	a := &access.Policy{Hosts: s.cfg.Hosts, Origins: s.cfg.Origins, SameOrigin: s.cfg.Static, Tokens: s.tokens}
 	if s.secret != nil {
 		sameSite := http.SameSiteLaxMode
 		if s.cfg.CrossSiteCookie {
 			sameSite = http.SameSiteNoneMode
 		}
-		a.Anonymous = &ask.CookieAuth{SiteID: s.record.SiteID, Secret: s.secret, Secure: s.cfg.SecureCookie, SameSite: sameSite}
+		a.Anonymous = &access.CookieAuth{SiteID: s.record.SiteID, Secret: s.secret, Secure: s.cfg.SecureCookie, SameSite: sameSite}
 	}
 	return a
 }

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/protocol"
 )
 
 // heldModel is a model on OpenAI's Responses wire whose first call is
@@ -154,7 +154,7 @@ func TestKilledInstanceResumesItsRunAfterRestart(t *testing.T) {
 	a := startProcess(t, bin, cfg, "")
 	c := reader(t)
 	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-killed"))
-	runID := first.header.Get(ask.RunHeader)
+	runID := first.header.Get(protocol.RunHeader)
 	model.waitHeld(t)
 	for first.seen() < 1 {
 		time.Sleep(5 * time.Millisecond)
@@ -225,7 +225,7 @@ func TestKilledInstanceResumesUnderTheDefaultLease(t *testing.T) {
 			a := startProcess(t, bin, cfg, "")
 			rd := reader(t)
 			first := openStream(t, rd, askRequest(t, a.url, "how do I install askplane?", "q-default-lease"))
-			runID := first.header.Get(ask.RunHeader)
+			runID := first.header.Get(protocol.RunHeader)
 			model.waitHeld(t)
 			for first.seen() < 1 {
 				time.Sleep(5 * time.Millisecond)
@@ -267,7 +267,7 @@ func TestSIGTERMHandsARunToTheOtherInstance(t *testing.T) {
 	a, b := startProcess(t, bin, cfg, dsn), startProcess(t, bin, cfg, dsn)
 	c := reader(t)
 	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-term"))
-	runID := first.header.Get(ask.RunHeader)
+	runID := first.header.Get(protocol.RunHeader)
 	model.waitHeld(t)
 	start := time.Now()
 	a.stop()
@@ -317,7 +317,7 @@ func TestKilledMidTextEndsCutOffAfterRestart(t *testing.T) {
 	a := startProcess(t, bin, cfg, "")
 	c := reader(t)
 	first := openStream(t, c, askRequest(t, a.url, "how do I install askplane?", "q-mid-text"))
-	runID := first.header.Get(ask.RunHeader)
+	runID := first.header.Get(protocol.RunHeader)
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(strings.Join(first.snapshot(), ""), "with go install.") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
@@ -355,7 +355,7 @@ func TestKilledMidToolLoopResumesWithoutResendingARound(t *testing.T) {
 	a := startProcess(t, bin, cfg, "")
 	c := reader(t)
 	first := openStream(t, c, askRequest(t, a.url, "how do I upgrade askplane?", "q-loop"))
-	runID := first.header.Get(ask.RunHeader)
+	runID := first.header.Get(protocol.RunHeader)
 	deadline := time.Now().Add(10 * time.Second)
 	for len(model.requests()) < 2 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/askrun"
+	"github.com/askplane/askplane/internal/metrics"
 )
 
 // route is one row of routeTable: a ServeMux pattern and who answers it.
@@ -34,8 +36,9 @@ type route struct {
 type siteHandlers struct {
 	st          *site
 	ask         *ask.Handler
-	durable     bool // the site's answers are durable runs
+	runs        *askrun.Runs // the site's durable answers; nil when they are live
 	bodyTimeout time.Duration
+	forget      http.Handler // POST /v1/sessions/{id}/forget (forget.go)
 	mcp         http.Handler
 	replay      http.Handler
 	read        http.Handler
@@ -47,11 +50,11 @@ type siteHandlers struct {
 // route is a row here and its handler in a file of its own. Every route
 // that may be sent a body reads it within bodyTimeout (/v1/ask and the
 // replay routes bound their own reads).
-func (s *Server) routeTable(edge *edgeLimits, metrics *ask.Prometheus, review http.Handler) []route {
+func (s *Server) routeTable(edge *edgeLimits, prom *metrics.Prometheus, review http.Handler) []route {
 	withBody := func(h *siteHandlers, next http.Handler) http.Handler { return withBodyTimeout(h.bodyTimeout, next) }
 	var metricsHandler, files http.Handler
-	if metrics != nil {
-		metricsHandler = metrics
+	if prom != nil {
+		metricsHandler = prom
 	}
 	if s.files != nil {
 		files = s.files
@@ -60,19 +63,19 @@ func (s *Server) routeTable(edge *edgeLimits, metrics *ask.Prometheus, review ht
 		// What readers and agents ask, per site.
 		{pattern: "/v1/ask", site: func(h *siteHandlers) http.Handler { return h.st.cors(h.ask) }},
 		{pattern: "/v1/sessions/{id}/forget", site: func(h *siteHandlers) http.Handler {
-			return h.st.cors(withBody(h, http.HandlerFunc(h.ask.ServeForget)))
+			return h.st.cors(withBody(h, h.forget))
 		}},
 		{pattern: "/v1/runs/{id}/events", site: func(h *siteHandlers) http.Handler {
-			if !h.durable {
+			if h.runs == nil {
 				return nil // the run routes exist only for a durable site
 			}
-			return h.st.cors(http.HandlerFunc(h.ask.ServeEvents))
+			return h.st.cors(askrun.Events(h.ask, h.runs))
 		}},
 		{pattern: "/v1/runs/{id}/cancel", site: func(h *siteHandlers) http.Handler {
-			if !h.durable {
+			if h.runs == nil {
 				return nil
 			}
-			return h.st.cors(withBody(h, http.HandlerFunc(h.ask.ServeCancel)))
+			return h.st.cors(withBody(h, askrun.Cancel(h.ask, h.runs)))
 		}},
 		{pattern: "/mcp", site: func(h *siteHandlers) http.Handler { return withBody(h, h.mcp) }},
 		{pattern: "/v1/evidence/replay", site: func(h *siteHandlers) http.Handler { return h.replay }},

@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/generate"
+	"github.com/askplane/askplane/internal/metrics"
+	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
 )
 
@@ -107,9 +110,10 @@ func (c *RunsConfig) check() error {
 
 func micros(usd float64) int64 { return int64(math.Ceil(usd * 1e6)) }
 
-// durable returns the site's Durable config, or nil when its answers are
-// not durable (extractive, or a store without runs).
-func (s *Server) durable(st *site) *ask.Durable {
+// durable returns the run side of the site's askrun.Config (its Site,
+// Retriever and the rest are the ask.Config's), or nil when its answers
+// are not durable (extractive, or a store without runs).
+func (s *Server) durable(st *site) *askrun.Config {
 	m, ok := st.gen.(*generate.Model)
 	if !ok || s.worker == nil {
 		return nil
@@ -143,30 +147,30 @@ func (s *Server) durable(st *site) *ask.Durable {
 	if concurrent == 0 {
 		concurrent = st.generations().Slots
 	}
-	var tools *ask.Tools
+	var tools *askrun.Tools
 	if b.MaxRounds > 1 {
-		tools = &ask.Tools{MaxRounds: b.MaxRounds}
+		tools = &askrun.Tools{MaxRounds: b.MaxRounds}
 	}
-	return &ask.Durable{
+	return &askrun.Config{
 		Worker: s.worker, Model: m, Budget: b, Tools: tools,
 		Ceilings: run.Ceilings{MaxConcurrent: concurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
-		Pricing:  ask.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
+		Pricing:  askrun.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
 	}
 }
 
 // runSites is what the Worker needs of each durable site.
 type runSites struct {
-	handlers map[string]*ask.Handler // by site id
+	handlers map[string]*askrun.Runs // by site id
 	ceilings map[string]run.Ceilings // by site id
 }
 
 // newWorker builds the server's run worker when the store keeps runs.
-func (s *Server) newWorker(metrics ask.Metrics) {
+func (s *Server) newWorker(sink metrics.Sink) {
 	rs, ok := s.sessions.(run.Store)
 	if !ok {
 		return
 	}
-	s.runSites = &runSites{handlers: map[string]*ask.Handler{}, ceilings: map[string]run.Ceilings{}}
+	s.runSites = &runSites{handlers: map[string]*askrun.Runs{}, ceilings: map[string]run.Ceilings{}}
 	sites := s.runSites
 	s.worker = &run.Worker{
 		Store: rs,
@@ -183,27 +187,27 @@ func (s *Server) newWorker(metrics ask.Metrics) {
 			if h := sites.handlers[r.Site]; h != nil {
 				return h.End(r, err)
 			}
-			return (&ask.Handler{}).End(r, err)
+			return (*askrun.Runs)(nil).End(r, err)
 		},
 		Ceilings: func(site string) run.Ceilings { return sites.ceilings[site] },
 		Observe: func(site, name string) {
-			if metrics == nil {
+			if sink == nil {
 				return
 			}
 			outcome := ask.OutcomeOK
 			if state, ok := strings.CutPrefix(name, "run."); ok && run.State(state).Terminal() {
-				name, outcome = ask.MetricRunEnded, state
+				name, outcome = askrun.MetricRunEnded, state
 			}
-			metrics.Observe(ask.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
+			sink.Observe(metrics.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
 		},
 		Logger: s.log,
 	}
 }
 
-// addRunSite registers a durable site's handler for the worker.
-func (s *Server) addRunSite(st *site, h *ask.Handler, d *ask.Durable) {
+// addRunSite registers a durable site's runs for the worker.
+func (s *Server) addRunSite(st *site, h *askrun.Runs) {
 	s.runSites.handlers[st.record.SiteID] = h
-	s.runSites.ceilings[st.record.SiteID] = d.Ceilings
+	s.runSites.ceilings[st.record.SiteID] = h.Ceilings()
 }
 
 // Sweeping: at start and then every sweepEvery the server claims the
@@ -234,7 +238,7 @@ func (s *SiteConfig) durableSite() bool {
 // runDeadline is the shortest deadline a durable site's run is held to:
 // the smaller of its requestTimeoutMs (the reader's request) and its
 // generationTimeoutMs (the run's own deadline).
-func runDeadline(l ask.Limits) time.Duration {
+func runDeadline(l protocol.BackendLimits) time.Duration {
 	return time.Duration(min(l.RequestTimeoutMs, l.GenerationTimeoutMs)) * time.Millisecond
 }
 

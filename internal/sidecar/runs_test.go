@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/run"
 )
 
@@ -326,8 +326,8 @@ func TestRunsAreTheDefaultForAModelSite(t *testing.T) {
 	for extra, durable := range map[string]bool{"": true, `,"runs":{}`: true, `,"runs":false`: false} {
 		_, srv := durableServer(t, fake.srv.URL, filepath.Join(t.TempDir(), "s.db"), extra)
 		a := post(t, reader(t), srv.URL+"/v1/ask", askJSON("how do I install askplane?"))
-		if !a.answered() || (a.header.Get(ask.RunHeader) != "") != durable {
-			t.Errorf("runs %q: %d, run %q, want durable %v\n%s", extra, a.status, a.header.Get(ask.RunHeader), durable, a.body)
+		if !a.answered() || (a.header.Get(protocol.RunHeader) != "") != durable {
+			t.Errorf("runs %q: %d, run %q, want durable %v\n%s", extra, a.status, a.header.Get(protocol.RunHeader), durable, a.body)
 		}
 	}
 	for _, bad := range []string{`true`, `{"maxRound":3}`, `"yes"`} {

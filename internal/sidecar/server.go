@@ -2,7 +2,6 @@ package sidecar
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,11 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/askrun"
 	"github.com/askplane/askplane/internal/engines"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/limit"
 	"github.com/askplane/askplane/internal/mcp"
+	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/replay"
 	"github.com/askplane/askplane/internal/review"
 	"github.com/askplane/askplane/internal/run"
@@ -230,23 +233,23 @@ func (s *Server) Close() error {
 // routes builds each site's handlers, then mounts every route of
 // routeTable (routes.go) on one mux behind the guard.
 func (s *Server) routes(ctx context.Context) (http.Handler, error) {
-	var metrics *ask.Prometheus
+	var prom *metrics.Prometheus
 	if s.cfg.Metrics {
-		metrics = &ask.Prometheus{}
+		prom = &metrics.Prometheus{}
 	}
 	mk := s.limitMaker()
 	edge, err := s.edgeLimits(mk)
 	if err != nil {
 		return nil, err
 	}
-	if metrics != nil {
-		s.newWorker(metrics)
+	if prom != nil {
+		s.newWorker(prom)
 	} else {
 		s.newWorker(nil)
 	}
 	var sites []*siteHandlers
 	for i, st := range s.sites {
-		h, err := s.siteHandlers(ctx, st, mk, edge, metrics)
+		h, err := s.siteHandlers(ctx, st, mk, edge, prom)
 		if err != nil {
 			return nil, fmt.Errorf("sites[%d]%w", i, err)
 		}
@@ -257,7 +260,7 @@ func (s *Server) routes(ctx context.Context) (http.Handler, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	s.patterns = mount(mux, s.routeTable(edge, metrics, rev), sites)
+	s.patterns = mount(mux, s.routeTable(edge, prom, rev), sites)
 	return s.guard(mux), nil
 }
 
@@ -273,7 +276,7 @@ func siteError(field string, err error) error {
 // siteHandlers builds one site's handlers: its limits, its ask.Handler,
 // its MCP, replay and feedback handlers, its owner's page and, for the
 // static site, the server's file handler.
-func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *edgeLimits, metrics *ask.Prometheus) (*siteHandlers, error) {
+func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *edgeLimits, prom *metrics.Prometheus) (*siteHandlers, error) {
 	// Named by site and corpus, as the routes are: a site's languages
 	// are separate entries with separate budgets, shared by name.
 	scope := "sites/" + st.record.SiteID + "/" + st.record.Corpus.ID
@@ -288,10 +291,10 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	auth := st.access()
 	auth.FailedAuth, auth.ClientAddr = edge.failedAuth, edge.addr
 	if auth.Anonymous != nil {
-		auth.Anonymous.BeforeMint = ask.LimitMints(edge.mints, edge.addr, s.log)
+		auth.Anonymous.BeforeMint = access.LimitMints(edge.mints, edge.addr, s.log)
 	}
 	engine := st.engine.Index(st.corpus)
-	grounded := &ask.Grounded{Engine: engine, Generator: st.gen}
+	grounded := &grounding.Grounded{Engine: engine, Generator: st.gen}
 	bodyTimeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
 	acfg := ask.Config{
 		Site:           *st.record,
@@ -307,27 +310,33 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 		Logger:         s.log,
 		Shutdown:       s.drain,
 	}
-	if metrics != nil {
-		acfg.Metrics = metrics
+	if prom != nil {
+		acfg.Metrics = prom
 	}
 	if st.cfg.Feedback {
 		st.issued = newContextLog(nil)
 		acfg.Issued = st.issued.add
 	}
-	acfg.Durable = s.durable(st)
-	sh := &siteHandlers{st: st, bodyTimeout: bodyTimeout, durable: acfg.Durable != nil}
+	sh := &siteHandlers{st: st, bodyTimeout: bodyTimeout}
 	if st.cfg.Insights != nil {
 		if acfg.Outcome, err = s.insightsRecorder(st, engine); err != nil {
 			return nil, siteError("insights", err)
 		}
 		sh.insights = s.insightsPage(edge, st)
 	}
+	if rc := s.durable(st); rc != nil {
+		rc.Site, rc.Retriever, rc.Sessions, rc.Metrics = acfg.Site, acfg.Retriever, acfg.Sessions, acfg.Metrics
+		rc.Logger, rc.Issued, rc.Outcome = acfg.Logger, acfg.Issued, acfg.Outcome
+		if sh.runs, err = askrun.New(*rc); err != nil {
+			return nil, siteError("", err)
+		}
+		acfg.Durable = sh.runs
+		s.addRunSite(st, sh.runs)
+	}
 	if sh.ask, err = ask.New(acfg); err != nil {
 		return nil, siteError("", err)
 	}
-	if acfg.Durable != nil {
-		s.addRunSite(st, sh.ask, acfg.Durable)
-	}
+	sh.forget = forgetHandler(sh.ask, s.sessions, s.log)
 	rep, err := s.replayer(st, engine)
 	if err != nil {
 		return nil, siteError("", err)
@@ -341,7 +350,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	}
 	sh.mcp = st.mcpHandler(edge, subjects, msite)
 	sh.replay, sh.read = s.replayHandlers(st, edge, subjects, rep)
-	sh.feedback = st.feedbackHandler(edge, subjects, metrics)
+	sh.feedback = st.feedbackHandler(edge, subjects, prom)
 	if st.cfg.Static {
 		files, err := static.New(st.cfg.Public, static.Options{})
 		if err != nil {
@@ -354,16 +363,11 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 
 // cors puts next behind the CORS answers for the site's origins, when it
 // has any.
-func (st *site) cors(next http.Handler) http.Handler {
-	if len(st.cfg.Origins) > 0 {
-		return &ask.CORS{Origins: st.cfg.Origins, Next: next}
-	}
-	return next
-}
+func (st *site) cors(next http.Handler) http.Handler { return access.WithCORS(st.cfg.Origins)(next) }
 
 // edgeLimits are the limits every site shares, kept per client address.
 type edgeLimits struct {
-	addr       ask.ClientAddrFunc
+	addr       access.ClientAddrFunc
 	perAddress limit.Limiter
 	mints      limit.Limiter
 	failedAuth limit.Limiter
@@ -517,15 +521,8 @@ func corpusRouter(byCorpus map[string]http.Handler) http.Handler {
 				return
 			}
 		}
-		writeForbidden(w)
+		access.WriteForbidden(w)
 	})
-}
-
-// writeForbidden writes the protocol's 403 ASK_FORBIDDEN response, as
-// internal/ask writes it, with a fresh x-request-id.
-func writeForbidden(w http.ResponseWriter) {
-	w.Header().Set("X-Request-Id", rand.Text())
-	ask.WriteForbidden(w)
 }
 
 var errNoListener = errors.New("sidecar: no listener")

@@ -131,6 +131,26 @@ var importRules = []struct{ from, forbidden, why string }{
 	// Generators know nothing of durable runs (a model's Identity is
 	// assignable to run.Snapshot without the import).
 	{"internal/generate", "internal/run", "generators must not depend on durable runs"},
+	// The live endpoint knows durable answers only as ask.Durable, an
+	// interface internal/askrun implements: askrun imports ask, never
+	// the other way round, and ask needs nothing of the run machinery.
+	{"internal/ask", "internal/askrun", "internal/ask knows durable answers only as ask.Durable"},
+	{"internal/ask", "internal/run", "the live endpoint does not depend on durable runs"},
+	// Refusals are one level below every route that writes them.
+	{"internal/apierr", "internal/ask", "apierr is below the routes that use it"},
+	{"internal/apierr", "internal/askrun", "apierr is below the routes that use it"},
+	{"internal/apierr", "internal/sidecar", "apierr is below the routes that use it"},
+	// The answer contract is below both endpoints.
+	{"internal/grounding", "internal/ask", "grounding is below the endpoints"},
+	{"internal/grounding", "internal/askrun", "grounding is below the endpoints"},
+	// Access rules know nothing of the endpoints they guard.
+	{"internal/access", "internal/ask", "access is below the routes it guards"},
+	{"internal/access", "internal/askrun", "access is below the routes it guards"},
+	{"internal/access", "internal/sidecar", "access is below the routes it guards"},
+	// The metrics sink names no observation and knows no emitter.
+	{"internal/metrics", "internal/ask", "the metrics sink is below its emitters"},
+	{"internal/metrics", "internal/askrun", "the metrics sink is below its emitters"},
+	{"internal/metrics", "internal/sidecar", "the metrics sink is below its emitters"},
 	// askplane dev's loop is the command's; the server never runs it.
 	{"internal", "internal/devloop", "only sidecar/cmd/askplane runs the dev loop"},
 }

@@ -14,10 +14,14 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/limit"
+	"github.com/askplane/askplane/internal/metrics"
+	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -108,7 +112,7 @@ func loadCorpus(tb testing.TB, pages int) *corpus.Corpus {
 // subjects is an Authenticator that records the distinct subjects its
 // inner CookieAuth returned.
 type subjects struct {
-	inner ask.Authenticator
+	inner access.Authenticator
 	mu    sync.Mutex
 	seen  map[string]int
 }
@@ -140,22 +144,22 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 	if limit <= 0 {
 		limit = 1_000_000
 	}
-	grounded := &ask.Grounded{Engine: evidence.NewIndex(c)}
-	auth := &subjects{inner: &ask.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
+	grounded := &grounding.Grounded{Engine: evidence.NewIndex(c)}
+	auth := &subjects{inner: &access.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
 	h, err := ask.New(ask.Config{
-		Site: ask.Site{
+		Site: protocol.BackendSite{
 			SiteID:      c.SiteID,
-			Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-			Corpus:      ask.Corpus{ID: "docs-public", Mode: ask.CorpusLocal},
-			Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
-			Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+			Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+			Corpus:      protocol.BackendCorpus{ID: "docs-public", Mode: protocol.CorpusLocal},
+			Limits:      protocol.BackendLimits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
+			Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
 		},
 		Retriever:   grounded,
 		Generator:   grounded,
 		Auth:        auth,
 		Sessions:    session.NewMemoryStore(),
 		RateLimiter: mustKeyed(tb, limit),
-		Metrics:     &ask.Prometheus{},
+		Metrics:     &metrics.Prometheus{},
 	})
 	if err != nil {
 		tb.Fatal(err)

@@ -7,7 +7,7 @@
 //   - the pages each answer generator (Generators: today's extractive/2,
 //     the sidecar's default, beside extractive/1, the generator it
 //     replaced) cites, and its answers,
-//     through ask.Grounded over each engine's evidence;
+//     through answer.Grounded over each engine's evidence;
 //   - the real Ask pipeline for the engine the sidecar serves
 //     (internal/sidecar over httptest, POST /v1/ask, the NDJSON cite
 //     event), with how many of its answers each generator's equal;

@@ -9,7 +9,7 @@ import (
 
 // Generator is one answer generator under test: a name for the report
 // and how to make one. The benchmark answers every question with each
-// generator over each engine's evidence (ask.Grounded, as the sidecar
+// generator over each engine's evidence (answer.Grounded, as the sidecar
 // wires it), so answers of two versions of a generator are compared in
 // one run.
 type Generator struct {

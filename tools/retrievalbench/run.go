@@ -14,10 +14,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/sidecar"
 )
@@ -206,24 +206,24 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// askGrounded answers every question with ask.Grounded over ix and gen,
+// askGrounded answers every question with grounding.Grounded over ix and gen,
 // the retriever and generator the sidecar wires for a site, without HTTP.
 func askGrounded(ctx context.Context, c *corpus.Corpus, ix evidence.Engine, gen Generator, f *File, maxRecords int, ck *checker) (*System, error) {
-	site := &ask.Site{Limits: ask.Limits{MaxSources: maxRecords}}
-	g := &ask.Grounded{Engine: ix, Generator: gen.New()}
-	s := &System{Via: "ask.Grounded, " + gen.Name, Answers: &AnswerChecks{}}
+	site := &protocol.BackendSite{Limits: protocol.BackendLimits{MaxSources: maxRecords}}
+	g := &grounding.Grounded{Engine: ix, Generator: gen.New()}
+	s := &System{Via: "grounding.Grounded, " + gen.Name, Answers: &AnswerChecks{}}
 	for _, q := range f.Questions {
-		query := ask.Query{Site: site, Text: q.Q}
+		query := grounding.Query{Site: site, Text: q.Q}
 		p, err := g.RetrieveEvidence(ctx, query)
 		if err != nil {
 			return nil, err
 		}
 		query.Evidence = p
-		var sources []ask.Source
+		var sources []grounding.Source
 		if p.Status == evidence.Sufficient {
 			for i := range p.Records {
 				r := &p.Records[i]
-				sources = append(sources, ask.Source{ID: r.ID, Title: r.Label(), Href: r.Href(), Excerpt: r.Excerpt})
+				sources = append(sources, grounding.Source{ID: r.ID, Title: r.Label(), Href: r.Href(), Excerpt: r.Excerpt})
 			}
 		}
 		var o Outcome
@@ -262,12 +262,12 @@ func askSidecar(ctx context.Context, public string, c *corpus.Corpus, f *File, m
 	// Limits no run reaches: the benchmark asks every question from one
 	// address as fast as the server answers.
 	lots := `{"requests": 1000000, "windowSeconds": 60}`
-	site, err := json.Marshal(ask.Site{
-		Protocol: ask.SiteProtocol, Version: 1, SiteID: c.SiteID,
-		Assistant:   ask.Assistant{ID: "docs-guide", Name: "Docs guide"},
-		Corpus:      ask.Corpus{ID: "docs-" + f.Language, Mode: ask.CorpusLocal},
-		Limits:      ask.Limits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: maxRecords},
-		Persistence: ask.Persistence{Mode: ask.PersistenceDisabled},
+	site, err := json.Marshal(protocol.BackendSite{
+		Protocol: protocol.BackendSiteProtocol, Version: 1, SiteID: c.SiteID,
+		Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+		Corpus:      protocol.BackendCorpus{ID: "docs-" + f.Language, Mode: protocol.CorpusLocal},
+		Limits:      protocol.BackendLimits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: maxRecords},
+		Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
 	})
 	if err != nil {
 		return nil, err
