@@ -147,7 +147,7 @@ func TestReportUncitedPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"/install/#linux", "/deploy/"} {
-		if err := rec.Record(t.Context(), ask.Outcome{Kind: ask.OutcomeAnswered, Question: "deploy", Subject: "anon:a", Pages: []string{p}}); err != nil {
+		if err := rec.Record(t.Context(), grounding.Outcome{Kind: grounding.OutcomeAnswered, Question: "deploy", Subject: "anon:a", Pages: []string{p}}); err != nil {
 			t.Fatal(err)
 		}
 	}
