@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -89,11 +90,11 @@ func TestAnswerTakesTwoWrites(t *testing.T) {
 func TestSlowGeneratorGetsHeadersFirst(t *testing.T) {
 	seen := make(chan struct{})
 	f := newFixture(t, func(c *ask.Config) {
-		c.Generator = ask.GeneratorFunc(func(ctx context.Context, q ask.Query, sources []ask.Source, emit func(string) error) (ask.Result, error) {
+		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, q grounding.Query, sources []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			select {
 			case <-seen:
 			case <-time.After(5 * time.Second):
-				return ask.Result{}, errors.New("the reader never saw the headers")
+				return grounding.Result{}, errors.New("the reader never saw the headers")
 			}
 			return fixtureGenerator(ctx, q, sources, emit)
 		})
