@@ -11,6 +11,7 @@ import (
 
 	"github.com/askplane/askplane/internal/ecmajson"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -54,7 +55,7 @@ func (x *exchange) issued(p *evidence.Package) {
 
 // stream runs step 17: headers, text deltas, one cite event, the session
 // save and done, or one terminal error event.
-func (x *exchange) stream(ctx context.Context, sources []Source) {
+func (x *exchange) stream(ctx context.Context, sources []grounding.Source) {
 	hd := x.w.Header()
 	hd.Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	hd.Set("Cache-Control", "no-store")
@@ -83,15 +84,15 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 	}
 	switch {
 	case fail == nil && res.LowConfidence:
-		x.outcome(OutcomeLowConfidence, citedSources(sources, res.Used))
+		x.outcome(grounding.OutcomeLowConfidence, citedSources(sources, res.Used))
 	case fail == nil:
-		x.outcome(OutcomeAnswered, citedSources(sources, res.Used))
+		x.outcome(grounding.OutcomeAnswered, citedSources(sources, res.Used))
 	case fail.code == protocol.CodeAskNoGroundedSources:
 		x.streamFail(gctx, fail)
-		x.outcome(OutcomeRefused, sources)
+		x.outcome(grounding.OutcomeRefused, sources)
 	case fail.code == protocol.CodeAskGenerationFailed || fail.code == protocol.CodeAskTimeout:
 		x.streamFail(gctx, fail)
-		x.outcome(OutcomeFailed, sources)
+		x.outcome(grounding.OutcomeFailed, sources)
 	default:
 		x.streamFail(gctx, fail)
 	}
@@ -100,9 +101,9 @@ func (x *exchange) stream(ctx context.Context, sources []Source) {
 // generate runs the generator on its own goroutine and writes its deltas as
 // they arrive, so a generator that ignores its context cannot hold the
 // response past the deadline.
-func (x *exchange) generate(ctx context.Context, sources []Source) (Result, string, *streamFailure) {
+func (x *exchange) generate(ctx context.Context, sources []grounding.Source) (grounding.Result, string, *streamFailure) {
 	type outcome struct {
-		res Result
+		res grounding.Result
 		err error
 	}
 	// A small buffer lets the writer see that more text is already
@@ -152,34 +153,34 @@ func (x *exchange) generate(ctx context.Context, sources []Source) (Result, stri
 		select {
 		case d := <-deltas:
 			if f := send(d); f != nil {
-				return Result{}, "", f
+				return grounding.Result{}, "", f
 			}
 		case <-headers.C:
 			if x.events == 0 && x.rc.Flush() != nil {
-				return Result{}, "", x.ctxFailure(ctx)
+				return grounding.Result{}, "", x.ctxFailure(ctx)
 			}
 		case o := <-done:
 			if o.err != nil {
 				if ctx.Err() != nil {
-					return Result{}, "", x.ctxFailure(ctx)
+					return grounding.Result{}, "", x.ctxFailure(ctx)
 				}
-				if errors.Is(o.err, ErrNotGrounded) {
+				if errors.Is(o.err, grounding.ErrNotGrounded) {
 					x.h.log.Warn("ask: answer not grounded", "requestId", x.id, "err", o.err)
-					return Result{}, "", &streamFailure{protocol.CodeAskNoGroundedSources, msgNotCited, false}
+					return grounding.Result{}, "", &streamFailure{protocol.CodeAskNoGroundedSources, msgNotCited, false}
 				}
 				x.h.log.Error("ask: generation failed", "requestId", x.id, "err", o.err)
-				return Result{}, "", &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
+				return grounding.Result{}, "", &streamFailure{protocol.CodeAskGenerationFailed, msgGeneration, true}
 			}
 			// The generator is done, so every delta it emitted is in the
 			// buffer: write them before concluding.
 			for len(deltas) > 0 {
 				if f := send(<-deltas); f != nil {
-					return Result{}, "", f
+					return grounding.Result{}, "", f
 				}
 			}
 			return o.res, answer.String(), nil
 		case <-ctx.Done():
-			return Result{}, "", x.ctxFailure(ctx)
+			return grounding.Result{}, "", x.ctxFailure(ctx)
 		}
 	}
 }
@@ -208,7 +209,7 @@ func (x *exchange) ctxFailure(ctx context.Context) *streamFailure {
 
 // conclude checks the answer, writes the cite event, saves the session and
 // writes done.
-func (x *exchange) conclude(ctx context.Context, sources []Source, res Result, answer string) *streamFailure {
+func (x *exchange) conclude(ctx context.Context, sources []grounding.Source, res grounding.Result, answer string) *streamFailure {
 	h := x.h
 	model := protocol.Trim(res.Model)
 	if protocol.Trim(answer) == "" || protocol.UTF16Len(model) > protocol.MaxAskModelLen || !validUsage(res.Usage) {
@@ -311,8 +312,8 @@ func (x *exchange) write(ev protocol.AskEvent, token, flush bool) error {
 
 // citedSources returns the sources whose ids the generator reported, in
 // retrieval order, each once.
-func citedSources(sources []Source, used []string) []Source {
-	var out []Source
+func citedSources(sources []grounding.Source, used []string) []grounding.Source {
+	var out []grounding.Source
 	for _, s := range sources {
 		for _, id := range used {
 			if id == s.ID {
@@ -326,7 +327,7 @@ func citedSources(sources []Source, used []string) []Source {
 
 // citeArgs writes {"sources":[{"id","title","path"}]}; excerpts stay
 // server-side.
-func citeArgs(cited []Source) []byte {
+func citeArgs(cited []grounding.Source) []byte {
 	var w ecmajson.Writer
 	w.BeginObject()
 	w.Key("sources")
@@ -343,7 +344,7 @@ func citeArgs(cited []Source) []byte {
 	return w.Bytes()
 }
 
-func validUsage(u *Usage) bool {
+func validUsage(u *grounding.Usage) bool {
 	return u == nil || (u.InputTokens >= 0 && u.OutputTokens >= 0 && u.TotalTokens >= 0 &&
 		u.CostUSD >= 0 && !math.IsInf(u.CostUSD, 0) && !math.IsNaN(u.CostUSD))
 }
