@@ -2,8 +2,9 @@ package insights
 
 import (
 	"slices"
-	"sync"
 	"time"
+
+	"github.com/askplane/askplane/internal/limit"
 )
 
 // Bounds of Answers: the newest MaxAnswers answers, each for AnswerTTL
@@ -18,42 +19,18 @@ const (
 // (which names only the context_id) can be recorded against those
 // pages. It is one instance's memory: a verdict on another instance's
 // answer finds nothing. Safe for concurrent use.
-type Answers struct {
-	mu   sync.Mutex
-	m    map[string]answered
-	ring []string
-	next int
-	now  func() time.Time
-}
-
-type answered struct {
-	pages []string
-	at    time.Time
-}
+type Answers struct{ r *limit.Recent[[]string] }
 
 // NewAnswers returns an empty Answers on the clock now (nil: time.Now).
 func NewAnswers(now func() time.Time) *Answers {
-	if now == nil {
-		now = time.Now
-	}
-	return &Answers{m: map[string]answered{}, ring: make([]string, MaxAnswers), now: now}
+	return &Answers{limit.NewRecent[[]string](MaxAnswers, AnswerTTL, now)}
 }
 
 // Add remembers pages as the answer id cited.
 func (a *Answers) Add(id string, pages []string) {
-	if id == "" {
-		return
+	if id != "" {
+		a.r.Add(id, slices.Clone(pages))
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if _, ok := a.m[id]; !ok {
-		if old := a.ring[a.next]; old != "" {
-			delete(a.m, old)
-		}
-		a.ring[a.next] = id
-		a.next = (a.next + 1) % len(a.ring)
-	}
-	a.m[id] = answered{slices.Clone(pages), a.now()}
 }
 
 // Pages returns the pages the answer id cited, when it was added within
@@ -62,11 +39,6 @@ func (a *Answers) Pages(id string) ([]string, bool) {
 	if a == nil {
 		return nil, false
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	e, ok := a.m[id]
-	if !ok || a.now().Sub(e.at) >= AnswerTTL {
-		return nil, false
-	}
-	return slices.Clone(e.pages), true
+	p, ok := a.r.Get(id)
+	return slices.Clone(p), ok
 }

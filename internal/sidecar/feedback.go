@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/askplane/askplane/internal/access"
@@ -25,47 +24,11 @@ const (
 	issuedContextTTL = 24 * time.Hour
 )
 
-// contextLog is a bounded record of issued context_ids: a ring of the
-// newest issuedContexts, each remembered until issuedContextTTL after it
-// was last issued. It costs about 150 bytes an id.
-type contextLog struct {
-	mu   sync.Mutex
-	at   map[string]time.Time
-	ring []string
-	next int
-	now  func() time.Time
-}
-
-func newContextLog(now func() time.Time) *contextLog {
-	if now == nil {
-		now = time.Now
-	}
-	return &contextLog{at: make(map[string]time.Time), ring: make([]string, issuedContexts), now: now}
-}
-
-// add records id as issued now.
-func (c *contextLog) add(id string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.at[id]; !ok {
-		if old := c.ring[c.next]; old != "" {
-			delete(c.at, old)
-		}
-		c.ring[c.next] = id
-		c.next = (c.next + 1) % len(c.ring)
-	}
-	c.at[id] = c.now()
-}
-
-// has reports whether id was issued within issuedContextTTL.
-func (c *contextLog) has(id string) bool {
-	if c == nil {
-		return false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t, ok := c.at[id]
-	return ok && c.now().Sub(t) < issuedContextTTL
+// newContextLog is the bounded record of issued context_ids: the newest
+// issuedContexts, each remembered until issuedContextTTL after it was
+// last issued (about 150 bytes an id).
+func newContextLog(now func() time.Time) *limit.Recent[struct{}] {
+	return limit.NewRecent[struct{}](issuedContexts, issuedContextTTL, now)
 }
 
 // MaxFeedbackBytes bounds a feedback body: {"context_id":"sha256:<64>",
@@ -150,7 +113,7 @@ func (st *site) feedbackHandler(edge *edgeLimits, subjects limit.Limiter, prom *
 			if prom != nil {
 				// A context_id this instance did not issue lately (made
 				// up, too old, or another instance's) is counted apart.
-				if st.issued.has(contextID) {
+				if _, ok := st.issued.Get(contextID); ok {
 					prom.Feedback(siteID, verdict)
 				} else {
 					prom.FeedbackUnverified(siteID, verdict)

@@ -116,14 +116,15 @@ func TestIssuedContextsAreBounded(t *testing.T) {
 	now := time.Unix(1_700_000_000, 0)
 	c := newContextLog(func() time.Time { return now })
 	id := func(i int) string { return fmt.Sprintf("sha256:%064x", i) }
+	has := func(id string) bool { _, ok := c.Get(id); return ok }
 	for i := range issuedContexts + 10 {
-		c.add(id(i))
+		c.Add(id(i), struct{}{})
 	}
-	if len(c.at) != issuedContexts || c.has(id(9)) || !c.has(id(10)) || !c.has(id(issuedContexts+9)) {
-		t.Fatalf("kept %d; first kept %v, newest %v", len(c.at), c.has(id(10)), c.has(id(issuedContexts+9)))
+	if has(id(9)) || !has(id(10)) || !has(id(issuedContexts+9)) {
+		t.Fatalf("oldest kept %v, first kept %v, newest %v", has(id(9)), has(id(10)), has(id(issuedContexts+9)))
 	}
 	now = now.Add(issuedContextTTL)
-	if c.has(id(issuedContexts + 9)) {
+	if has(id(issuedContexts + 9)) {
 		t.Fatal("an id older than issuedContextTTL still counts")
 	}
 }

@@ -62,10 +62,10 @@ type site struct {
 	corpus   *corpus.Corpus
 	raw      []byte // the corpus file's bytes, until the store retains them
 	handler  http.Handler
-	engine   *engines.Engine   // the retained engine it answers with
-	issued   *contextLog       // context_ids its answers named lately; nil unless it takes feedback
-	insights *insights.Queue   // its insights writer; nil unless insights are on
-	answers  *insights.Answers // the pages of its recent answers, for feedback; nil unless insights and feedback are on
+	engine   *engines.Engine         // the retained engine it answers with
+	issued   *limit.Recent[struct{}] // context_ids its answers named lately; nil unless it takes feedback
+	insights *insights.Queue         // its insights writer; nil unless insights are on
+	answers  *insights.Answers       // the pages of its recent answers, for feedback; nil unless insights and feedback are on
 	// insightsToken is the owner's bearer token of /insights/<siteId>/;
 	// nil serves no page.
 	insightsToken []byte

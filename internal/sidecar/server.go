@@ -315,7 +315,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	}
 	if st.cfg.Feedback {
 		st.issued = newContextLog(nil)
-		acfg.Issued = st.issued.add
+		acfg.Issued = func(id string) { st.issued.Add(id, struct{}{}) }
 	}
 	sh := &siteHandlers{st: st, bodyTimeout: bodyTimeout}
 	if st.cfg.Insights != nil {
