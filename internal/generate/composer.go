@@ -136,6 +136,9 @@ type composer struct {
 
 func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 	c := newComposer(question, pkg, maxBytes)
+	if c.sections() {
+		return &c.out
+	}
 	switch sib, parent, kind := c.group(); kind {
 	case choiceSections:
 		c.alternatives(sib, parent)

@@ -490,3 +490,17 @@ func TestStemCacheBounded(t *testing.T) {
 		t.Errorf("cache holds %d texts, bound %d", n, 2*stemCacheSize)
 	}
 }
+
+// "list of …" a page whose title names it is answered with the page's
+// sections, each with its first sentence while the answer is short.
+func TestComposerListOfSections(t *testing.T) {
+	page := [3]string{"/docs/validation/", "Validation errors", `<p>The build stops on these.</p>
+<h2 id="unknown-kind">Unknown kind</h2><p>The kind must be one of seven.</p>
+<h2 id="duplicate-id">Duplicate id</h2><p>Ids must be unique per language.</p>
+<h2 id="unsafe-link">Unsafe link</h2><p>Links must be https or relative.</p>`}
+	text := composeNow(t, "list of validation errors", page)
+	want := "Validation errors has three sections:\n- Unknown kind: The kind must be one of seven.\n- Duplicate id: Ids must be unique per language.\n- Unsafe link: Links must be https or relative."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}

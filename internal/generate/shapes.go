@@ -216,6 +216,37 @@ func (c *composer) alternatives(sib []section, parent string) {
 	c.codeOf(first)
 }
 
+// sections answers a question asking for the list of a page's parts
+// ("list of validation errors") when the engine's first record is a
+// section of the page whose title names what is asked: the page's
+// sections at that level, in reading order, each with its first
+// sentence when the package holds it. False, having written nothing,
+// otherwise.
+func (c *composer) sections() bool {
+	l := strings.ToLower(strings.TrimSpace(c.question))
+	if !strings.HasPrefix(l, "list of ") && !strings.HasPrefix(l, "list all ") && !strings.HasPrefix(l, "list the ") {
+		return false
+	}
+	r := &c.pkg.Records[0]
+	title := c.mask(r.Title)
+	sib := c.siblings(0)
+	if len(sib) < 3 || 2*bits.OnesCount64(title) < bits.OnesCount64(c.all) {
+		return false
+	}
+	n := len(sib)
+	sib = sib[:min(n, 2*maxChoices)]
+	c.add(r.Title+" has "+count(n)+" sections:", 0)
+	for _, x := range sib {
+		line := x.heading
+		if x.rec >= 0 && c.out.size < c.maxBytes {
+			line = c.sectionLine(x.rec) // with its first sentence, while the answer is short
+		}
+		rec := max(x.rec, 0)
+		c.add("\n- "+line, rec)
+	}
+	return true
+}
+
 // procedure composes step-by-step answers: the page's opening when the
 // package holds it and it speaks to the question, then the steps
 // numbered in reading order (each the package holds with its first
