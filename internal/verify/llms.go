@@ -59,8 +59,8 @@ var llmsLine = regexp.MustCompile(`^- \[((?:[^\]\\]|\\.)+)\]\(([^)\s]+)\)(?:: (.
 var continued = regexp.MustCompile(`\nContinued in \[part \d+ of \d+\]\(([^)\s]+)\)\.\n$`)
 
 // chrome is what a theme draws around a page's content, which a twin must
-// not carry (looked for outside code).
-var chrome = []string{"<nav", "<header", "<footer", "<aside", "<script", "<style", "<link", "<html", "<body", "data-askplane"}
+// not carry (looked for outside code): the widget's markup included.
+var chrome = []string{"<nav", "<header", "<footer", "<aside", "<script", "<style", "<link", "<html", "<body", "data-askplane", "askplane-launcher"}
 
 type llmsChecker struct {
 	fsys     fs.FS
@@ -210,7 +210,7 @@ func (c *llmsChecker) twin(name string) {
 		if n := utf8.RuneCountInString(s); n > MaxTwinChars {
 			c.add(false, "twin.too-long", name, "the twin holds %d characters, over the %d agents read whole; split it", n, MaxTwinChars)
 		}
-		if found := chromeIn(s); found != "" {
+		if found := ChromeIn(s); found != "" {
 			c.add(false, "twin.chrome", name, "the twin holds theme chrome (%s) outside code", quote(found))
 		}
 		next := ""
@@ -225,9 +225,10 @@ func (c *llmsChecker) twin(name string) {
 	}
 }
 
-// chromeIn returns the first piece of chrome s holds outside code fences
-// and code spans, or "".
-func chromeIn(s string) string {
+// ChromeIn returns the first piece of theme chrome (navigation, scripts,
+// the widget's markup) a Markdown twin s holds outside code fences and
+// code spans, or "": code samples may show markup.
+func ChromeIn(s string) string {
 	var prose strings.Builder
 	fence := false
 	for line := range strings.SplitSeq(s, "\n") {

@@ -24,10 +24,6 @@ const twinMaxChars = 50000
 // llmsLink is one line of an llms.txt section: - [title](url): description.
 var llmsLink = regexp.MustCompile(`^- \[((?:[^\]\\]|\\.)+)\]\(([^)\s]+)\)(?:: (.+))?$`)
 
-// chrome is what a page's theme draws around its content and a twin must
-// not carry.
-var chrome = []string{"<nav", "<header", "<footer", "<aside", "<script", "<style", "<link", "<html", "<body", "data-askplane", "askplane-launcher"}
-
 // checkLLMs is the conformance check of what a build published for
 // programs (the llms.txt convention v2, in the spirit of AFDocs): every
 // llms.txt parses (an H1, an optional block-quote summary, H2 sections of
@@ -202,22 +198,8 @@ func checkTwin(t *testing.T, file string) {
 	if n := utf8.RuneCountInString(s); n > twinMaxChars {
 		t.Errorf("twin %s holds %d characters, over %d", file, n, twinMaxChars)
 	}
-	// Code samples may show markup; chrome is looked for outside fences.
-	var prose strings.Builder
-	fence := false
-	for line := range strings.SplitSeq(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			fence = !fence
-			continue
-		}
-		if !fence && !strings.Contains(line, "`") {
-			prose.WriteString(line + "\n")
-		}
-	}
-	for _, c := range chrome {
-		if strings.Contains(prose.String(), c) {
-			t.Errorf("twin %s holds theme chrome %q", file, c)
-		}
+	if c := verify.ChromeIn(s); c != "" {
+		t.Errorf("twin %s holds theme chrome %q", file, c)
 	}
 }
 
