@@ -26,16 +26,7 @@ func TestFeedback(t *testing.T) {
 	fb := func(ctx, verdict string) string { return `{"context_id":"` + ctx + `","verdict":"` + verdict + `"}` }
 	// An answer's Link names the context_id the widget sends.
 	asked := on.send(t, "POST", "/v1/ask?corpus=docs", askJSON("how do I install askplane?"))
-	link := asked.header.Get("Link")
-	frag := link[strings.Index(link, "#")+1 : strings.Index(link, ">")]
-	raw, err := base64.RawURLEncoding.DecodeString(frag)
-	var recipe struct {
-		ContextID string `json:"context_id"`
-	}
-	if err != nil || json.Unmarshal(raw, &recipe) != nil || recipe.ContextID == "" {
-		t.Fatalf("no context_id in the answer's Link %q: %v", link, err)
-	}
-	id := recipe.ContextID
+	id := contextIDOf(t, asked)
 	for _, v := range []string{"helpful", "helpful", "not_helpful"} {
 		if a := on.send(t, "POST", path, fb(id, v)); a.status != 204 || a.body != "" {
 			t.Errorf("%s: %d %q, want 204 and no body", v, a.status, a.body)
@@ -127,4 +118,20 @@ func TestIssuedContextsAreBounded(t *testing.T) {
 	if has(id(issuedContexts + 9)) {
 		t.Fatal("an id older than issuedContextTTL still counts")
 	}
+}
+
+// contextIDOf is the context_id an answer's review link (its Link
+// header) names, the one the widget sends with a verdict.
+func contextIDOf(t *testing.T, asked answer) string {
+	t.Helper()
+	link := asked.header.Get("Link")
+	frag := link[strings.Index(link, "#")+1 : strings.Index(link, ">")]
+	raw, err := base64.RawURLEncoding.DecodeString(frag)
+	var recipe struct {
+		ContextID string `json:"context_id"`
+	}
+	if err != nil || json.Unmarshal(raw, &recipe) != nil || recipe.ContextID == "" {
+		t.Fatalf("no context_id in the answer's Link %q: %v", link, err)
+	}
+	return recipe.ContextID
 }

@@ -1,8 +1,6 @@
 package sidecar
 
 import (
-	"encoding/base64"
-	"encoding/json"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
@@ -132,24 +130,16 @@ func TestFeedbackVerdictsInInsights(t *testing.T) {
 	}
 	srv, _ := startRestartable(t, cfg, edgeEnv)
 	asked := srv.send(t, "POST", "/v1/ask?corpus=docs", askJSON("how do I deploy the site?"))
-	link := asked.header.Get("Link")
-	frag := link[strings.Index(link, "#")+1 : strings.Index(link, ">")]
-	raw, err := base64.RawURLEncoding.DecodeString(frag)
-	var recipe struct {
-		ContextID string `json:"context_id"`
-	}
-	if err != nil || json.Unmarshal(raw, &recipe) != nil || recipe.ContextID == "" {
-		t.Fatalf("no context_id in the answer's Link %q: %v", link, err)
-	}
+	contextID := contextIDOf(t, asked)
 	fb := func(ctx, verdict string) {
 		t.Helper()
 		if a := srv.send(t, "POST", "/v1/feedback?corpus=docs", `{"context_id":"`+ctx+`","verdict":"`+verdict+`"}`); a.status != 204 {
 			t.Fatalf("%s: %d %s", verdict, a.status, a.body)
 		}
 	}
-	fb(recipe.ContextID, "not_helpful")
-	fb(recipe.ContextID, "not_helpful")
-	fb(recipe.ContextID, "helpful")
+	fb(contextID, "not_helpful")
+	fb(contextID, "not_helpful")
+	fb(contextID, "helpful")
 	fb("sha256:"+strings.Repeat("ab", 32), "not_helpful")
 	if err := srv.flushInsights(t.Context()); err != nil {
 		t.Fatal(err)
