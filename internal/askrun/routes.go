@@ -29,13 +29,8 @@ func Events(a *ask.Handler, h *Runs) http.Handler {
 		limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
 		ctx, cancel := context.WithTimeout(ctx, limit)
 		defer cancel()
-		c, ok := a.AdmitBodiless(ctx, w, r, http.MethodGet)
+		c, rn, ok := h.admit(ctx, a, w, r, http.MethodGet)
 		if !ok {
-			return
-		}
-		rn, err := h.load(ctx, r, c)
-		if err != nil {
-			a.Refuse(w, r, c, err)
 			return
 		}
 		after := 0
@@ -61,16 +56,11 @@ func Cancel(a *ask.Handler, h *Runs) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), ask.DefaultBootstrapTimeout)
 		defer cancel()
-		c, ok := a.AdmitBodiless(ctx, w, r, http.MethodPost)
+		c, rn, ok := h.admit(ctx, a, w, r, http.MethodPost)
 		if !ok {
 			return
 		}
-		rn, err := h.load(ctx, r, c)
-		if err != nil {
-			a.Refuse(w, r, c, err)
-			return
-		}
-		rn, err = h.cfg.Worker.Cancel(ctx, rn.ID, CancelEvent())
+		rn, err := h.cfg.Worker.Cancel(ctx, rn.ID, CancelEvent())
 		if err != nil {
 			h.log.Error("ask: cancelling a run failed", "requestId", c.RequestID, "err", err)
 			a.Refuse(w, r, c, ask.ErrInternal)
@@ -82,6 +72,22 @@ func Cancel(a *ask.Handler, h *Runs) http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Write(body)
 	})
+}
+
+// admit admits a run route's request as /v1/ask's (without a body) and
+// loads the run its path names; false when it refused the request,
+// having written why.
+func (h *Runs) admit(ctx context.Context, a *ask.Handler, w http.ResponseWriter, r *http.Request, method string) (ask.Caller, run.Run, bool) {
+	c, ok := a.AdmitBodiless(ctx, w, r, method)
+	if !ok {
+		return c, run.Run{}, false
+	}
+	rn, err := h.load(ctx, r, c)
+	if err != nil {
+		a.Refuse(w, r, c, err)
+		return c, run.Run{}, false
+	}
+	return c, rn, true
 }
 
 // load loads the run the path names, once the request is admitted: it
