@@ -62,21 +62,21 @@ blocks:
 
 // guideOf is, for a page's opening (rec), the package's section of that
 // page that is a numbered guide of at least three steps and whose own
-// heading speaks to the question or that opens the page; -1 when there
-// is none.
-func (c *composer) guideOf(rec int) int {
+// heading speaks to the question or that opens the page, with its steps;
+// -1 when there is none.
+func (c *composer) guideOf(rec int) (int, []step) {
 	r := &c.pkg.Records[rec]
 	if r.Anchor != "" {
-		return -1
+		return -1, nil
 	}
 	for g := range c.pkg.Records {
 		if k := &c.pkg.Records[g]; g != rec && k.URL == r.URL && (c.own[g]&c.all != 0 || k.Order == r.Order+1) {
 			if all, _ := c.steps(g, 3); all != nil && actions(all) {
-				return g
+				return g, all
 			}
 		}
 	}
-	return -1
+	return -1, nil
 }
 
 // actions: most of the steps say what to do (their first word is an
@@ -120,10 +120,9 @@ func (c *composer) listSteps(lead int) bool {
 	if all == nil {
 		// A page's opening answers with the steps of its section that
 		// does what is asked ("Build and run the container").
-		if g := c.guideOf(s.rec); g >= 0 && s.pos == 0 {
+		if g, guide := c.guideOf(s.rec); g >= 0 && s.pos == 0 {
 			c.add(s.text+"\n\n", s.rec)
-			all, _ = c.steps(g, 3)
-			c.writeSteps(g, all, "")
+			c.writeSteps(g, guide, "")
 			c.seeAlso(g)
 			return true
 		}
@@ -132,7 +131,7 @@ func (c *composer) listSteps(lead int) bool {
 	if s.kind != chunk.List && !procedureAsked(strings.ToLower(c.question)) && s.block >= start {
 		return false
 	}
-	var lines []string
+	n := 0 // the steps quoted
 	for _, st := range all {
 		first := stepLine(st.text)
 		if closingLike(first) || !quotable(first) {
@@ -141,9 +140,9 @@ func (c *composer) listSteps(lead int) bool {
 		if len(first) > 240 {
 			return false // a step too long to be one line: not a list of steps
 		}
-		lines = append(lines, first)
+		n++
 	}
-	if len(lines) < 3 {
+	if n < 3 {
 		return false
 	}
 	// The opening: the record's first paragraph's sentence that speaks to
