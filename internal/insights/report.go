@@ -113,31 +113,24 @@ func Build(ctx context.Context, s store.Insights, site string, days int, now tim
 	if err != nil {
 		return nil, err
 	}
-	rep := build(site, days, since.UTC(), now.UTC(), events, revealed)
-	rep.uncited(events, pages)
-	return rep, nil
+	return build(site, days, since.UTC(), now.UTC(), events, revealed, pages), nil
 }
 
-// uncited fills Uncited: the pages no question's answer in events cited
-// (a cited page counts with any fragment: "/a/#b" cites "/a/").
-func (rep *Report) uncited(events []store.InsightEvent, pages []string) {
+// uncited fills Uncited: the pages no answer cited, by cited (a page
+// counts cited with any fragment: "/a/#b" cites "/a/").
+func (rep *Report) uncited(cited map[string]int, pages []string) {
 	rep.Uncited = []string{}
 	if len(pages) == 0 {
 		return
 	}
-	cited := make(map[string]bool)
-	for _, e := range events {
-		if verdict(e.Outcome) {
-			continue
-		}
-		for _, p := range e.Pages {
-			path, _, _ := strings.Cut(p, "#")
-			cited[path] = true
-		}
+	paths := make(map[string]bool, len(cited))
+	for p := range cited {
+		path, _, _ := strings.Cut(p, "#")
+		paths[path] = true
 	}
 	seen := make(map[string]bool, len(pages))
 	for _, p := range pages {
-		if seen[p] || cited[p] {
+		if seen[p] || paths[p] {
 			continue
 		}
 		seen[p] = true
@@ -177,7 +170,7 @@ type acc struct {
 	firstSeen int
 }
 
-func build(site string, days int, since, now time.Time, events []store.InsightEvent, revealed map[string]string) *Report {
+func build(site string, days int, since, now time.Time, events []store.InsightEvent, revealed map[string]string, pages []string) *Report {
 	rep := &Report{Site: site, Days: days, Since: since, Gaps: []Cluster{}, Top: []Cluster{}, Pages: []PageCount{}, LeastPages: []PageCount{},
 		NotHelpfulPages: []PageCount{}, Weeks: weeks(since, now)}
 	unhelpful := map[string]int{}
@@ -295,6 +288,7 @@ func build(site string, days int, since, now time.Time, events []store.InsightEv
 			rep.LeastPages = append(rep.LeastPages, PageCount{Page: rest[i], Cited: cited[rest[i]]})
 		}
 	}
+	rep.uncited(cited, pages)
 	for _, p := range topPages(unhelpful, MaxReportRows) {
 		rep.NotHelpfulPages = append(rep.NotHelpfulPages, PageCount{Page: p, Cited: unhelpful[p]})
 	}
