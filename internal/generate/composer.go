@@ -1228,7 +1228,7 @@ func (c *composer) single(li int) {
 		if codeRec != lead.rec || code != c.codeAfter(lead.rec, lead.block) || !strings.HasSuffix(lead.text, ":") {
 			for i := range c.sents {
 				s := &c.sents[i]
-				if s.rec == codeRec && s.block == code-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) && !c.said(s.text) && size+2+len(s.text) <= c.maxBytes+200 {
+				if s.rec == codeRec && strings.HasSuffix(s.text, ":") && c.codeAfter(s.rec, s.block) == code && c.lastOf(s) && !c.said(s.text) && size+2+len(s.text) <= c.maxBytes+200 {
 					c.add("\n\n"+s.text, s.rec)
 					size += 2 + len(s.text)
 					break
@@ -1395,7 +1395,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	}
 	url := c.pkg.Records[leadRec].URL
 	// The words a comparison is asked in are not what it is about.
-	scaffold := c.mask("difference differences between versus compare comparison")
+	comparing := c.mask("difference differences between versus compare comparison")
 	var picked []int
 	for range maxSupport {
 		if *covered&c.all == c.all {
@@ -1404,7 +1404,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
-			if used[s.text] || c.said(s.text) || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || s.score < 20 {
+			if s.score < 20 || used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || c.said(s.text) {
 				continue
 			}
 			if leans(s.text) {
@@ -1418,7 +1418,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 			}
 			// On a tie, the lead's own block first (a list's next item),
 			// then the better sentence.
-			n := bits.OnesCount64(s.mask &^ *covered &^ scaffold)
+			n := bits.OnesCount64(s.mask &^ *covered &^ comparing)
 			near := func(t *sent) bool { return t.rec == leadRec && t.block == c.leadBlock }
 			if n > bestNew || n == bestNew && n > 0 && (near(s) && !near(&c.sents[best]) || near(s) == near(&c.sents[best]) && s.score > c.sents[best].score) {
 				best, bestNew = i, n
@@ -1440,8 +1440,8 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		best := -1
 		for i := range c.sents {
 			s := &c.sents[i]
-			if s.rec != leadRec || used[s.text] || c.said(s.text) || !strings.Contains(s.text, "`") || s.score <= 0 ||
-				len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || leans(s.text) {
+			if s.rec != leadRec || s.score <= 0 || used[s.text] || !strings.Contains(s.text, "`") ||
+				len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || leans(s.text) || c.said(s.text) {
 				continue
 			}
 			if best < 0 || s.score > c.sents[best].score {
