@@ -253,6 +253,17 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	for i := range c.sents {
 		c.sents[i].score = c.score(&c.sents[i])
 	}
+	if c.sh == shapeHowto {
+		// "You can configure your site to show … For details, see …":
+		// a sentence that says what can be done and leaves how to the
+		// page it sends the reader to does not answer a how-to.
+		for i := 0; i+1 < len(c.sents); i++ {
+			s, next := &c.sents[i], &c.sents[i+1]
+			if next.rec == s.rec && next.block == s.block && !strings.Contains(s.text, "`") && pointer(strings.ToLower(next.text)) {
+				s.score -= 8
+			}
+		}
+	}
 	return c
 }
 
@@ -497,7 +508,21 @@ func stem(w string) string {
 	if len(w) > 4 && w[len(w)-1] == 'e' {
 		w = w[:len(w)-1]
 	}
+	if s, ok := synonym[w]; ok {
+		return s
+	}
 	return w
+}
+
+// synonym maps the stems of the verbs docs and readers use for one
+// action to one of them: a reader asks to "change" what the page says
+// to "customize", to "delete" what it says to "remove". Only words that
+// name the same action whatever the subject; "set", "hide" or "override"
+// say more than "change" and keep their own stems.
+var synonym = map[string]string{
+	"customiz": "chang", "modify": "chang", "modifi": "chang", "alter": "chang", "adjust": "chang",
+	"delet": "remov", "display": "show", "activat": "enabl", "deactivat": "disabl",
+	"launch": "start", "upgrad": "updat",
 }
 
 // american spells w as American English does where British differs
@@ -531,10 +556,10 @@ var irregular = map[string]string{
 
 // undouble drops the doubled consonant a suffix left ("runn" of
 // "running", "stopp" of "stopped"), keeping ll, ss and zz ("install",
-// "pass").
+// "pass") and a word of three letters ("add" of "adding").
 func undouble(w string) string {
 	n := len(w)
-	if n >= 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
+	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
 		return w[:n-1]
 	}
 	return w
@@ -836,6 +861,10 @@ func (c *composer) score(s *sent) int {
 		if imperative[fw] || strings.HasPrefix(l, "to ") {
 			sc += 8
 		}
+		sc += c.purpose(l)
+		if c.aside(s.rec) {
+			sc -= 10 // a release note says a thing can now be done; the docs say how
+		}
 		if s.kind == chunk.Table && !c.listing {
 			sc -= 8 // a reference row is rarely how to do something
 		}
@@ -851,6 +880,58 @@ func (c *composer) score(s *sent) int {
 		}
 	}
 	return sc
+}
+
+// purpose weighs a sentence that opens by naming its task ("To change
+// the navbar background color, …") against the task asked: a task whose
+// every word the question holds is the one asked; one that adds words
+// of its own ("navbar", "background") is a narrower or another task,
+// however many of the question's words it shares.
+//
+// Only a short question names one task; a long one tells a story whose
+// words no task repeats. Code spans in the task are examples ("To add
+// the classes `myclass` and …"), not words of it.
+func (c *composer) purpose(l string) int {
+	if len(c.terms) > 7 {
+		return 0
+	}
+	task, ok := strings.CutPrefix(l, "to ")
+	if !ok {
+		task, ok = strings.CutPrefix(l, "if you want to ")
+	}
+	if !ok {
+		return 0
+	}
+	end := strings.IndexAny(task, ",:;")
+	if end < 0 || end > 120 {
+		return 0
+	}
+	task = task[:end]
+	for strings.Count(task, "`") >= 2 {
+		i := strings.IndexByte(task, '`')
+		j := strings.IndexByte(task[i+1:], '`')
+		task = task[:i] + task[i+1+j+1:]
+	}
+	matched, extra := 0, 0
+	for _, w := range evidence.Terms(task) {
+		if scaffold[w] || len(w) < 3 {
+			continue
+		}
+		if c.mask(w) != 0 {
+			matched++
+		} else {
+			extra++
+		}
+	}
+	switch {
+	case matched == 0:
+		return 0
+	case extra == 0:
+		return 6
+	case extra >= 2:
+		return -4 * min(extra-1, 3)
+	}
+	return 0
 }
 
 // unquote drops backticks and double quotes, straight and curly. Built

@@ -504,3 +504,49 @@ func TestComposerListOfSections(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A how-to is answered by the section whose task is the one asked, not
+// by a neighbour doing a narrower task with more of the question's
+// words ("change the navbar background color" for the site's colours),
+// and a reader's "change" meets the page's "customize".
+func TestComposerTaskAsked(t *testing.T) {
+	page := [3]string{"/docs/look/", "Look and feel", `<h2 id="navbar">Navbar background</h2>
+<p>To change the navbar background color across your site, override the SCSS variable <code>$td-navbar-bg-color</code> in your variables file.</p>
+<h2 id="colors">Site colors</h2>
+<p>To customize your site's colors, add SCSS variable overrides to <code>assets/scss/_variables_project.scss</code>.</p>`}
+	text := composeNow(t, "change the colour of my site", page)
+	if !strings.HasPrefix(text, "To customize your site’s colors") && !strings.HasPrefix(text, "To customize your site's colors") {
+		t.Errorf("lead:\n%s", text)
+	}
+	if got := stem("customizing"); got != stem("change") {
+		t.Errorf("customizing stems to %q, change to %q", got, stem("change"))
+	}
+	if stem("adding") != stem("add") {
+		t.Errorf("adding stems to %q, add to %q", stem("adding"), stem("add"))
+	}
+}
+
+// A release note announcing what can now be done, and sending the
+// reader to the docs for how, gives way to the docs' sentence that says
+// how.
+func TestComposerHowtoNotFromAnnouncement(t *testing.T) {
+	note := [3]string{"/blog/2024/0.9.0/", "Release 0.9.0", `<h2 id="lastmod">Last-modified page info</h2>
+<p>You can configure your site to display last-modified metadata at the bottom of documentation and blog pages. For details, see the User Guide.</p>`}
+	docs := [3]string{"/docs/adding-content/", "Adding content", `<h2 id="page-metadata">Last-modified page metadata</h2>
+<p>To have page metadata displayed at the bottom of pages, set the <code>GitInfo</code> parameter to <code>true</code>.</p>`}
+	q := "show the last modified date at the bottom of pages"
+	pkg := evidence.NewIndex3(corpusOf(t, note, docs)).Search(q, evidence.Budget{})
+	if len(pkg.Records) != 2 {
+		t.Fatalf("%d records", len(pkg.Records))
+	}
+	if !strings.HasPrefix(pkg.Records[0].URL, "/blog/") {
+		pkg.Records[0], pkg.Records[1] = pkg.Records[1], pkg.Records[0] // as the engine ranked them on Docsy's docs
+	}
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Text, "To have page metadata displayed") {
+		t.Errorf("lead:\n%s", res.Text)
+	}
+}
