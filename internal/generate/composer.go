@@ -121,6 +121,7 @@ type composer struct {
 	own       []uint64 // per record: question terms in its own heading (the title for a page's intro)
 	verb      uint64   // a how-to question's first term, usually what to do
 	listing   bool     // the question asks for several things ("which keys …")
+	weighs    bool     // the question weighs options ("which is easier", "do you recommend")
 	entry     bool     // the answer is a troubleshooting entry
 	masks     map[string]uint64
 	derived   map[string]uint64 // a word's question terms by derivation, once per word
@@ -178,6 +179,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	}
 	c.sh, c.subject = classify(question, c)
 	l := strings.ToLower(question)
+	c.weighs = weighing(l)
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l)
 	if v := plain(question); codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
@@ -574,7 +576,11 @@ func (c *composer) collect() {
 				if tabLabel(b) {
 					continue
 				}
-				for si, s := range sentences(b.Text) {
+				list := sentences(b.Text)
+				if b.Kind == chunk.Note {
+					list = sentences(noteBody(b.Text))
+				}
+				for si, s := range list {
 					if quotable(s) {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
 					}
@@ -837,6 +843,9 @@ func (c *composer) score(s *sent) int {
 	if pointer(l) {
 		sc -= 10 // it sends the reader elsewhere rather than answering
 	}
+	if c.weighs && (strings.Contains(l, " than ") || strings.Contains(l, "recommend") || strings.Contains(l, "prefer")) {
+		sc += 10 // weighs one option against another, as asked
+	}
 	fw := firstWord(s.text)
 	switch c.sh {
 	case shapeDefine, shapeReference:
@@ -880,6 +889,19 @@ func (c *composer) score(s *sent) int {
 		}
 	}
 	return sc
+}
+
+// weighing: the question asks which of several options is better in
+// some way ("Hugo modules or git submodule, which is easier to
+// maintain?", "which installation option do you recommend").
+func weighing(l string) bool {
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == ',' || r == '?' }) {
+		switch w {
+		case "easier", "harder", "better", "worse", "faster", "slower", "simpler", "safer", "cheaper", "best", "easiest", "simplest", "recommend", "recommended", "prefer", "preferred":
+			return true
+		}
+	}
+	return false
 }
 
 // purpose weighs a sentence that opens by naming its task ("To change

@@ -550,3 +550,35 @@ func TestComposerHowtoNotFromAnnouncement(t *testing.T) {
 		t.Errorf("lead:\n%s", res.Text)
 	}
 }
+
+// A note's alert marker is not quoted, nor a short title glued to its
+// body when a theme renders GitHub's alert syntax literally.
+func TestNoteBody(t *testing.T) {
+	for in, want := range map[string]string{
+		"[!WARNING] Deprecation note and warning While you can set `id`.":                                     "While you can set `id`.",
+		"[!TIP] Hugo Tip Run `hugo server --printI18nWarnings` when translating.":                             "Run `hugo server --printI18nWarnings` when translating.",
+		"[!TIP] If you’re testing this locally using Hugo’s server, build the index first.":                   "If you’re testing this locally using Hugo’s server, build the index first.",
+		"[!NOTE] Production-only feature! Analytics are enabled only for production builds.":                  "Production-only feature! Analytics are enabled only for production builds.",
+		"[!WARNING] You can only enable a single search option at a time If you enable more, the first wins.": "You can only enable a single search option at a time If you enable more, the first wins.",
+		"Run `npm ci` first.":                     "Run `npm ci` first.",
+		"[link] is not a marker, nor is [!lower]": "[link] is not a marker, nor is [!lower]",
+	} {
+		if got := noteBody(in); got != want {
+			t.Errorf("noteBody(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A question weighing options is answered by the sentence that weighs
+// them ("more complicated to maintain than …"), not by one that only
+// names both.
+func TestComposerWeighsOptions(t *testing.T) {
+	page := [3]string{"/docs/get-started/", "Get started", `<h2 id="updates">Updates</h2>
+<p>To simplify future updates, consider switching your git submodule to Hugo modules.</p>
+<h2 id="options">Installation options</h2>
+<p>A submodule is more complicated to maintain than Hugo modules.</p>`}
+	text := composeNow(t, "Hugo modules or git submodule, which is easier to maintain?", page)
+	if !strings.HasPrefix(text, "A submodule is more complicated to maintain") {
+		t.Errorf("lead:\n%s", text)
+	}
+}

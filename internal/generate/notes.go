@@ -1,0 +1,52 @@
+package generate
+
+import "strings"
+
+// noteBody is a note's text as an answer quotes it: without the alert
+// marker a site renders literally when its theme has no blockquote hook
+// ("[!WARNING] …", GitHub's syntax), and without a short title, which
+// the marker's line held and the chunker's collapsed white space glued
+// to the body ("[!TIP] Hugo Tip Run `hugo server …`" quotes "Run `hugo
+// server …`"). A title of five words or more says the point ("You can
+// only enable a single search option at a time If you …") and stays the
+// body's opening. A title is only recognized where the body goes on
+// with a word the sentences of notes open with.
+func noteBody(text string) string {
+	rest, ok := strings.CutPrefix(text, "[!")
+	if !ok {
+		return text
+	}
+	end := strings.IndexByte(rest, ']')
+	if end < 1 || end > 12 || strings.ToUpper(rest[:end]) != rest[:end] {
+		return text
+	}
+	body := strings.TrimLeft(rest[end+1:], " -:")
+	words := strings.Fields(body)
+	split := 0 // the body's first word, when a title comes before it
+	for i := 1; i < len(words) && i <= 12; i++ {
+		prev := words[i-1]
+		if strings.ContainsAny(prev, ".:!?;`") {
+			break // the title ended, or there was none
+		}
+		if opensNote[strings.TrimRight(words[i], ",")] {
+			split = i
+		}
+	}
+	if split == 0 || split >= 5 {
+		return body
+	}
+	for range split {
+		body = strings.TrimLeft(body, " ")
+		body = body[strings.IndexByte(body+" ", ' '):]
+	}
+	return strings.TrimLeft(body, " ")
+}
+
+// opensNote: words a note's first sentence opens with, after a title
+// ("Deprecation note and warning While you can …").
+var opensNote = map[string]bool{
+	"While": true, "If": true, "By": true, "Run": true, "To": true, "When": true, "You": true, "The": true,
+	"This": true, "These": true, "Use": true, "For": true, "In": true, "Set": true, "Add": true, "Make": true,
+	"Before": true, "After": true, "Once": true, "Unless": true, "Although": true, "As": true, "It": true,
+	"We": true, "Your": true, "Do": true, "Don’t": true, "Don't": true, "Always": true, "Never": true, "Only": true,
+}
