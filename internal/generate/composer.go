@@ -680,14 +680,15 @@ func hasWord(p, v string) bool {
 }
 
 // mentioned: the plain sentence p names v only as an example of
-// something else ("recorded by its stable code, such as ASK_TIMEOUT").
+// something else ("recorded by its stable code, such as ASK_TIMEOUT",
+// "a stable code — ask_timeout, ask_invalid_request and the others").
 func mentioned(p, v string) bool {
-	for _, m := range []string{"such as ", "e.g. ", "for example ", "like "} {
+	for _, m := range []string{"such as ", "e.g. ", "for example ", "like ", "— "} {
 		if strings.Contains(p, m+v) {
 			return true
 		}
 	}
-	return false
+	return strings.Contains(p, v+", ") && strings.Contains(p, " and the others")
 }
 
 // anaphoric: the sentence names what came before it mid-way ("any of
@@ -1148,6 +1149,9 @@ func (c *composer) single(li int) {
 			}
 		}
 	}
+	if c.afterSteps(li) {
+		return
+	}
 	lead := c.sents[li]
 	c.leadBlock = lead.block
 	c.add(lead.text, lead.rec)
@@ -1423,6 +1427,58 @@ func (c *composer) listSpeaks(rec, block int, intro uint64) bool {
 		}
 	}
 	return m&^c.heads[rec] != 0 || 2*bits.OnesCount64(c.own[rec]) >= bits.OnesCount64(c.all)
+}
+
+// afterSteps answers with a lead that names steps of the numbered list
+// just before it ("Steps 3 and 5 fail with DETERMINISTIC_HASH_MISMATCH")
+// by the list's introduction, the list, then the lead: without the
+// steps, "step 3" tells a reader nothing. False when the lead names no
+// step or the list is not there to quote whole.
+func (c *composer) afterSteps(li int) bool {
+	l := &c.sents[li]
+	bs := c.pkg.Records[l.rec].Blocks
+	if l.pos != 0 || l.kind != chunk.Paragraph || l.block < 2 || !namesStep(l.text) {
+		return false
+	}
+	if list := bs[l.block-1]; list.Kind != chunk.List || !strings.HasPrefix(list.Text, "1.") {
+		return false
+	}
+	for i := li - 1; i >= 0 && c.sents[i].rec == l.rec; i-- {
+		t := &c.sents[i]
+		if t.block != l.block-2 || !strings.HasSuffix(t.text, ":") {
+			continue
+		}
+		before := c.out
+		c.add(t.text, t.rec)
+		size := len(t.text)
+		if !c.quoteList(l.rec, l.block-1, &size) {
+			c.out = before // a list too long to quote: the lead alone
+			return false
+		}
+		c.leadBlock = t.block
+		c.add("\n\n"+l.text, l.rec)
+		return true
+	}
+	return false
+}
+
+// namesStep: s speaks of numbered steps ("Steps 3 and 5 fail …", "In
+// step 2, …").
+func namesStep(s string) bool {
+	l := strings.ToLower(s)
+	for _, p := range []string{"step ", "steps "} {
+		for i := strings.Index(l, p); i >= 0; {
+			if j := i + len(p); j < len(l) && l[j] >= '1' && l[j] <= '9' && (i == 0 || l[i-1] == ' ') {
+				return true
+			}
+			k := strings.Index(l[i+1:], p)
+			if k < 0 {
+				break
+			}
+			i += 1 + k
+		}
+	}
+	return false
 }
 
 // quoteList quotes a list or table block one "- " line per item or

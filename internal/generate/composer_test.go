@@ -582,3 +582,28 @@ func TestComposerWeighsOptions(t *testing.T) {
 		t.Errorf("lead:\n%s", text)
 	}
 }
+
+// An error code asked alone is answered by the sentence that says when
+// it is given, read with the steps it names, not by a section whose
+// heading shares its words nor by a sentence listing it among others.
+func TestComposerErrorCodeWithItsSteps(t *testing.T) {
+	caching := [3]string{"/deploying/caching/", "Caching", `<h2 id="hash-mismatches">Hash mismatches</h2>
+<p>If a CDN serves a site config from one build and an artifact from another, the hashes disagree and the widget treats the artifact as corrupt.</p>`}
+	security := [3]string{"/sidecar/security/", "Security", `<h2 id="diagnostics">Diagnostics do not echo input</h2>
+<p>Every diagnostic has a stable code — <code>DETERMINISTIC_HASH_MISMATCH</code>, <code>ASK_INVALID_REQUEST</code> and the others — and a fixed message.</p>`}
+	hashing := [3]string{"/protocol/hashing/", "Hashing", `<h2 id="verification-order">Verification order</h2>
+<p>A client given a trusted site config:</p>
+<ol><li>decodes and validates the artifact;</li><li>compares its declared <code>contentHash</code> with the pinned one;</li><li>recomputes the digest and compares it with the declared one.</li></ol>
+<p>Steps 2 and 3 fail with <code>DETERMINISTIC_HASH_MISMATCH</code>.</p>`}
+	text := composeNow(t, "DETERMINISTIC_HASH_MISMATCH", caching, security, hashing)
+	want := "A client given a trusted site config:\n\n1. decodes and validates the artifact;\n2. compares its declared `contentHash` with the pinned one;\n3. recomputes the digest and compares it with the declared one.\n\nSteps 2 and 3 fail with `DETERMINISTIC_HASH_MISMATCH`."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+func TestNamesStep(t *testing.T) {
+	if !namesStep("In step 2, run it.") || !namesStep("Steps 3 and 5 fail.") || namesStep("Take steps to secure it.") || namesStep("footstep 3") {
+		t.Error("namesStep")
+	}
+}

@@ -375,7 +375,30 @@ func (c *composer) errorEntry() int {
 			best, bestN = ri, n
 		}
 	}
+	if best >= 0 && c.verbatim != "" && !c.states(best) {
+		// An error code asked alone ("DETERMINISTIC_HASH_MISMATCH"):
+		// a section whose heading shares its words ("Hash mismatches")
+		// gives way to the sentence that says when the code is given.
+		for ri := range min(3, len(c.pkg.Records)) {
+			if c.states(ri) {
+				return -1
+			}
+		}
+	}
 	return best
+}
+
+// states: a sentence of record rec names the setting, command or code
+// asked about verbatim, as what it speaks of rather than as an example.
+func (c *composer) states(rec int) bool {
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == rec {
+			if p := plain(s.text); hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // troubleshoot answers from a troubleshooting entry: its opening
