@@ -585,6 +585,19 @@ func (c *composer) collect() {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
 					}
 				}
+			case chunk.Code:
+				// A setting's comment in a TOML or YAML example says what
+				// the setting does ("endpoint = … # where the widget
+				// sends questions"): for a question naming a setting, an
+				// entry of its own, quoted alone.
+				if c.verbatim == "" && c.sh != shapeReference {
+					continue
+				}
+				for pos, line := range strings.Split(b.Notes, "\n") {
+					if t := settingNote(line); t != "" && quotable(t) {
+						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: t, kind: chunk.Code, mask: c.mask(t), heads: c.heads[ri]})
+					}
+				}
 			case chunk.Table:
 				for pos, cells := range tableRows(b.Text) {
 					if t := rowText(cells); t != "" && len(t) <= maxTableRowBytes && quotable(t) {
@@ -681,9 +694,10 @@ func hasWord(p, v string) bool {
 
 // mentioned: the plain sentence p names v only as an example of
 // something else ("recorded by its stable code, such as ASK_TIMEOUT",
-// "a stable code — ask_timeout, ask_invalid_request and the others").
+// "a stable code — ask_timeout, ask_invalid_request and the others", "a
+// post to the ask endpoint (params.askplane.endpoint)").
 func mentioned(p, v string) bool {
-	for _, m := range []string{"such as ", "e.g. ", "for example ", "like ", "— "} {
+	for _, m := range []string{"such as ", "e.g. ", "for example ", "like ", "— ", "("} {
 		if strings.Contains(p, m+v) {
 			return true
 		}
@@ -1159,7 +1173,7 @@ func (c *composer) single(li int) {
 	covered := lead.mask
 	// The sentences that follow the lead in its block, while they add to
 	// the answer and fit: the rest of a definition, the fix after a cause.
-	if lead.kind != chunk.Table && lead.kind != chunk.List && !strings.HasSuffix(lead.text, ":") {
+	if lead.kind != chunk.Table && lead.kind != chunk.List && lead.kind != chunk.Code && !strings.HasSuffix(lead.text, ":") {
 		for i := li + 1; i < len(c.sents); i++ {
 			s := &c.sents[i]
 			// A definition goes on into the next paragraph of its

@@ -607,3 +607,34 @@ func TestNamesStep(t *testing.T) {
 		t.Error("namesStep")
 	}
 }
+
+// A setting asked by name is answered by the comment its example gives
+// it, by the setting's full name, then the example.
+func TestComposerSettingComment(t *testing.T) {
+	page := [3]string{"/start/", "Quick start", `<h2 id="configure">Configure the module</h2>
+<p>Every setting has a default, but choose a site id:</p>
+<pre><code class="language-toml">[params.askplane]
+  siteId   = "my-docs"   # a SafeIdentifier
+  endpoint = "/v1/ask"   # where the widget sends questions it cannot answer
+</code></pre>
+<h2 id="csp">Content Security Policy</h2>
+<p>The widget makes a <code>POST</code> to the Ask endpoint (<code>params.askplane.endpoint</code>) for escalations.</p>`}
+	text := composeNow(t, "params.askplane.endpoint", page)
+	if !strings.HasPrefix(text, "`params.askplane.endpoint`: where the widget sends questions it cannot answer.\n\n") || !strings.Contains(text, "endpoint = \"/v1/ask\"") {
+		t.Errorf("got\n%s", text)
+	}
+	if strings.Contains(text, "params.askplane.siteId") {
+		t.Errorf("another setting's comment was quoted:\n%s", text)
+	}
+	for line, want := range map[string]string{
+		"`endpoint` in `[params.askplane]`: where it asks": "`params.askplane.endpoint`: where it asks.",
+		"`chrome` in `params.td`: full or shared.":         "`params.td.chrome`: full or shared.",
+		"`baseURL`: the site's root":                       "`baseURL`: the site's root.",
+		"`[params.askplane]`: hugo.toml":                   "",
+		"no setting here":                                  "",
+	} {
+		if got := settingNote(line); got != want {
+			t.Errorf("settingNote(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

@@ -50,3 +50,28 @@ var opensNote = map[string]bool{
 	"Before": true, "After": true, "Once": true, "Unless": true, "Although": true, "As": true, "It": true,
 	"We": true, "Your": true, "Do": true, "Don’t": true, "Don't": true, "Always": true, "Never": true, "Only": true,
 }
+
+// settingNote is one line of a code block's Notes (internal/chunk's
+// annotate: "`key` in `[table]`: text", "`key` in `parent.key`: text")
+// as an answer quotes it: the setting by its full dotted name, then
+// what the comment says of it ("`params.askplane.endpoint`: where the
+// widget sends questions it cannot answer."). "" for a table's own note
+// or a line of another form.
+func settingNote(line string) string {
+	key, rest, ok := strings.Cut(line, "`: ")
+	if !ok || !strings.HasPrefix(key, "`") || strings.HasPrefix(key, "`[") || strings.TrimSpace(rest) == "" {
+		return ""
+	}
+	key = key[1:]
+	if k, in, ok := strings.Cut(key, "` in `"); ok {
+		key = strings.Trim(in, "[]") + "." + k
+	}
+	if strings.ContainsAny(key, "` ") {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	if !strings.HasSuffix(rest, ".") && !strings.HasSuffix(rest, "!") && !strings.HasSuffix(rest, "?") {
+		rest += "."
+	}
+	return "`" + key + "`: " + rest
+}
