@@ -638,3 +638,20 @@ func TestComposerSettingComment(t *testing.T) {
 		}
 	}
 }
+
+// Sibling sections that are alternatives named together in their page's
+// title ("… submodule or clone") are not steps to follow in turn: a
+// question naming one is answered by that one's steps.
+func TestComposerNamedAlternative(t *testing.T) {
+	page := [3]string{"/docs/update/git/", "Update your theme submodule or clone", `<p>Use the procedure matching how the theme was installed.</p>
+<h2 id="submodule">Update your theme submodule</h2>
+<p>If you use the theme as a submodule, here is how you update it:</p>
+<ol><li>Update the submodule to the release tag you target:<pre><code class="language-sh">git -C themes/t checkout 1.2.0</code></pre></li>
+<li>Commit the change:<pre><code class="language-sh">git commit -am "Update theme"</code></pre></li></ol>
+<h2 id="clone">Update your theme clone</h2>
+<p>If you cloned the theme, pull the release tag you target.</p>`}
+	text := composeNow(t, "update the git submodule to a new release", page)
+	if !strings.Contains(text, "git -C themes/t checkout 1.2.0") || strings.Contains(text, "clone") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -126,7 +126,7 @@ func (c *composer) group() ([]section, string, sectionKind) {
 			// The heading's first word is what the step does ("Add the
 			// widget"): a question doing the same does not single it out.
 			_, rest, _ := strings.Cut(x.heading, " ")
-			own[i] = c.mask(rest) &^ parent
+			own[i] = c.mask(rest)
 		}
 		if kind == plainSections || steps && kind != stepSections {
 			continue
