@@ -137,7 +137,7 @@ func authenticate(x *exchange, ctx context.Context) (asker, error) {
 	if !ok {
 		return asker{}, errAnswered
 	}
-	a := asker{site: &x.h.cfg.Site}
+	a := asker{site: &x.h.site}
 	if !access.ValidSubject(subject) {
 		x.h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
 		return a, errInternal

@@ -23,8 +23,9 @@ import (
 
 // Config holds a Handler's trusted settings and dependencies.
 type Config struct {
-	// Site is the trusted backend site record; New validates it.
-	Site protocol.BackendSite
+	// Site is the trusted backend site record, validated once where the
+	// config was loaded (protocol.TrustedSite); required.
+	Site protocol.TrustedSite
 	// Retriever serves the site's corpus; Generator writes answers. Both
 	// are required.
 	Retriever grounding.Retriever
@@ -93,8 +94,9 @@ type Config struct {
 // Handler serves POST /v1/ask. Build it with New; it is safe for
 // concurrent use.
 type Handler struct {
-	cfg Config
-	log *slog.Logger
+	cfg  Config
+	site protocol.BackendSite // cfg.Site's record
+	log  *slog.Logger
 }
 
 // Defaults of Config.
@@ -110,12 +112,12 @@ const (
 	MaxAnswerLen = 16_384
 )
 
-// New validates c and returns its Handler.
+// New checks c's dependencies and bounds and returns its Handler. The
+// site record is trusted as given: only a validator makes a TrustedSite.
 func New(c Config) (*Handler, error) {
-	if err := c.Site.Validate(); err != nil {
-		return nil, err
-	}
 	switch {
+	case !c.Site.Valid():
+		return nil, errors.New("ask: Config.Site is required")
 	case c.Retriever == nil:
 		return nil, errors.New("ask: Config.Retriever is required")
 	case c.Generator == nil:
@@ -150,7 +152,7 @@ func New(c Config) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: c, log: log}, nil
+	return &Handler{cfg: c, site: c.Site.Record(), log: log}, nil
 }
 
 // Causes of a cancelled request context.
@@ -256,7 +258,7 @@ func (x *exchange) serve() {
 
 	// The request deadline runs from here; no step before the body reads
 	// the context, so starting it a step early costs nothing.
-	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
+	limit := time.Duration(h.site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
 	defer cancelReq()
 	a, t, ok := x.admit(ctx)
