@@ -56,8 +56,8 @@ type site struct {
 	cfg      *SiteConfig
 	trusted  protocol.TrustedSite  // the record, validated once by check, for the handlers
 	record   *protocol.BackendSite // trusted's record, for reading
-	secret   []byte         // nil when not anonymous
-	tokens   []access.Token // from the environment
+	secret   []byte                // nil when not anonymous
+	tokens   []access.Token        // from the environment
 	gen      generate.Generator
 	public   fs.FS // nil without a public folder
 	corpus   *corpus.Corpus
