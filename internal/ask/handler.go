@@ -94,9 +94,10 @@ type Config struct {
 // Handler serves POST /v1/ask. Build it with New; it is safe for
 // concurrent use.
 type Handler struct {
-	cfg  Config
-	site protocol.BackendSite // cfg.Site's record
-	log  *slog.Logger
+	cfg   Config
+	site  protocol.BackendSite // cfg.Site's record
+	log   *slog.Logger
+	rules http.Handler // the site's rules, internal/access's wrappers (wrappers.go)
 }
 
 // Defaults of Config.
@@ -152,7 +153,9 @@ func New(c Config) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: c, site: c.Site.Record(), log: log}, nil
+	h := &Handler{cfg: c, site: c.Site.Record(), log: log}
+	h.rules = siteRules(c, &h.site)
+	return h, nil
 }
 
 // Causes of a cancelled request context.
@@ -362,14 +365,6 @@ func (x *exchange) retrieve(ctx context.Context, a asker, t asked) (evidenceFoun
 	return ev, nil
 }
 
-// clientAddr is the request's client address, as the limits key it.
-func (h *Handler) clientAddr(r *http.Request) string {
-	if h.cfg.ClientAddr != nil {
-		return h.cfg.ClientAddr(r)
-	}
-	return limit.ClientAddr{}.Key(r)
-}
-
 // busy is the failure of a generation that found no place: the context's
 // own when it ended, else 503 with the gate's retry advice.
 func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
@@ -387,15 +382,6 @@ func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
 	}
 	return &apierr.Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited,
 		Message: msgBusy, Retryable: true, RetryAfter: after}
-}
-
-func hintMatches(values []string, want string) bool {
-	for _, v := range values {
-		if v != want {
-			return false
-		}
-	}
-	return true
 }
 
 // ctxError maps a done context to 499 (the client went away) or 408 (a

@@ -22,6 +22,19 @@ func testSiteConfig(site, extra string) string {
 	return `{"site":` + site + `,"public":"public","language":"en","origins":["https://docs.example.com"],"cookieSecretEnv":"ASKPLANE_TEST_SECRET"` + extra + `}`
 }
 
+// decodeChecked decodes data and checks it, as New starts: a config's
+// refusals, each naming its field.
+func decodeChecked(data []byte) (*Config, error) {
+	c, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.check(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // checkAndProvision runs New's first two steps: the config's one check,
 // then the secrets.
 func checkAndProvision(c *Config) (string, []*site, error) {

@@ -388,12 +388,12 @@ func TestInsightsConfig(t *testing.T) {
 		`,"insights":{"minCrowd":"5"}`:                     "minCrowd must be int",
 		`,"insights":true`:                                 "insights must be insights.Config",
 	} {
-		_, err := Decode([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", extra) + `]}`))
+		_, err := decodeChecked([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", extra) + `]}`))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", extra, err, want)
 		}
 	}
-	if _, err := Decode([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", `,"insights":{"retentionDays":7,"minCrowd":3}`) + `]}`)); err != nil {
+	if _, err := decodeChecked([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", `,"insights":{"retentionDays":7,"minCrowd":3}`) + `]}`)); err != nil {
 		t.Error(err)
 	}
 }
