@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/access"
-	"github.com/askplane/askplane/internal/endpoint"
+	"github.com/askplane/askplane/internal/baseurl"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/protocol"
@@ -520,10 +520,10 @@ func checkSessions(sessions, env string) error {
 	return nil
 }
 
-// validEndpoint reports whether raw passes endpoint.Parse, the rule
+// validEndpoint reports whether raw passes baseurl.Parse, the rule
 // corpus.FetchRaw applies when it fetches, so a bad corpusUrl fails here.
 func validEndpoint(raw string) bool {
-	_, err := endpoint.Parse(raw)
+	_, err := baseurl.Parse(raw)
 	return err == nil
 }
 
