@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/fakesite"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
-	"github.com/askplane/askplane/internal/testsite"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -28,10 +28,10 @@ import (
 func insightsPublic(t *testing.T) string {
 	t.Helper()
 	public := t.TempDir()
-	if _, err := testsite.WriteCorpus(public, "en", "docs",
-		testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
-		testsite.Page{URL: "/docs/deploy/", Title: "Deploy", Anchor: "deploy", Text: "To deploy the site, run hugo deploy with a target. Deploy previews get their own URL."},
-		testsite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The sidecar reads a JSON config file. Set the addr member to change the listen address."},
+	if _, err := fakesite.WriteCorpus(public, "en", "docs",
+		fakesite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
+		fakesite.Page{URL: "/docs/deploy/", Title: "Deploy", Anchor: "deploy", Text: "To deploy the site, run hugo deploy with a target. Deploy previews get their own URL."},
+		fakesite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The sidecar reads a JSON config file. Set the addr member to change the listen address."},
 	); err != nil {
 		t.Fatal(err)
 	}
