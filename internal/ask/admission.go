@@ -14,9 +14,9 @@ import (
 // limit in front of authentication: nothing about the body is read until
 // the client, its site, its hints and its budgets have passed. Each step
 // returns what it established (who asks and for which site: asker;
-// what was asked: asked)
-// and the next takes it as an argument; no step writes the exchange,
-// which keeps only the request's own (its id, its writer, its metrics).
+// what was asked: asked) and the next takes it as an argument; no step
+// writes the exchange, which keeps only the request's own (its id, its
+// writer, its metrics, whose site is set once the asker is known).
 // A step's error is an *apierr.Error to answer with, or another error (500
 // ASK_INTERNAL).
 
