@@ -30,20 +30,6 @@ type PeekLimiter interface {
 // key of the limits kept per address (internal/limit's ClientAddr.Key).
 type ClientAddrFunc func(*http.Request) string
 
-// Spend spends key's budget with l: nil to go on, the 429 of a spent
-// budget, or the 503 of a limit that failed (logged here, once).
-func Spend(ctx context.Context, l Limiter, key string, log *slog.Logger) *apierr.Error {
-	ok, after, err := l.Spend(ctx, key)
-	switch {
-	case err != nil:
-		log.Error("ask: a rate limit could not be consulted; refusing", "err", err)
-		return apierr.LimitUnavailable
-	case !ok:
-		return apierr.RateLimited(after)
-	}
-	return nil
-}
-
 // LimitMints returns a CookieAuth.BeforeMint that lets each client
 // address mint subjects within l's budget and answers 429
 // ASK_RATE_LIMITED past it: a client that never keeps its cookie gets a
@@ -57,7 +43,10 @@ func LimitMints(l Limiter, addr ClientAddrFunc, log *slog.Logger) func(http.Resp
 		log = slog.New(slog.DiscardHandler)
 	}
 	return func(w http.ResponseWriter, r *http.Request) bool {
-		if e := Spend(r.Context(), l, addr(r), log); e != nil {
+		if e, cause := spend(r.Context(), l, addr(r)); e != nil {
+			if cause != nil {
+				log.Error("ask: a rate limit could not be consulted; refusing", "err", cause)
+			}
 			apierr.Write(w, e)
 			return false
 		}

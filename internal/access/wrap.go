@@ -11,9 +11,10 @@ import (
 
 // The access rules every route shares, as func(http.Handler)
 // http.Handler wrappers (one job each, as net/http's own). The per-site
-// rules of /v1/ask and its routes (Policy: Host, Origin, token, cookie;
-// the limits) stay inside the handler's admission, where their order
-// decides which refusal a request that breaks several gets.
+// rules of /v1/ask and the bodiless routes beside it (the limits; Policy:
+// Host, Origin, token, cookie; the hints) are wrappers too (site.go),
+// which Site.Wrap composes in the order that decides which refusal a
+// request that breaks several gets.
 
 // WithCORS puts next behind the CORS answers for origins (see CORS); with
 // none, next is returned as it is.

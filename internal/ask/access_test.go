@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/askplane/askplane/internal/access"
-	"github.com/askplane/askplane/internal/ask"
 )
 
 // The access rules (internal/access) as the handler answers them.
@@ -15,7 +14,7 @@ import (
 // TestCookieAuthRejectsOtherOrigins: 403 ASK_FORBIDDEN with the JSON
 // diagnostic, through the handler as the host's own response.
 func TestCookieAuthRejectsOtherOrigins(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Auth = &access.CookieAuth{Origins: []string{"https://docs.example.com"}, Secret: []byte(strings.Repeat("k", 32)), Secure: true}
 	})
 	req, _ := http.NewRequest(http.MethodPost, f.srv.URL+"/v1/ask", strings.NewReader(askBody("", "How do I start?")))
@@ -42,7 +41,7 @@ func TestCORS(t *testing.T) {
 		Origins:   []string{"https://docs.example.com"},
 		Anonymous: &access.CookieAuth{Secret: []byte(strings.Repeat("k", 32)), Secure: true, SameSite: http.SameSiteNoneMode},
 	}
-	f := newFixture(t, func(c *ask.Config) { c.Auth = a })
+	f := newFixture(t, func(c *config) { c.Auth = a })
 	h := &access.CORS{Origins: a.Origins, Next: f.srv.Config.Handler}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/askplane/askplane/internal/access"
-	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
 )
@@ -16,15 +14,11 @@ import (
 // limit in front of authentication: nothing about the body is read until
 // the client, its site, its hints and its budgets have passed. Each step
 // returns what it established (who asks and for which site: asker;
-// what was asked: asked)
-// and the next takes it as an argument; no step writes the exchange,
-// which keeps only the request's own (its id, its writer, its metrics).
-// A step's error is an *apierr.Error to answer with, another error (500
-// ASK_INTERNAL), or errAnswered when the response is already written (an
-// Authenticator's refusal).
-
-// errAnswered: the step wrote the response; send nothing more.
-var errAnswered = errors.New("ask: response already written")
+// what was asked: asked) and the next takes it as an argument; no step
+// writes the exchange, which keeps only the request's own (its id, its
+// writer, its metrics, whose site is set once the asker is known).
+// A step's error is an *apierr.Error to answer with, or another error (500
+// ASK_INTERNAL).
 
 // asker is what authentication established: who asks, for which site.
 type asker struct {
@@ -65,40 +59,29 @@ func (x *exchange) admit(ctx context.Context) (asker, asked, bool) {
 }
 
 // admitCaller runs the checks that read no body: with post, the method
-// and content type of /v1/ask (1, 2); then the client address's budget,
+// and content type of /v1/ask (1, 2); then the site's rules as
+// internal/access's wrappers (wrappers.go): the client address's budget,
 // authentication (3–5), the hints (6) and the subject's budget (7). The
 // routes beside /v1/ask that read no body (forget, the run routes) run
-// it without post. Metrics start once the site is known.
+// it without post. Metrics start once the asker is authenticated.
 func (x *exchange) admitCaller(ctx context.Context, post bool) (asker, bool) {
-	refuse := func(err error) (asker, bool) {
-		if err != errAnswered {
-			x.fail(err)
+	if post {
+		err := checkMethod(x)
+		if err == nil {
+			err = checkContentType(x)
 		}
+		if err != nil {
+			x.fail(err)
+			return asker{}, false
+		}
+	}
+	a, ok := x.runSiteRules(ctx)
+	if !ok {
 		return asker{}, false
 	}
-	if post {
-		if err := checkMethod(x); err != nil {
-			return refuse(err)
-		}
-		if err := checkContentType(x); err != nil {
-			return refuse(err)
-		}
-	}
-	if err := checkAddress(x, ctx); err != nil {
-		return refuse(err)
-	}
-	a, err := authenticate(x, ctx)
-	if a.site != nil {
-		x.site = a.site // the metrics' site, from here on
-	}
-	if err != nil {
-		return refuse(err)
-	}
-	if err := checkHints(x, a); err != nil {
-		return refuse(err)
-	}
-	if err := checkSubjectRate(x, ctx, a); err != nil {
-		return refuse(err)
+	if ctx.Err() != nil {
+		x.fail(x.ctxError(ctx))
+		return asker{}, false
 	}
 	return a, true
 }
@@ -114,55 +97,6 @@ func checkMethod(x *exchange) error {
 func checkContentType(x *exchange) error {
 	if ct := strings.ToLower(x.r.Header.Get("Content-Type")); !strings.HasPrefix(ct, "application/json") {
 		return errContentType
-	}
-	return nil
-}
-
-// checkAddress spends the client address's budget: a client that drops
-// its cookie gets a new subject each time, never a new address.
-func checkAddress(x *exchange, ctx context.Context) error {
-	if al := x.h.cfg.AddressLimiter; al != nil {
-		if e := access.Spend(ctx, al, x.h.clientAddr(x.r), x.h.log.With("requestId", x.id)); e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// authenticate names the subject; the site is the trusted one New
-// validated. The site is returned with a subject the Authenticator got
-// wrong (500), so that failure is counted under it.
-func authenticate(x *exchange, ctx context.Context) (asker, error) {
-	subject, ok := x.h.cfg.Auth.Authenticate(refusalCloser{x.w, x.r}, x.r.WithContext(ctx))
-	if !ok {
-		return asker{}, errAnswered
-	}
-	a := asker{site: &x.h.cfg.Site}
-	if !access.ValidSubject(subject) {
-		x.h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
-		return a, errInternal
-	}
-	a.subject = subject
-	return a, nil
-}
-
-// checkHints fails closed: hints, when present, must name the trusted ids.
-func checkHints(x *exchange, a asker) error {
-	q := x.r.URL.Query()
-	if !hintMatches(q["corpus"], a.site.Corpus.ID) || !hintMatches(q["persona"], a.site.Assistant.ID) {
-		return errForbidden
-	}
-	return nil
-}
-
-func checkSubjectRate(x *exchange, ctx context.Context, a asker) error {
-	if rl := x.h.cfg.RateLimiter; rl != nil {
-		if e := access.Spend(ctx, rl, a.subject, x.h.log.With("requestId", x.id)); e != nil {
-			return e
-		}
-	}
-	if ctx.Err() != nil {
-		return x.ctxError(ctx)
 	}
 	return nil
 }
@@ -241,20 +175,3 @@ func loadHistory(x *exchange, ctx context.Context, a asker, req *protocol.AskReq
 	t.merged, t.question = merged, question
 	return t, nil
 }
-
-// refusalCloser is the ResponseWriter an Authenticator gets: the refusals
-// it writes itself close the connection as the handler's own do.
-type refusalCloser struct {
-	http.ResponseWriter
-	r *http.Request
-}
-
-func (w refusalCloser) WriteHeader(status int) {
-	if status >= 400 {
-		apierr.CloseUnread(w.ResponseWriter, w.r)
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w refusalCloser) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -3,8 +3,9 @@
 // and streams the answer as agentskit.chat.ask v1 NDJSON events.
 //
 // The handler follows the reference pipeline (ADR-0026) in order: request
-// id, method, content type, authentication, trusted site, corpus/persona
-// hints, request deadline, rate limit (before the body is read), bounded
+// id, request deadline, method, content type, then the site's rules as
+// internal/access's wrappers (the address's budget, authentication,
+// corpus/persona hints, the subject's budget: before the body is read), bounded
 // body, strict request, session load, history merge, retrieval, source
 // validation, then the stream: text deltas, exactly one cite tool event
 // and done, or a single terminal error event.

@@ -27,7 +27,7 @@ func groundedFixture(t *testing.T) *fixture {
 	}
 	ix := evidence.NewIndex(&corpus.Corpus{SiteID: "docs-site", Language: "en", Version: "sha256:" + strings.Repeat("0", 64), Records: recs})
 	g := &grounding.Grounded{Engine: &countingEngine{Engine: ix}}
-	return newFixture(t, func(c *ask.Config) { c.Retriever, c.Generator = g, g })
+	return newFixture(t, func(c *config) { c.Retriever, c.Generator = g, g })
 }
 
 // countingEngine counts searches, so a test can see the handler carry the
@@ -120,7 +120,7 @@ func TestEvidenceLinkIsBounded(t *testing.T) {
 		defer mu.Unlock()
 		return logs.Write(p)
 	}), nil))
-	f = newFixture(t, func(c *ask.Config) { *c = cfg })
+	f = newFixture(t, func(c *config) { *c = cfg })
 
 	resp, body := f.post(t, "", askBody("s1", "How do I install the CLI?"))
 	if link := resp.Header.Get("Link"); resp.StatusCode != 200 || link == "" || len(link) > ask.MaxEvidenceLinkBytes {

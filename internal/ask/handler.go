@@ -5,10 +5,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/askplane/askplane/internal/access"
@@ -23,8 +21,9 @@ import (
 
 // Config holds a Handler's trusted settings and dependencies.
 type Config struct {
-	// Site is the trusted backend site record; New validates it.
-	Site protocol.BackendSite
+	// Site is the trusted backend site record, validated once where the
+	// config was loaded (protocol.TrustedSite); required.
+	Site protocol.TrustedSite
 	// Retriever serves the site's corpus; Generator writes answers. Both
 	// are required.
 	Retriever grounding.Retriever
@@ -93,8 +92,10 @@ type Config struct {
 // Handler serves POST /v1/ask. Build it with New; it is safe for
 // concurrent use.
 type Handler struct {
-	cfg Config
-	log *slog.Logger
+	cfg   Config
+	site  protocol.BackendSite // cfg.Site's record
+	log   *slog.Logger
+	rules http.Handler // the site's rules, internal/access's wrappers (wrappers.go)
 }
 
 // Defaults of Config.
@@ -110,12 +111,12 @@ const (
 	MaxAnswerLen = 16_384
 )
 
-// New validates c and returns its Handler.
+// New checks c's dependencies and bounds and returns its Handler. The
+// site record is trusted as given: only a validator makes a TrustedSite.
 func New(c Config) (*Handler, error) {
-	if err := c.Site.Validate(); err != nil {
-		return nil, err
-	}
 	switch {
+	case !c.Site.Valid():
+		return nil, errors.New("ask: Config.Site is required")
 	case c.Retriever == nil:
 		return nil, errors.New("ask: Config.Retriever is required")
 	case c.Generator == nil:
@@ -150,7 +151,9 @@ func New(c Config) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: c, log: log}, nil
+	h := &Handler{cfg: c, site: c.Site.Record(), log: log}
+	h.rules = siteRules(c, &h.site)
+	return h, nil
 }
 
 // Causes of a cancelled request context.
@@ -256,7 +259,7 @@ func (x *exchange) serve() {
 
 	// The request deadline runs from here; no step before the body reads
 	// the context, so starting it a step early costs nothing.
-	limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
+	limit := time.Duration(h.site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
 	defer cancelReq()
 	a, t, ok := x.admit(ctx)
@@ -360,14 +363,6 @@ func (x *exchange) retrieve(ctx context.Context, a asker, t asked) (evidenceFoun
 	return ev, nil
 }
 
-// clientAddr is the request's client address, as the limits key it.
-func (h *Handler) clientAddr(r *http.Request) string {
-	if h.cfg.ClientAddr != nil {
-		return h.cfg.ClientAddr(r)
-	}
-	return limit.ClientAddr{}.Key(r)
-}
-
 // busy is the failure of a generation that found no place: the context's
 // own when it ended, else 503 with the gate's retry advice.
 func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
@@ -387,15 +382,6 @@ func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
 		Message: msgBusy, Retryable: true, RetryAfter: after}
 }
 
-func hintMatches(values []string, want string) bool {
-	for _, v := range values {
-		if v != want {
-			return false
-		}
-	}
-	return true
-}
-
 // ctxError maps a done context to 499 (the client went away) or 408 (a
 // deadline fired).
 func (x *exchange) ctxError(ctx context.Context) *apierr.Error {
@@ -406,71 +392,6 @@ func (x *exchange) ctxError(ctx context.Context) *apierr.Error {
 		return errTimeout
 	}
 	return errCancelled
-}
-
-// readBody reads at most MaxBodyBytes, giving 413 past it, within
-// BodyTimeout (or the request deadline, when earlier): a client that
-// stalls mid-body gets 408 and a closed connection, not a held handler.
-// Once the body is read the connection's read deadline moves to just past
-// the request deadline, never to none; when it could not be read, the
-// deadline is left passed, so the reply is not held and the connection
-// is closed after it.
-func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
-	x.bodyRead = true
-	max := x.h.cfg.MaxBodyBytes
-	if x.r.ContentLength > max {
-		return nil, errTooLarge
-	}
-	end, _ := ctx.Deadline()
-	bodyEnd := x.h.cfg.Now().Add(x.h.cfg.BodyTimeout)
-	if end.IsZero() || bodyEnd.Before(end) {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadlineCause(ctx, bodyEnd, errBodyDeadline)
-		defer cancel()
-	}
-	dl, _ := ctx.Deadline()
-	// Best effort: a writer that does not support it leaves the server's
-	// own ReadTimeout in force.
-	x.rc.SetReadDeadline(dl)
-	fired := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		x.rc.SetReadDeadline(time.Now())
-		close(fired)
-	})
-	body, err := io.ReadAll(http.MaxBytesReader(x.w, x.r.Body, max))
-	if !stop() {
-		<-fired // its deadline must not land after the one set below
-	}
-	switch {
-	case err != nil:
-		// What is left of the body is never read: net/http tries to read
-		// it before it sends the reply, and would wait for a stalled
-		// client until the deadline set here. Now, it gives up at once
-		// and closes the connection after the reply.
-		x.rc.SetReadDeadline(time.Now())
-	case !end.IsZero():
-		x.rc.SetReadDeadline(end.Add(streamReadSlack))
-	}
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		return nil, errTooLarge
-	case context.Cause(ctx) == errShutdown:
-		return nil, errShuttingDown
-	case errors.Is(err, os.ErrDeadlineExceeded), ctx.Err() != nil && isDeadline(context.Cause(ctx)):
-		// A deadline ended the read: the connection's read deadline (set
-		// to the body or request deadline, and which may fire a moment
-		// before the context's own timer) or the context's. Either way the
-		// read error has cancelled the request's context too (net/http
-		// does on any read error), so ctxError would take it for a client
-		// that went away: it is a timeout.
-		return nil, errTimeout
-	case ctx.Err() != nil:
-		return nil, x.ctxError(ctx)
-	case err != nil, len(body) == 0:
-		return nil, errNoBody
-	}
-	return body, nil
 }
 
 // fail answers a failure before the stream starts and records it: 408 and

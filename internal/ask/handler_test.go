@@ -127,31 +127,48 @@ func (r *recorder) jsonText(t *testing.T) string {
 	return b.String()
 }
 
+// config is an ask.Config whose Site is the plain record a test edits;
+// handler trusts it once, as the sidecar's config check does.
+type config struct {
+	ask.Config
+	Site protocol.BackendSite
+}
+
+// handler validates c.Site into the trusted record and builds the Handler.
+func (c config) handler() (*ask.Handler, error) {
+	site, err := c.Site.Trust()
+	if err != nil {
+		return nil, err
+	}
+	ac := c.Config
+	ac.Site = site
+	return ask.New(ac)
+}
+
 // fixture is one handler behind a real HTTP server.
 type fixture struct {
 	srv     *httptest.Server
 	metrics *recorder
 	store   *session.MemoryStore
-	cfg     ask.Config
+	cfg     config
 }
 
-func newFixture(t *testing.T, edit func(*ask.Config)) *fixture {
+func newFixture(t *testing.T, edit func(*config)) *fixture {
 	t.Helper()
 	f := &fixture{metrics: newRecorder(), store: session.NewMemoryStore()}
-	cfg := ask.Config{
-		Site:      testSite(),
+	cfg := config{Site: testSite(), Config: ask.Config{
 		Retriever: localRetriever,
 		Generator: fixtureGenerator,
 		Auth:      fixedSubject,
 		Sessions:  f.store,
 		Metrics:   f.metrics,
 		NewID:     func() string { return "request-1" },
-	}
+	}}
 	if edit != nil {
 		edit(&cfg)
 	}
 	f.cfg = cfg
-	h, err := ask.New(cfg)
+	h, err := cfg.handler()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +309,7 @@ func assertNoUserContent(t *testing.T, r *recorder, secrets ...string) {
 // the retriever is never called.
 func TestHintMismatchIsForbidden(t *testing.T) {
 	var called atomic.Bool
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			called.Store(true)
 			return nil, nil
@@ -323,7 +340,7 @@ func TestBodyCarryingSiteOrCorpusIsRejected(t *testing.T) {
 // the configured site and the question.
 func TestRetrieverSeesTrustedSite(t *testing.T) {
 	queries := make(chan grounding.Query, 1)
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Retriever = grounding.RetrieverFunc(func(_ context.Context, q grounding.Query) ([]grounding.Source, error) {
 			queries <- q
 			return []grounding.Source{localGuide}, nil
@@ -363,10 +380,10 @@ func (f gateFunc) Acquire(ctx context.Context) (func(), error) { return f(ctx) }
 // unlimited, and says nothing of the cause. (Issue 16.)
 func TestFailedLimitRefusesWith503(t *testing.T) {
 	const want = `{"error":{"code":"ASK_INTERNAL","message":"The Ask service cannot check its limits now; try again shortly.","retryable":true}}`
-	for name, set := range map[string]func(*ask.Config){
-		"address": func(c *ask.Config) { c.AddressLimiter = failingLimiter{} },
-		"subject": func(c *ask.Config) { c.RateLimiter = failingLimiter{} },
-		"generations": func(c *ask.Config) {
+	for name, set := range map[string]func(*config){
+		"address": func(c *config) { c.AddressLimiter = failingLimiter{} },
+		"subject": func(c *config) { c.RateLimiter = failingLimiter{} },
+		"generations": func(c *config) {
 			c.Generations = gateFunc(func(context.Context) (func(), error) {
 				return nil, limit.Unavailable(errors.New("connection refused"))
 			})
@@ -388,7 +405,7 @@ func TestFailedLimitRefusesWith503(t *testing.T) {
 
 // TestRateLimitBeforeBody: 429 with retry-after, even for a "{" body.
 func TestRateLimitBeforeBody(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.RateLimiter = limiterFunc(func() (bool, time.Duration) { return false, 15 * time.Second })
 	})
 	resp, body := f.post(t, "", "{")
@@ -405,7 +422,7 @@ func TestRateLimitBeforeBody(t *testing.T) {
 // TestUnsafeSourceIsDropped: a javascript: source is dropped, and with no
 // source left the answer is 422.
 func TestUnsafeSourceIsDropped(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			return []grounding.Source{{ID: "evil", Title: "Evil", Href: "javascript:alert(1)", Excerpt: "x"}}, nil
 		})
@@ -416,7 +433,7 @@ func TestUnsafeSourceIsDropped(t *testing.T) {
 
 // TestThrowingRetrieverDoesNotLeak: 502 without the cause's text.
 func TestThrowingRetrieverDoesNotLeak(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			return nil, errors.New("dial db: password=hunter2 refused")
 		})
@@ -432,7 +449,7 @@ func TestThrowingRetrieverDoesNotLeak(t *testing.T) {
 
 // TestPanickingRetrieverIs502: a panic is a retrieval failure, not a crash.
 func TestPanickingRetrieverIs502(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) { panic("secret") })
 	})
 	resp, body := f.post(t, "", askBody("", "q"))
@@ -442,7 +459,7 @@ func TestPanickingRetrieverIs502(t *testing.T) {
 // TestRequestDeadline: a 100 ms request deadline with a slow retriever
 // gives 408 with the exact reference body.
 func TestRequestDeadline(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Limits.RequestTimeoutMs = 100
 		c.Site.Limits.RetrievalTimeoutMs = 5000
 		c.Retriever = grounding.RetrieverFunc(func(ctx context.Context, _ grounding.Query) ([]grounding.Source, error) {
@@ -463,7 +480,7 @@ func TestRequestDeadline(t *testing.T) {
 func TestRetrieverIgnoringDeadline(t *testing.T) {
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Limits.RetrievalTimeoutMs = 100
 		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			<-release
@@ -476,7 +493,7 @@ func TestRetrieverIgnoringDeadline(t *testing.T) {
 
 // TestGenerationDeadline: a single terminal error event.
 func TestGenerationDeadline(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Limits.GenerationTimeoutMs = 100
 		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, _ grounding.Query, _ []grounding.Source, _ func(string) error) (grounding.Result, error) {
 			<-ctx.Done()
@@ -496,7 +513,7 @@ func TestGenerationDeadline(t *testing.T) {
 func TestHistoryResume(t *testing.T) {
 	var seen [][]string
 	var mu sync.Mutex
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Retriever = grounding.RetrieverFunc(func(_ context.Context, q grounding.Query) ([]grounding.Source, error) {
 			var turns []string
 			for _, m := range q.Messages {
@@ -544,7 +561,7 @@ func TestHistoryResume(t *testing.T) {
 func TestSessionConflict(t *testing.T) {
 	var store *session.MemoryStore
 	key := session.Key{SiteID: "docs-site", Subject: subject, SessionID: "s1"}
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, q grounding.Query, s []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			// Another request saves the session meanwhile.
 			store.Save(ctx, key, session.Record{Revision: 1}, 0)
@@ -570,7 +587,7 @@ func TestSessionConflict(t *testing.T) {
 // generator and is recorded as a cancellation, with no prompt in metrics.
 func TestReaderCancelCancelsGenerator(t *testing.T) {
 	aborted := make(chan struct{})
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Limits.GenerationTimeoutMs = 60_000
 		c.Site.Limits.RequestTimeoutMs = 60_000
 		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
@@ -608,7 +625,7 @@ func TestReaderCancelCancelsGenerator(t *testing.T) {
 func TestConcurrentSessions(t *testing.T) {
 	var n sync.Mutex
 	id := 0
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.NewID = func() string {
 			n.Lock()
 			defer n.Unlock()
@@ -661,7 +678,7 @@ func TestConcurrentSessions(t *testing.T) {
 func TestClientAbortBeforeStream(t *testing.T) {
 	started := make(chan struct{})
 	aborted := make(chan struct{})
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Limits.RetrievalTimeoutMs = 60_000
 		c.Site.Limits.RequestTimeoutMs = 60_000
 		c.Retriever = grounding.RetrieverFunc(func(ctx context.Context, _ grounding.Query) ([]grounding.Source, error) {

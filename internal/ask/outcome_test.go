@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/grounding"
 )
 
@@ -24,20 +23,20 @@ func TestOutcome(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		edit func(*ask.Config)
+		edit func(*config)
 		want *grounding.Outcome
 	}{
-		{"answered", func(c *ask.Config) { c.Generator = cite(false) }, &grounding.Outcome{Kind: grounding.OutcomeAnswered}},
-		{"low confidence", func(c *ask.Config) { c.Generator = cite(true) }, &grounding.Outcome{Kind: grounding.OutcomeLowConfidence}},
-		{"refused", func(c *ask.Config) {
+		{"answered", func(c *config) { c.Generator = cite(false) }, &grounding.Outcome{Kind: grounding.OutcomeAnswered}},
+		{"low confidence", func(c *config) { c.Generator = cite(true) }, &grounding.Outcome{Kind: grounding.OutcomeLowConfidence}},
+		{"refused", func(c *config) {
 			c.Generator = grounding.GeneratorFunc(func(context.Context, grounding.Query, []grounding.Source, func(string) error) (grounding.Result, error) {
 				return grounding.Result{}, fmt.Errorf("%w: no", grounding.ErrNotGrounded)
 			})
 		}, &grounding.Outcome{Kind: grounding.OutcomeRefused}},
-		{"no sources", func(c *ask.Config) {
+		{"no sources", func(c *config) {
 			c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) { return nil, nil })
 		}, &grounding.Outcome{Kind: grounding.OutcomeNoSources}},
-		{"generation failed", func(c *ask.Config) {
+		{"generation failed", func(c *config) {
 			c.Generator = grounding.GeneratorFunc(func(context.Context, grounding.Query, []grounding.Source, func(string) error) (grounding.Result, error) {
 				return grounding.Result{}, context.DeadlineExceeded
 			})
@@ -47,7 +46,7 @@ func TestOutcome(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var mu sync.Mutex
 			var got []grounding.Outcome
-			f := newFixture(t, func(c *ask.Config) {
+			f := newFixture(t, func(c *config) {
 				tc.edit(c)
 				c.Outcome = func(ctx context.Context, o grounding.Outcome) {
 					if ctx.Err() != nil {

@@ -53,7 +53,7 @@ func TestPreStreamFailures(t *testing.T) {
 
 // TestChunkedBodyTooLarge: a body without content-length is cut while read.
 func TestChunkedBodyTooLarge(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) { c.MaxBodyBytes = 100 })
+	f := newFixture(t, func(c *config) { c.MaxBodyBytes = 100 })
 	req, _ := http.NewRequest(http.MethodPost, f.srv.URL+"/v1/ask", strings.NewReader(askBody("", strings.Repeat("x", 200))))
 	req.ContentLength = -1
 	req.Header.Set("Content-Type", "application/json")
@@ -64,7 +64,7 @@ func TestChunkedBodyTooLarge(t *testing.T) {
 // TestAuthRefusalIsTheHostsResponse: the handler adds nothing and emits no
 // metric.
 func TestAuthRefusalIsTheHostsResponse(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Auth = access.AuthFunc(func(w http.ResponseWriter, _ *http.Request) (string, bool) {
 			http.Error(w, "go away", http.StatusTeapot)
 			return "", false
@@ -81,7 +81,7 @@ func TestAuthRefusalIsTheHostsResponse(t *testing.T) {
 
 // TestInvalidSubjectIsInternal: a subject outside the subject pattern is 500.
 func TestInvalidSubjectIsInternal(t *testing.T) {
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Auth = access.AuthFunc(func(http.ResponseWriter, *http.Request) (string, bool) { return "-bad subject", true })
 	})
 	resp, body := f.post(t, "", askBody("", "q"))
@@ -93,7 +93,7 @@ func TestInvalidSubjectIsInternal(t *testing.T) {
 // 400 ASK_INVALID_REQUEST, not retryable, logged at no level above INFO.
 func TestPersistenceRequired(t *testing.T) {
 	var logged bytes.Buffer
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Persistence.Mode = protocol.PersistenceRequired
 		c.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	})
@@ -112,7 +112,7 @@ func TestPersistenceRequired(t *testing.T) {
 // trimmed and cut to maxSources; the generator sees only those.
 func TestSourcesAreValidatedAndCut(t *testing.T) {
 	gotc := make(chan []grounding.Source, 1)
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Limits.MaxSources = 2
 		c.Retriever = grounding.RetrieverFunc(func(context.Context, grounding.Query) ([]grounding.Source, error) {
 			return []grounding.Source{
@@ -198,7 +198,7 @@ func TestStreamFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := newFixture(t, func(cfg *ask.Config) { cfg.Generator = c.gen })
+			f := newFixture(t, func(cfg *config) { cfg.Generator = c.gen })
 			resp, body := f.post(t, "", askBody("s1", "q"))
 			if resp.StatusCode != 200 || body != c.want {
 				t.Fatalf("%d body\n%s\nwant\n%s", resp.StatusCode, body, c.want)
@@ -215,7 +215,7 @@ func TestStreamFailures(t *testing.T) {
 // random SafeIdentifier.
 func TestRequestIDFallback(t *testing.T) {
 	for _, gen := range []func() string{func() string { return "bad id" }, func() string { panic("x") }, nil} {
-		f := newFixture(t, func(c *ask.Config) { c.NewID = gen })
+		f := newFixture(t, func(c *config) { c.NewID = gen })
 		resp, _ := f.post(t, "", askBody("", "How do I start?"))
 		id := resp.Header.Get("X-Request-Id")
 		if !protocol.ValidIdentifier(id) || id == "bad id" {
@@ -224,23 +224,28 @@ func TestRequestIDFallback(t *testing.T) {
 	}
 }
 
-// TestNewRejectsBadConfig: config errors surface at load time.
+// TestNewRejectsBadConfig: config errors surface at load time: a bad
+// record where it is trusted (its one validation), the rest in New, which
+// refuses a site nobody validated.
 func TestNewRejectsBadConfig(t *testing.T) {
-	good := ask.Config{Site: testSite(), Retriever: localRetriever, Generator: fixtureGenerator, Auth: fixedSubject}
-	if _, err := ask.New(good); err != nil {
+	good := config{Site: testSite(), Config: ask.Config{Retriever: localRetriever, Generator: fixtureGenerator, Auth: fixedSubject}}
+	if _, err := good.handler(); err != nil {
 		t.Fatal(err)
 	}
-	for name, edit := range map[string]func(*ask.Config){
-		"site":      func(c *ask.Config) { c.Site.Limits.MaxSources = 9 },
-		"retriever": func(c *ask.Config) { c.Retriever = nil },
-		"generator": func(c *ask.Config) { c.Generator = nil },
-		"auth":      func(c *ask.Config) { c.Auth = nil },
-		"body":      func(c *ask.Config) { c.MaxBodyBytes = protocol.MaxAskBodyBytes + 1 },
-		"secret":    func(c *ask.Config) { c.Auth = &access.CookieAuth{Secret: []byte("short")} },
+	if _, err := ask.New(good.Config); err == nil || !strings.Contains(err.Error(), "Config.Site is required") {
+		t.Errorf("a site nobody validated: %v", err)
+	}
+	for name, edit := range map[string]func(*config){
+		"site":      func(c *config) { c.Site.Limits.MaxSources = 9 },
+		"retriever": func(c *config) { c.Retriever = nil },
+		"generator": func(c *config) { c.Generator = nil },
+		"auth":      func(c *config) { c.Auth = nil },
+		"body":      func(c *config) { c.MaxBodyBytes = protocol.MaxAskBodyBytes + 1 },
+		"secret":    func(c *config) { c.Auth = &access.CookieAuth{Secret: []byte("short")} },
 	} {
 		c := good
 		edit(&c)
-		if _, err := ask.New(c); err == nil {
+		if _, err := c.handler(); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -251,7 +256,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 // order, before the cite and done events.
 func TestBurstOfDeltasKeepsEveryDeltaInOrder(t *testing.T) {
 	const n = 200
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Generator = grounding.GeneratorFunc(func(_ context.Context, _ grounding.Query, _ []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			for i := 0; i < n; i++ {
 				if err := emit(fmt.Sprintf("d%d ", i)); err != nil {

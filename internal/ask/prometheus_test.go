@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/metrics"
 )
 
@@ -14,7 +13,7 @@ import (
 // by site and outcome, with no user content.
 func TestPrometheusExport(t *testing.T) {
 	prom := &metrics.Prometheus{}
-	f := newFixture(t, func(c *ask.Config) { c.Metrics = prom })
+	f := newFixture(t, func(c *config) { c.Metrics = prom })
 	f.post(t, "", askBody("session-1", "How do I start?"))
 	f.post(t, "?corpus=other", askBody("", "How do I start?"))
 

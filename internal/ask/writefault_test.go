@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/session"
@@ -47,7 +46,7 @@ func (s *fullStore) Writable(context.Context) error {
 func TestRequiredPersistenceRefusesBeforeTextWhileTheStoreCannotWrite(t *testing.T) {
 	store := &fullStore{MemoryStore: session.NewMemoryStore()}
 	var generated atomic.Int32
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Site.Persistence.Mode = protocol.PersistenceRequired
 		c.Sessions = store
 		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, q grounding.Query, s []grounding.Source, emit func(string) error) (grounding.Result, error) {
@@ -70,7 +69,7 @@ func TestRequiredPersistenceRefusesBeforeTextWhileTheStoreCannotWrite(t *testing
 
 	disabled := &fullStore{MemoryStore: session.NewMemoryStore()}
 	disabled.full.Store(true)
-	g := newFixture(t, func(c *ask.Config) { c.Sessions = disabled })
+	g := newFixture(t, func(c *config) { c.Sessions = disabled })
 	resp, body = g.post(t, "", askBody("", "How do I start?"))
 	if resp.StatusCode != 200 || !strings.Contains(body, `"type":"done"`) {
 		t.Fatalf("a site without required persistence, no session: %d\n%s", resp.StatusCode, body)

@@ -47,10 +47,10 @@ func (c *countingConn) Write(b []byte) (int, error) {
 // alone, the text, cite and done, the end; each write a syscall and a
 // wakeup of the reader, about a tenth of the server's CPU under load).
 func TestAnswerTakesTwoWrites(t *testing.T) {
-	h, err := ask.New(ask.Config{
-		Site: testSite(), Retriever: localRetriever, Generator: fixtureGenerator,
+	h, err := config{Site: testSite(), Config: ask.Config{
+		Retriever: localRetriever, Generator: fixtureGenerator,
 		Auth: fixedSubject, Sessions: session.NewMemoryStore(),
-	})
+	}}.handler()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestAnswerTakesTwoWrites(t *testing.T) {
 // the reader to have seen them).
 func TestSlowGeneratorGetsHeadersFirst(t *testing.T) {
 	seen := make(chan struct{})
-	f := newFixture(t, func(c *ask.Config) {
+	f := newFixture(t, func(c *config) {
 		c.Generator = grounding.GeneratorFunc(func(ctx context.Context, q grounding.Query, sources []grounding.Source, emit func(string) error) (grounding.Result, error) {
 			select {
 			case <-seen:

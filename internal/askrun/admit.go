@@ -177,7 +177,7 @@ func runEvent(id string) []byte {
 func (h *Runs) metric(requestID, name string, value float64, unit, outcome string) {
 	if m := h.cfg.Metrics; m != nil {
 		m.Observe(metrics.Metric{
-			Name: name, SiteID: h.cfg.Site.SiteID, CorpusID: h.cfg.Site.Corpus.ID, RequestID: requestID,
+			Name: name, SiteID: h.site.SiteID, CorpusID: h.site.Corpus.ID, RequestID: requestID,
 			Value: value, Unit: unit, Outcome: outcome, EmittedAt: h.cfg.Now(),
 		})
 	}

@@ -36,7 +36,7 @@ func (h *Runs) stream(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set(protocol.RunHeader, id)
 	if pkg != nil {
-		if link, ok := ask.EvidenceLink(h.cfg.Site.Corpus.ID, pkg); ok {
+		if link, ok := ask.EvidenceLink(h.site.Corpus.ID, pkg); ok {
 			if f := h.cfg.Issued; f != nil {
 				f(pkg.ContextID)
 			}

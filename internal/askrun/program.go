@@ -42,8 +42,9 @@ type Config struct {
 	// Tools is the bounded tool loop; nil means one round, no tools.
 	Tools *Tools
 
-	// The site's, as its ask.Config has them.
-	Site      protocol.BackendSite
+	// The site's, as its ask.Config has them; Site was validated once,
+	// where the config was checked, and is trusted here.
+	Site      protocol.TrustedSite
 	Retriever grounding.Retriever
 	Sessions  session.Store
 	Metrics   metrics.Sink
@@ -58,16 +59,17 @@ type Config struct {
 // Program its runs execute and the run routes' back end. Build it with
 // New; it is safe for concurrent use.
 type Runs struct {
-	cfg Config
-	log *slog.Logger
+	cfg  Config
+	site protocol.BackendSite // cfg.Site's record
+	log  *slog.Logger
 }
 
-// New validates c and returns its Runs.
+// New checks c's dependencies and returns its Runs; the site record is
+// trusted as given (protocol.TrustedSite).
 func New(c Config) (*Runs, error) {
-	if err := c.Site.Validate(); err != nil {
-		return nil, err
-	}
 	switch {
+	case !c.Site.Valid():
+		return nil, errors.New("askrun: Config.Site is required")
 	case c.Worker == nil:
 		return nil, errors.New("askrun: Config.Worker is required")
 	case c.Model == nil:
@@ -93,7 +95,7 @@ func New(c Config) (*Runs, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Runs{cfg: c, log: log}, nil
+	return &Runs{cfg: c, site: c.Site.Record(), log: log}, nil
 }
 
 // Ceilings are the site's run ceilings, for the Worker.
@@ -120,7 +122,7 @@ func (h *Runs) snapshot() run.Snapshot {
 // Program is what the site's runs execute; the server's Worker calls it
 // for a run of this site, after checking its snapshot.
 func (h *Runs) Program(r run.Run) (run.Program, error) {
-	if h == nil || r.Site != h.cfg.Site.SiteID {
+	if h == nil || r.Site != h.site.SiteID {
 		return nil, errSnapshot
 	}
 	if r.Snapshot != h.snapshot() {

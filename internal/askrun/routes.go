@@ -26,7 +26,7 @@ func Events(a *ask.Handler, h *Runs) http.Handler {
 		ctx, stop := context.WithCancelCause(r.Context())
 		defer stop(nil)
 		a.UntilShutdown(ctx, stop)
-		limit := time.Duration(h.cfg.Site.Limits.RequestTimeoutMs) * time.Millisecond
+		limit := time.Duration(h.site.Limits.RequestTimeoutMs) * time.Millisecond
 		ctx, cancel := context.WithTimeout(ctx, limit)
 		defer cancel()
 		c, rn, ok := h.admit(ctx, a, w, r, http.MethodGet)

@@ -65,7 +65,7 @@ func (h *Runs) runCalls(ctx context.Context, er grounding.EvidenceRetriever, st 
 			out = o
 			if s != nil {
 				rd.Searches = append(rd.Searches, *s)
-				link := evidence.ReviewPath(h.cfg.Site.Corpus.ID, s.Fragment)
+				link := evidence.ReviewPath(h.site.Corpus.ID, s.Fragment)
 				evs = append(evs, toolEvent("search-"+id, "search", map[string]string{"query": s.Query, "context_id": s.ContextID, "evidence": link}))
 			}
 		case toolRead:
@@ -105,9 +105,9 @@ func (h *Runs) searchCall(ctx context.Context, er grounding.EvidenceRetriever, s
 	if q == "" || protocol.UTF16Len(q) > maxToolQueryLen {
 		return provider.ToolOutcome{Error: msgToolQuery}, nil, nil
 	}
-	rctx, cancel := context.WithTimeout(ctx, time.Duration(h.cfg.Site.Limits.RetrievalTimeoutMs)*time.Millisecond)
+	rctx, cancel := context.WithTimeout(ctx, time.Duration(h.site.Limits.RetrievalTimeoutMs)*time.Millisecond)
 	defer cancel()
-	pkg, err := er.RetrieveEvidence(rctx, grounding.Query{RequestID: runID, Site: &h.cfg.Site, Text: q})
+	pkg, err := er.RetrieveEvidence(rctx, grounding.Query{RequestID: runID, Site: &h.site, Text: q})
 	if ctx.Err() != nil {
 		return provider.ToolOutcome{}, nil, ctx.Err()
 	}
@@ -125,7 +125,7 @@ func (h *Runs) searchCall(ctx context.Context, er grounding.EvidenceRetriever, s
 		ContextID string   `json:"context_id"`
 		Records   []result `json:"records"`
 	}{ContextID: pkg.ContextID, Records: []result{}}
-	for _, src := range grounding.Valid(grounding.FromPackage(pkg), min(maxToolResults, h.cfg.Site.Limits.MaxSources)) {
+	for _, src := range grounding.Valid(grounding.FromPackage(pkg), min(maxToolResults, h.site.Limits.MaxSources)) {
 		if !st.show(src) {
 			continue // the run showed as many records as it may keep
 		}

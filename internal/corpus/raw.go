@@ -4,7 +4,7 @@ import (
 	"context"
 	"io/fs"
 
-	"github.com/askplane/askplane/internal/endpoint"
+	"github.com/askplane/askplane/internal/baseurl"
 	"github.com/askplane/askplane/internal/protocol"
 )
 
@@ -60,13 +60,13 @@ func readManifest(fsys fs.FS, lang string) (manifest, string, error) {
 // the same bounds and checks as LoadDir. The corpus is trusted only
 // because its bytes hash to what the manifest pins.
 //
-// base must pass endpoint.Parse, the rule the model providers' base URLs
+// base must pass baseurl.Parse, the rule the model providers' base URLs
 // follow too: https, or plain http to a literal loopback address only
 // (tests, a local preview). Redirects are refused, not followed, and each
 // file has its own timeout within ctx. It also returns the corpus file's
 // exact bytes, as LoadDirRaw does.
 func FetchRaw(ctx context.Context, base string, lang string) (*Corpus, []byte, error) {
-	u, err := endpoint.Parse(base)
+	u, err := baseurl.Parse(base)
 	if err != nil {
 		return nil, nil, fail(CodeRead, "the corpus URL "+err.Error())
 	}

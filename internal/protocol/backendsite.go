@@ -25,8 +25,9 @@ const (
 
 // BackendSite is an agentskit.chat.backend-site v1 record: the trusted,
 // server-side description of one site's Ask backend. It comes from the
-// server's config, never from a request. Call Validate at load time;
-// ask.New does.
+// server's config, never from a request. It is validated once, at load
+// time, into a TrustedSite (Trust, TrustBackendSite), which the handlers
+// take.
 type BackendSite struct {
 	Protocol    string             `json:"protocol,omitempty"` // BackendSiteProtocol or ""
 	Version     int                `json:"version,omitempty"`  // 1 or 0

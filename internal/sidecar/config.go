@@ -9,11 +9,12 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/askplane/askplane/internal/access"
-	"github.com/askplane/askplane/internal/endpoint"
+	"github.com/askplane/askplane/internal/baseurl"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/protocol"
@@ -212,8 +213,10 @@ func Load(path string) (*Config, error) {
 	return c, nil
 }
 
-// Decode decodes config bytes strictly and checks everything that needs
-// no environment, file or network: New checks the rest.
+// Decode decodes config bytes strictly (size, syntax, unknown members,
+// types). It validates nothing else: New does, once (Config.check), before
+// it reads an environment variable or opens a file, so a Config may be
+// edited between the two (the command line's --addr, a test's folder).
 func Decode(data []byte) (*Config, error) {
 	if len(data) > maxConfigBytes {
 		return nil, configErr("larger than %d bytes", maxConfigBytes)
@@ -226,9 +229,6 @@ func Decode(data []byte) (*Config, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, configErr("trailing data after the config object")
-	}
-	if _, err := c.check(); err != nil {
-		return nil, err
 	}
 	return &c, nil
 }
@@ -260,20 +260,29 @@ func jsonReason(err error) string {
 	return "invalid JSON"
 }
 
-// checkedSite is what check established about one site, as typed values
-// the later steps (provisioning, routes, the handler's config) trust
-// instead of decoding the site's record again.
-type checkedSite struct {
-	record *protocol.BackendSite // the decoded and validated backend-site record
-	engine *engines.Engine       // the retained engine it answers with
+// checked is a Config that check accepted, with what it established as
+// typed values: only check makes one, and the later steps (provisioning,
+// routes, the handlers' configs, OpenInsights) take it and never check
+// again. It holds its own copy of the config and of its sites list, so
+// editing the Config afterwards changes nothing it holds.
+type checked struct {
+	cfg   Config
+	sites []checkedSite // in cfg.Sites' order
 }
 
-// check validates what the file itself says and returns each site's
-// typed values, in Sites' order. It changes nothing. Decode runs it where
-// a file enters; New runs it once more through provisionSecrets, since a
-// Config is a plain struct that code (Dev, tests) builds or edits, and
-// from there nothing decodes or validates the site records again.
-func (c *Config) check() ([]checkedSite, error) {
+// checkedSite is what check established about one site.
+type checkedSite struct {
+	cfg    *SiteConfig          // the site as the config gives it (in checked.cfg.Sites)
+	record protocol.TrustedSite // its backend-site record, decoded and validated once
+	engine *engines.Engine      // the retained engine it answers with
+}
+
+// check validates what the config says (everything that needs no
+// environment, file or network) and returns it as a checked config. It
+// changes nothing. It is the one validation of a config: New and
+// OpenInsights run it first, and nothing after decodes or validates a
+// site's record again.
+func (c *Config) check() (*checked, error) {
 	if c.Addr != "" {
 		if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 			return nil, configErr("addr must be host:port")
@@ -303,17 +312,19 @@ func (c *Config) check() ([]checkedSite, error) {
 	case len(c.Sites) > maxConfigSites:
 		return nil, configErr("sites: at most %d sites", maxConfigSites)
 	}
-	checked := make([]checkedSite, 0, len(c.Sites))
+	k := &checked{cfg: *c}
+	k.cfg.Sites = slices.Clone(c.Sites)
+	k.cfg.Hosts = slices.Clone(c.Hosts)
 	corpora := make(map[string]int)
 	static := -1
-	for i := range c.Sites {
-		s := &c.Sites[i]
+	for i := range k.cfg.Sites {
+		s := &k.cfg.Sites[i]
 		cs, err := s.check()
 		if err != nil {
 			return nil, configErr("sites[%d].%v", i, err)
 		}
-		checked = append(checked, cs)
-		site := cs.record
+		k.sites = append(k.sites, cs)
+		site := cs.record.Record()
 		if j, dup := corpora[site.Corpus.ID]; dup {
 			return nil, configErr("sites[%d].site.corpus.id: %q is also sites[%d]'s; corpus ids route requests and must be unique", i, site.Corpus.ID, j)
 		}
@@ -329,7 +340,7 @@ func (c *Config) check() ([]checkedSite, error) {
 			static = i
 		}
 	}
-	return checked, nil
+	return k, nil
 }
 
 // check validates one site as the file gives it and returns its decoded
@@ -408,20 +419,21 @@ func (s *SiteConfig) check() (checkedSite, error) {
 	if err := s.Generator.check(); err != nil {
 		return checkedSite{}, fmt.Errorf("generator: %v", err)
 	}
-	return checkedSite{record: site, engine: engine}, nil
+	return checkedSite{cfg: s, record: site, engine: engine}, nil
 }
 
-// record decodes the site's trusted backend-site record.
-func (s *SiteConfig) record() (*protocol.BackendSite, error) {
+// record decodes and validates the site's backend-site record, once,
+// into the trusted record the handlers take.
+func (s *SiteConfig) record() (protocol.TrustedSite, error) {
 	if len(s.Site) == 0 || string(s.Site) == "null" {
-		return nil, errors.New("site: the backend-site record is required")
+		return protocol.TrustedSite{}, errors.New("site: the backend-site record is required")
 	}
-	site, err := protocol.DecodeBackendSite(s.Site)
+	site, err := protocol.TrustBackendSite(s.Site)
 	if err != nil {
 		if errors.Is(err, protocol.ErrInvalidBackendSite) {
-			return nil, fmt.Errorf("site: %s", strings.TrimPrefix(err.Error(), "protocol: "))
+			return protocol.TrustedSite{}, fmt.Errorf("site: %s", strings.TrimPrefix(err.Error(), "protocol: "))
 		}
-		return nil, errors.New("site: invalid backend site")
+		return protocol.TrustedSite{}, errors.New("site: invalid backend site")
 	}
 	return site, nil
 }
@@ -508,10 +520,10 @@ func checkSessions(sessions, env string) error {
 	return nil
 }
 
-// validEndpoint reports whether raw passes endpoint.Parse, the rule
+// validEndpoint reports whether raw passes baseurl.Parse, the rule
 // corpus.FetchRaw applies when it fetches, so a bad corpusUrl fails here.
 func validEndpoint(raw string) bool {
-	_, err := endpoint.Parse(raw)
+	_, err := baseurl.Parse(raw)
 	return err == nil
 }
 

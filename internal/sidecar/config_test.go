@@ -22,6 +22,29 @@ func testSiteConfig(site, extra string) string {
 	return `{"site":` + site + `,"public":"public","language":"en","origins":["https://docs.example.com"],"cookieSecretEnv":"ASKPLANE_TEST_SECRET"` + extra + `}`
 }
 
+// decodeChecked decodes data and checks it, as New starts: a config's
+// refusals, each naming its field.
+func decodeChecked(data []byte) (*Config, error) {
+	c, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.check(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkAndProvision runs New's first two steps: the config's one check,
+// then the secrets.
+func checkAndProvision(c *Config) (string, []*site, error) {
+	k, err := c.check()
+	if err != nil {
+		return "", nil, err
+	}
+	return provisionSecrets(k, nil, nil)
+}
+
 func TestDecodeConfig(t *testing.T) {
 	t.Setenv("ASKPLANE_TEST_SECRET", testSecret)
 	t.Setenv("ASKPLANE_TEST_WEAK", "short-secret")
@@ -81,7 +104,7 @@ func TestDecodeConfig(t *testing.T) {
 			var sites []*site
 			var dsn string
 			if err == nil {
-				dsn, sites, err = provisionSecrets(c, nil, nil)
+				dsn, sites, err = checkAndProvision(c)
 			}
 			if tt.err == "" {
 				if err != nil {
@@ -116,7 +139,7 @@ func TestExampleConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dsn, sites, err := provisionSecrets(c, nil, nil)
+	dsn, sites, err := checkAndProvision(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +172,45 @@ func TestLoadConfigDefaultsToSQLite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dsn, _, err := provisionSecrets(c, nil, nil); err != nil || dsn != "memory:" {
+	if dsn, _, err := checkAndProvision(c); err != nil || dsn != "memory:" {
 		t.Errorf("Decode without a file: sessions %q, %v", dsn, err)
+	}
+}
+
+// TestNewRefusesBadConfigFirst: a config's one check runs where New
+// starts, before anything is provisioned: the error names the field, and
+// no environment variable was read and no session store created. Decode
+// itself checks only the JSON, so a Config may be edited between the two.
+func TestNewRefusesBadConfigFirst(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "sessions.db")
+	c, err := Decode([]byte(`{"sessions":"sqlite:` + db + `","sites":[` +
+		testSiteConfig(testSite("docs", "docs-en"), `,"rateLimit":{"requests":0,"windowSeconds":60}`) + `]}`))
+	if err != nil {
+		t.Fatalf("Decode checked more than the JSON: %v", err)
+	}
+	read := 0
+	env := Env(func(string) (string, bool) { read++; return testSecret, true })
+	_, err = New(t.Context(), c, Options{Env: env})
+	if want := "config: sites[0].rateLimit.requests: must be 1 to 1000000"; err == nil || err.Error() != want || !errors.Is(err, ErrConfig) {
+		t.Fatalf("New: %v, want %q", err, want)
+	}
+	if read != 0 {
+		t.Errorf("%d environment variables read before the config was checked", read)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("the session store was created for a config that does not check: %v", err)
+	}
+	// The checked config is New's own copy: an edit after check reaches
+	// nothing it holds.
+	c.Sites[0].RateLimit = nil
+	k, err := c.check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Sites[0].Language = "../fr"
+	c.Sites = nil
+	if len(k.sites) != 1 || k.sites[0].cfg.Language != "en" || k.sites[0].cfg != &k.cfg.Sites[0] {
+		t.Errorf("the checked config follows edits of the Config: %+v", k.sites)
 	}
 }

@@ -169,7 +169,7 @@ func TestEdgeIdleConnectionsGoFirstAtTheCap(t *testing.T) {
 // by default behind a trusted proxy, where every peer is the proxy.
 func TestEdgeConnectionsPerAddressConfig(t *testing.T) {
 	site := siteJSON("public", "docs", "docs-public", "")
-	if _, err := Decode([]byte(`{"sessions":"memory:","edge":{"maxConnectionsPerAddress":-1},"sites":[` + site + `]}`)); err == nil ||
+	if _, err := decodeChecked([]byte(`{"sessions":"memory:","edge":{"maxConnectionsPerAddress":-1},"sites":[` + site + `]}`)); err == nil ||
 		!strings.Contains(err.Error(), "edge.maxConnectionsPerAddress: must be 1 to 1000000") {
 		t.Errorf("a negative share: %v", err)
 	}

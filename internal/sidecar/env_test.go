@@ -52,8 +52,8 @@ func TestLoadEnvOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			site, err := c.Sites[0].record()
-			if err != nil || site.Corpus.ID != tt.want {
+			trusted, err := c.Sites[0].record()
+			if site := trusted.Record(); err != nil || site.Corpus.ID != tt.want {
 				t.Fatalf("read the config of corpus %q (%v), want %q", site.Corpus.ID, err, tt.want)
 			}
 		})

@@ -215,7 +215,7 @@ func TestGeneratorConfigRefuses(t *testing.T) {
 func checkConfig(data []byte) error {
 	c, err := Decode(data)
 	if err == nil {
-		_, _, err = provisionSecrets(c, nil, nil)
+		_, _, err = checkAndProvision(c)
 	}
 	return err
 }

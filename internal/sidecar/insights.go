@@ -105,6 +105,11 @@ func (s *Server) insightsPage(edge *edgeLimits, st *site) http.Handler {
 // first of its languages that turns insights on), for askplane insights.
 // The caller closes the store.
 func OpenInsights(ctx context.Context, c *Config, env Env, siteID string) (store.Insights, insights.Config, func() error, error) {
+	k, err := c.check()
+	if err != nil {
+		return nil, insights.Config{}, nil, err
+	}
+	c = &k.cfg
 	dsn := c.Sessions
 	if c.SessionsEnv != "" {
 		v, err := env.secret("sessionsEnv", c.SessionsEnv, 1)
@@ -115,14 +120,13 @@ func OpenInsights(ctx context.Context, c *Config, env Env, siteID string) (store
 	}
 	var cfg *insights.Config
 	found := false
-	for i := range c.Sites {
-		site, err := c.Sites[i].record()
-		if err != nil || site.SiteID != siteID {
+	for _, cs := range k.sites {
+		if cs.record.Record().SiteID != siteID {
 			continue
 		}
 		found = true
-		if c.Sites[i].Insights != nil {
-			cfg = c.Sites[i].Insights
+		if cs.cfg.Insights != nil {
+			cfg = cs.cfg.Insights
 			break
 		}
 	}

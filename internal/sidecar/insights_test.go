@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/fakesite"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/store"
 	"github.com/askplane/askplane/internal/store/storetest"
-	"github.com/askplane/askplane/internal/testsite"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -28,10 +28,10 @@ import (
 func insightsPublic(t *testing.T) string {
 	t.Helper()
 	public := t.TempDir()
-	if _, err := testsite.WriteCorpus(public, "en", "docs",
-		testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
-		testsite.Page{URL: "/docs/deploy/", Title: "Deploy", Anchor: "deploy", Text: "To deploy the site, run hugo deploy with a target. Deploy previews get their own URL."},
-		testsite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The sidecar reads a JSON config file. Set the addr member to change the listen address."},
+	if _, err := fakesite.WriteCorpus(public, "en", "docs",
+		fakesite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
+		fakesite.Page{URL: "/docs/deploy/", Title: "Deploy", Anchor: "deploy", Text: "To deploy the site, run hugo deploy with a target. Deploy previews get their own URL."},
+		fakesite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The sidecar reads a JSON config file. Set the addr member to change the listen address."},
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -388,12 +388,12 @@ func TestInsightsConfig(t *testing.T) {
 		`,"insights":{"minCrowd":"5"}`:                     "minCrowd must be int",
 		`,"insights":true`:                                 "insights must be insights.Config",
 	} {
-		_, err := Decode([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", extra) + `]}`))
+		_, err := decodeChecked([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", extra) + `]}`))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", extra, err, want)
 		}
 	}
-	if _, err := Decode([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", `,"insights":{"retentionDays":7,"minCrowd":3}`) + `]}`)); err != nil {
+	if _, err := decodeChecked([]byte(`{"sessions":"memory:","sites":[` + siteJSON("public", "docs", "docs", `,"insights":{"retentionDays":7,"minCrowd":3}`) + `]}`)); err != nil {
 		t.Error(err)
 	}
 }

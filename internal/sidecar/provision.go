@@ -54,9 +54,10 @@ func (e Env) secret(field, name string, min int) (string, error) {
 // its secrets, its generator and, after loading, its corpus.
 type site struct {
 	cfg      *SiteConfig
-	record   *protocol.BackendSite
-	secret   []byte         // nil when not anonymous
-	tokens   []access.Token // from the environment
+	trusted  protocol.TrustedSite  // the record, validated once by check, for the handlers
+	record   *protocol.BackendSite // trusted's record, for reading
+	secret   []byte                // nil when not anonymous
+	tokens   []access.Token        // from the environment
 	gen      generate.Generator
 	public   fs.FS // nil without a public folder
 	corpus   *corpus.Corpus
@@ -71,15 +72,12 @@ type site struct {
 	insightsToken []byte
 }
 
-// provisionSecrets checks c (the one check New makes: see Config.check),
-// reads every secret the config names and builds each site's generator:
-// the cheap steps that fail on a missing variable, done before any store
-// is opened or corpus fetched.
-func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string, sites []*site, err error) {
-	checked, err := c.check()
-	if err != nil {
-		return "", nil, err
-	}
+// provisionSecrets reads every secret the checked config k names and
+// builds each site's generator: the cheap steps that fail on a missing
+// variable, done before any store is opened or corpus fetched. It checks
+// nothing check established.
+func provisionSecrets(k *checked, env Env, logger *slog.Logger) (sessions string, sites []*site, err error) {
+	c := &k.cfg
 	switch {
 	case c.SessionsEnv != "":
 		v, err := env.secret("sessionsEnv", c.SessionsEnv, 1)
@@ -95,8 +93,8 @@ func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string,
 	default:
 		sessions = "memory:"
 	}
-	for i := range c.Sites {
-		s, err := provisionSite(&c.Sites[i], checked[i], env, logger)
+	for i, cs := range k.sites {
+		s, err := provisionSite(cs, env, logger)
 		if err != nil {
 			return "", nil, configErr("sites[%d].%v", i, err)
 		}
@@ -106,8 +104,10 @@ func provisionSecrets(c *Config, env Env, logger *slog.Logger) (sessions string,
 }
 
 // provisionSite reads the secrets of the site check established as cs.
-func provisionSite(sc *SiteConfig, cs checkedSite, env Env, logger *slog.Logger) (*site, error) {
-	s := &site{cfg: sc, record: cs.record, engine: cs.engine}
+func provisionSite(cs checkedSite, env Env, logger *slog.Logger) (*site, error) {
+	sc := cs.cfg
+	rec := cs.record.Record()
+	s := &site{cfg: sc, trusted: cs.record, record: &rec, engine: cs.engine}
 	for i, t := range sc.Tokens {
 		v, err := env.secret(fmt.Sprintf("tokens[%d].env", i), t.Env, access.MinTokenBytes)
 		if err != nil {
@@ -161,17 +161,14 @@ func (s *site) loadCorpus(ctx context.Context) error {
 }
 
 // capLimits caps the site's deadlines at limit (at least 100 ms, the
-// record's own floor) and reports whether it changed any.
+// record's own floor) and reports whether it changed any. The capped
+// record stays trusted: lowering a valid deadline keeps it valid.
 func (s *site) capLimits(limit time.Duration) bool {
-	ms := int(limit / time.Millisecond)
-	ms = min(max(ms, 100), 120_000)
-	l := &s.record.Limits
-	changed := false
-	for _, v := range []*int{&l.RequestTimeoutMs, &l.RetrievalTimeoutMs, &l.GenerationTimeoutMs} {
-		if *v > ms {
-			*v, changed = ms, true
-		}
-	}
+	ms := int(min(limit/time.Millisecond, 120_000))
+	var changed bool
+	s.trusted, changed = s.trusted.CapDeadlines(ms)
+	rec := s.trusted.Record()
+	s.record = &rec
 	return changed
 }
 

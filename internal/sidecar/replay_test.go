@@ -308,7 +308,7 @@ func TestSourcesConfigIsChecked(t *testing.T) {
 		`{"permit":[{"engine":"askplane.bm25/1","version":"sha1:x"}]}`:              "sources.permit[0].version",
 		`{"permit":[{"engine":"askplane.bm25/1","version":"` + v + `","extra":1}]}`: "unknown field",
 	} {
-		_, err := Decode([]byte(`{"sessions":"memory:","sources":` + sources + `,"sites":[` + site + `]}`))
+		_, err := decodeChecked([]byte(`{"sessions":"memory:","sources":` + sources + `,"sites":[` + site + `]}`))
 		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
 			t.Errorf("sources %s: err = %v, want %q", sources, err, want)
 		}

@@ -331,7 +331,7 @@ func TestRunsAreTheDefaultForAModelSite(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`true`, `{"maxRound":3}`, `"yes"`} {
-		_, err := Decode([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"runs":`+bad) + `]}`))
+		_, err := decodeChecked([]byte(`{"sites":[` + testSiteConfig(testSite("docs", "docs-public"), `,"runs":`+bad) + `]}`))
 		if err == nil || !strings.Contains(err.Error(), "runs") || strings.Contains(err.Error(), "yes") {
 			t.Errorf("runs %s: %v", bad, err)
 		}

@@ -24,8 +24,8 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/fakesite"
 	"github.com/askplane/askplane/internal/store/storetest"
-	"github.com/askplane/askplane/internal/testsite"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -120,7 +120,7 @@ type process struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	url    string
-	out    *testsite.Buffer
+	out    *fakesite.Buffer
 	exited chan error
 }
 
@@ -147,7 +147,7 @@ func startProcess(t *testing.T, bin, config, dsn string) *process {
 
 func tryProcess(t *testing.T, bin, config, dsn string) (*process, error) {
 	addr := freeAddr(t)
-	p := &process{t: t, url: "http://" + addr, out: &testsite.Buffer{}, exited: make(chan error, 1)}
+	p := &process{t: t, url: "http://" + addr, out: &fakesite.Buffer{}, exited: make(chan error, 1)}
 	p.cmd = exec.Command(bin, "serve", "--addr", addr)
 	p.cmd.Env = []string{"ASKPLANE_CONFIG_JSON=" + config, "ASKPLANE_TEST_DB=" + dsn,
 		"ASKPLANE_TEST_SECRET=" + testSecret, "ASKPLANE_TEST_TOKEN=" + testToken, "ASKPLANE_TEST_MODEL_KEY=sk-test-" + strings.Repeat("9", 32)}

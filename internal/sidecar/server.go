@@ -102,7 +102,12 @@ func New(ctx context.Context, cfg *Config, opts Options) (*Server, error) {
 	}
 	// ERROR lines are rate-limited per message (lograte.go).
 	logger = slog.New(limitErrors(logger.Handler(), nil))
-	dsn, sites, err := provisionSecrets(cfg, opts.Env, logger)
+	k, err := cfg.check() // the config's one validation
+	if err != nil {
+		return nil, err
+	}
+	cfg = &k.cfg
+	dsn, sites, err := provisionSecrets(k, opts.Env, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +302,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	grounded := &grounding.Grounded{Engine: engine, Generator: st.gen}
 	bodyTimeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)
 	acfg := ask.Config{
-		Site:           *st.record,
+		Site:           st.trusted,
 		Retriever:      grounded,
 		Generator:      grounded,
 		Auth:           auth,

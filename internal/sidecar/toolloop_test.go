@@ -15,9 +15,9 @@ import (
 
 	"github.com/askplane/askplane/internal/corpus"
 	"github.com/askplane/askplane/internal/evidence"
+	"github.com/askplane/askplane/internal/fakesite"
 	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/store/storetest"
-	"github.com/askplane/askplane/internal/testsite"
 )
 
 // The tool loop's tests script a model on a real loopback server, in the
@@ -35,10 +35,10 @@ var (
 func writeToolCorpus(t *testing.T) string {
 	t.Helper()
 	public := t.TempDir()
-	if _, err := testsite.WriteCorpus(public, "en", "docs",
-		testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
-		testsite.Page{URL: "/docs/upgrade/", Title: "Upgrade", Anchor: "upgrade", Text: "Upgrading replaces the binary; migrations run on first start after an upgrade."},
-		testsite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The listen port and the origins are configured in askplane.json under server."},
+	if _, err := fakesite.WriteCorpus(public, "en", "docs",
+		fakesite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install", Text: installText},
+		fakesite.Page{URL: "/docs/upgrade/", Title: "Upgrade", Anchor: "upgrade", Text: "Upgrading replaces the binary; migrations run on first start after an upgrade."},
+		fakesite.Page{URL: "/docs/configure/", Title: "Configure", Anchor: "configure", Text: "The listen port and the origins are configured in askplane.json under server."},
 	); err != nil {
 		t.Fatal(err)
 	}

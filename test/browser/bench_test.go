@@ -24,7 +24,9 @@ import (
 //     Unicode queries. performance.now() is coarsened in browsers (5 µs
 //     here, with cross-origin isolation), so each sample is the mean of a
 //     batch of 20 resolves of one query; p50/p99 are over those samples.
-const benchPage = `import { sealArtifact, encodeArtifact, Resolver, MAX_ARTIFACT_BYTES } from './js/runtime/index.js';
+const benchPage = `import { sealArtifact, encodeArtifact } from './js/runtime/knowledge.js';
+import { Resolver } from './js/runtime/resolver.js';
+import { MAX_ARTIFACT_BYTES } from './js/runtime/limits.js';
 
 function maxArtifact() {
   const entries = [];

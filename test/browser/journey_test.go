@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/devserver"
+	"github.com/askplane/askplane/internal/fakesite"
 	"github.com/askplane/askplane/internal/sitetest"
-	"github.com/askplane/askplane/internal/testsite"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -333,7 +333,7 @@ func startAskplane(t *testing.T, env []string, args ...string) (base string, sto
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = sitetest.Root()
 	cmd.Env = append(os.Environ(), env...)
-	var out testsite.Buffer
+	var out fakesite.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -5,22 +5,26 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { load, generate, runCases } from './vectors.mjs';
 import {
+  encodeEnvelope,
+  escalate,
+  MESSAGE_MISS,
+} from '../../hugo-module/assets/askplane/js/runtime/answer.js';
+import {
   decodeAskRequest,
   encodeAskRequest,
   buildAskRequest,
-  encodeEnvelope,
   decodeAskEvents,
   decodeAskEvent,
   encodeAskEvent,
   AskEventDecoder,
   readAskEvents,
-  escalate,
+} from '../../hugo-module/assets/askplane/js/runtime/ask.js';
+import {
   MAX_ASK_EVENT_BYTES,
   MAX_ASK_EVENT_LINES,
   MAX_ASK_BODY_BYTES,
-  MESSAGE_MISS,
-  utf8Length,
-} from '../../hugo-module/assets/askplane/js/runtime/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/limits.js';
+import { utf8Length } from '../../hugo-module/assets/askplane/js/runtime/utf8.js';
 
 const enc = new TextEncoder();
 

@@ -7,7 +7,13 @@
 //    Resolver) as a ratio to JSON.parse of the same bytes;
 //  - resolve latency per query (p50, p99) over a mix of hits, misses,
 //    choices and Unicode queries.
-import { sealArtifact, encodeArtifact, Resolver, verifyArtifact, MAX_ARTIFACT_BYTES } from '../../hugo-module/assets/askplane/js/runtime/index.js';
+import {
+  sealArtifact,
+  encodeArtifact,
+  verifyArtifact,
+} from '../../hugo-module/assets/askplane/js/runtime/knowledge.js';
+import { MAX_ARTIFACT_BYTES } from '../../hugo-module/assets/askplane/js/runtime/limits.js';
+import { Resolver } from '../../hugo-module/assets/askplane/js/runtime/resolver.js';
 
 function maxArtifact() {
   const entries = [];

@@ -3,26 +3,28 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { load, generate, codeOf, runCases } from './vectors.mjs';
+import { decodeEnvelope, encodeEnvelope } from '../../hugo-module/assets/askplane/js/runtime/answer.js';
+import {
+  contentHash,
+  canonicalText,
+  canonicalDigest,
+} from '../../hugo-module/assets/askplane/js/runtime/canonical.js';
 import {
   decodeArtifact,
   verifyArtifact,
   computeContentHash,
   encodeArtifact,
-  contentHash,
+  // The widget's own verify path (Web Crypto's hash, not the core's).
+  verifyArtifactIndexWith,
+} from '../../hugo-module/assets/askplane/js/runtime/knowledge.js';
+import { normalizeKnowledgeKey } from '../../hugo-module/assets/askplane/js/runtime/normalize.js';
+import { sha256Hex } from '../../hugo-module/assets/askplane/js/runtime/sha256.js';
+import {
   decodeSiteConfig,
   encodeSiteConfig,
   siteTrust,
-  decodeEnvelope,
-  encodeEnvelope,
-  normalizeKnowledgeKey,
-  canonicalText,
-  canonicalDigest,
-  sha256Hex,
-  utf8Length,
-} from '../../hugo-module/assets/askplane/js/runtime/index.js';
-// The widget's own verify path (Web Crypto's hash, not the core's): not
-// public API, so not in index.js.
-import { verifyArtifactIndexWith } from '../../hugo-module/assets/askplane/js/runtime/knowledge.js';
+} from '../../hugo-module/assets/askplane/js/runtime/site.js';
+import { utf8Length } from '../../hugo-module/assets/askplane/js/runtime/utf8.js';
 
 const fixtures = load('agentskit-v1-fixtures.json');
 

@@ -4,23 +4,22 @@
 // with its own. Not a test by itself (node --test skips it).
 import { readFileSync } from 'node:fs';
 import {
-  normalizeKnowledgeKey,
   queryFields,
-  isSafeHref,
-  parseDateTime,
+  encodeEnvelope,
+  decodeEnvelope,
+} from '../../hugo-module/assets/askplane/js/runtime/answer.js';
+import { decodeAskEvents, encodeAskEvent } from '../../hugo-module/assets/askplane/js/runtime/ask.js';
+import { contentHash, canonicalText } from '../../hugo-module/assets/askplane/js/runtime/canonical.js';
+import { parseDateTime } from '../../hugo-module/assets/askplane/js/runtime/datetime.js';
+import { isSafeHref } from '../../hugo-module/assets/askplane/js/runtime/href.js';
+import {
   decodeArtifact,
   verifyArtifact,
   computeContentHash,
-  contentHash,
-  canonicalText,
-  sha256Hex,
-  Resolver,
-  decide,
-  encodeEnvelope,
-  decodeEnvelope,
-  decodeAskEvents,
-  encodeAskEvent,
-} from '../../hugo-module/assets/askplane/js/runtime/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/knowledge.js';
+import { normalizeKnowledgeKey } from '../../hugo-module/assets/askplane/js/runtime/normalize.js';
+import { Resolver, decide } from '../../hugo-module/assets/askplane/js/runtime/resolver.js';
+import { sha256Hex } from '../../hugo-module/assets/askplane/js/runtime/sha256.js';
 
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const code = (r) => (r.ok ? 'ok' : r.diagnostic.code);

@@ -4,14 +4,13 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { load, generate, codeOf, runCases } from './vectors.mjs';
 import {
-  decodeSiteConfig,
-  encodeSiteConfig,
   decodeEnvelope,
   encodeEnvelope,
   queryFields,
   escalate,
-  encodeAskRequest,
-} from '../../hugo-module/assets/askplane/js/runtime/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/answer.js';
+import { encodeAskRequest } from '../../hugo-module/assets/askplane/js/runtime/ask.js';
+import { decodeSiteConfig, encodeSiteConfig } from '../../hugo-module/assets/askplane/js/runtime/site.js';
 
 function input(c) {
   if (c.text !== undefined) return c.text;

@@ -4,18 +4,15 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { load, runCases } from './vectors.mjs';
+import { parseDateTime } from '../../hugo-module/assets/askplane/js/runtime/datetime.js';
+import { isSafeHref } from '../../hugo-module/assets/askplane/js/runtime/href.js';
 import {
-  isSafeHref,
-  parseDateTime,
   truncateUTF16,
   isSafeIdentifier,
   isContentHash,
   toWellFormed,
-  utf8Length,
-  utf8Encode,
-  decodeUTF8,
-} from '../../hugo-module/assets/askplane/js/runtime/index.js';
-import { decodeUTF8Go } from '../../hugo-module/assets/askplane/js/runtime/utf8.js';
+} from '../../hugo-module/assets/askplane/js/runtime/text.js';
+import { utf8Length, utf8Encode, decodeUTF8, decodeUTF8Go } from '../../hugo-module/assets/askplane/js/runtime/utf8.js';
 
 test('href vectors', (t) => {
   const v = load('hrefs.json');

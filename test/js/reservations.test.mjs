@@ -2,15 +2,15 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from './vectors.mjs';
+import { parseDateTime } from '../../hugo-module/assets/askplane/js/runtime/datetime.js';
+import { decodeArtifact } from '../../hugo-module/assets/askplane/js/runtime/knowledge.js';
 import {
   Reservations,
-  Resolver,
   choiceFrame,
-  decodeArtifact,
-  parseDateTime,
   MAX_CHOICE_SESSIONS,
   MAX_SESSION_CHOICES,
-} from '../../hugo-module/assets/askplane/js/runtime/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/reservations.js';
+import { Resolver } from '../../hugo-module/assets/askplane/js/runtime/resolver.js';
 
 const fixtures = load('agentskit-v1-fixtures.json');
 const resolver = new Resolver(

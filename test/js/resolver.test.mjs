@@ -5,22 +5,19 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { load, runCases } from './vectors.mjs';
 import {
-  Resolver,
-  decide,
-  decodeArtifact,
-  verifyArtifact,
-  decodeSiteConfig,
-  siteTrust,
   decodeEnvelope,
   encodeEnvelope,
-  parseDateTime,
   MESSAGE_CHOICES,
   MESSAGE_CHOICE_MISSING,
   MESSAGE_MISS,
   MESSAGE_OFFLINE,
   MESSAGE_STALE,
   MESSAGE_CORRUPT,
-} from '../../hugo-module/assets/askplane/js/runtime/index.js';
+} from '../../hugo-module/assets/askplane/js/runtime/answer.js';
+import { parseDateTime } from '../../hugo-module/assets/askplane/js/runtime/datetime.js';
+import { decodeArtifact, verifyArtifact } from '../../hugo-module/assets/askplane/js/runtime/knowledge.js';
+import { Resolver, decide } from '../../hugo-module/assets/askplane/js/runtime/resolver.js';
+import { decodeSiteConfig, siteTrust } from '../../hugo-module/assets/askplane/js/runtime/site.js';
 
 const doc = load('resolver.json');
 const fixtures = load('agentskit-v1-fixtures.json');

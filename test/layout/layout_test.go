@@ -153,6 +153,12 @@ var importRules = []struct{ from, forbidden, why string }{
 	{"internal/metrics", "internal/sidecar", "the metrics sink is below its emitters"},
 	// askplane dev's loop is the command's; the server never runs it.
 	{"internal", "internal/devloop", "only sidecar/cmd/askplane runs the dev loop"},
+	// A built site faked without Hugo is for tests only.
+	{"internal", "internal/fakesite", "fakesite is for tests; no server code imports it"},
+	{"sidecar", "internal/fakesite", "fakesite is for tests; no server code imports it"},
+	// The one rule for outbound base URLs stands on the standard library
+	// alone, so every package that reaches out may import it.
+	{"internal/baseurl", "internal", "baseurl imports nothing of askplane's"},
 }
 
 // TestImportRules checks importRules on every non-test Go file.

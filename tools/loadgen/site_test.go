@@ -146,14 +146,18 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 	}
 	grounded := &grounding.Grounded{Engine: evidence.NewIndex(c)}
 	auth := &subjects{inner: &access.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
+	site, err := (&protocol.BackendSite{
+		SiteID:      c.SiteID,
+		Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
+		Corpus:      protocol.BackendCorpus{ID: "docs-public", Mode: protocol.CorpusLocal},
+		Limits:      protocol.BackendLimits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
+		Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
+	}).Trust()
+	if err != nil {
+		tb.Fatal(err)
+	}
 	h, err := ask.New(ask.Config{
-		Site: protocol.BackendSite{
-			SiteID:      c.SiteID,
-			Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
-			Corpus:      protocol.BackendCorpus{ID: "docs-public", Mode: protocol.CorpusLocal},
-			Limits:      protocol.BackendLimits{RequestTimeoutMs: 30_000, RetrievalTimeoutMs: 5_000, GenerationTimeoutMs: 20_000, MaxSources: 5},
-			Persistence: protocol.BackendPersistence{Mode: protocol.PersistenceDisabled},
-		},
+		Site:        site,
 		Retriever:   grounded,
 		Generator:   grounded,
 		Auth:        auth,

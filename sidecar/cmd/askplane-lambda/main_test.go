@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/askplane/askplane/internal/fakesite"
 	"github.com/askplane/askplane/internal/lambdaemu"
 	"github.com/askplane/askplane/internal/sidecar"
-	"github.com/askplane/askplane/internal/testsite"
 	"github.com/aws/aws-lambda-go/events"
 )
 
@@ -63,7 +63,7 @@ func (api *runtimeAPI) invoke(t *testing.T, ev events.APIGatewayV2HTTPRequest) e
 // writeSite writes a built site folder with one page's corpus.
 func writeSite(t *testing.T) string {
 	public := t.TempDir()
-	if _, err := testsite.WriteCorpus(public, "en", "docs", testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install",
+	if _, err := fakesite.WriteCorpus(public, "en", "docs", fakesite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install",
 		Text: "Run go install to get the askplane command. It needs Go 1.26."}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestLambdaEntry(t *testing.T) {
 		"ASKPLANE_MODEL_KEY=sk-test-key",
 		"ASKPLANE_MAX_REQUEST_TIME=20s",
 	)
-	var stderr testsite.Buffer
+	var stderr fakesite.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/testsite"
+	"github.com/askplane/askplane/internal/fakesite"
 )
 
 // TestContainerRecipe builds the binary as deploy/Dockerfile does
@@ -40,7 +40,7 @@ func TestContainerRecipe(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	public := filepath.Join(root, "public")
-	if _, err := testsite.WriteCorpus(public, "en", "docs", testsite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install",
+	if _, err := fakesite.WriteCorpus(public, "en", "docs", fakesite.Page{URL: "/docs/install/", Title: "Install", Anchor: "install",
 		Text: "Run go install to get the askplane command. It needs Go 1.26."}); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestContainerRecipe(t *testing.T) {
 	cmd.Dir = root
 	cmd.Env = []string{"ASKPLANE_CONFIG_JSON=" + config, "ASKPLANE_COOKIE_SECRET=" + strings.Repeat("k", 40)}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uid, Gid: uid}}
-	var out testsite.Buffer
+	var out fakesite.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

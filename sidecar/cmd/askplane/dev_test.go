@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/devserver"
+	"github.com/askplane/askplane/internal/fakesite"
 	"github.com/askplane/askplane/internal/sitetest"
-	"github.com/askplane/askplane/internal/testsite"
 )
 
 // TestDevRebuildsAndReloads runs askplane dev on a small site as an author
@@ -44,7 +44,7 @@ title: Home
 First version.
 `)
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr testsite.Buffer
+	var stdout, stderr fakesite.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- runDevContext(ctx, []string{"--addr", "127.0.0.1:0", "--site", site, "--sessions", filepath.Join(t.TempDir(), "sessions.db")}, &stdout, &stderr)

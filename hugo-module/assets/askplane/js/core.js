@@ -8,6 +8,6 @@
 // the widget's root carries; the loader (main.js) imports it on first
 // intent, alongside the panel's markup. So a page whose reader never
 // reaches for the widget loads only the launcher, the loader and the
-// stylesheet. runtime/index.js stays the core's full public API (tests, the Go
-// cross-check); this file exports only what the loader calls.
+// stylesheet. The tests and the Go cross-check import runtime/'s modules
+// directly; this file exports only what the loader calls.
 export { Widget } from './ui/widget.js';

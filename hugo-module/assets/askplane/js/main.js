@@ -7,8 +7,8 @@
 // file per language checked against data-askplane-markup-integrity) and
 // the protocol core with the widget (core.js, data-askplane-core, checked
 // against data-askplane-core-integrity). A transcript kept by the site's
-// previous page mounts them at boot. runtime/index.js stays the protocol core's
-// public API; ui/widget.js is the interactive widget, bundled into core.js.
+// previous page mounts them at boot. runtime/ is the protocol core;
+// ui/widget.js is the interactive widget, bundled into core.js.
 
 // The loader is bundled apart from the core (ui/dom.js has the same two
 // helpers): these stay its own.

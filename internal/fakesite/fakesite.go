@@ -1,8 +1,10 @@
-// Package testsite lays out small built-site folders for tests of the
+// Package fakesite lays out small built-site folders for tests of the
 // commands and entry points that serve them: the files the Hugo module
 // publishes for a corpus (askplane/<lang>/manifest.json and the
-// content-addressed corpus it pins), without running Hugo.
-package testsite
+// content-addressed corpus it pins), faked without running Hugo (for a
+// site Hugo really builds, see internal/sitetest). Buffer keeps a
+// process's output for those tests.
+package fakesite
 
 import (
 	"crypto/sha256"

@@ -1,8 +1,8 @@
-// Package endpoint is askplane's one rule for the base URLs it reaches out
+// Package baseurl is askplane's one rule for the base URLs it reaches out
 // to over HTTP: a model provider's API (internal/provider) and a published
 // site's corpus (internal/corpus). Both carry something worth protecting
 // (an API key; the trust in a corpus), so both get the same check.
-package endpoint
+package baseurl
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package testsite
+package fakesite
 
 import (
 	"strings"
