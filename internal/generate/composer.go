@@ -122,6 +122,7 @@ type composer struct {
 	verb      uint64   // a how-to question's first term, usually what to do
 	listing   bool     // the question asks for several things ("which keys …")
 	weighs    bool     // the question weighs options ("which is easier", "do you recommend")
+	errCode   string   // an error code the question names (ask_invalid_request), plain
 	entry     bool     // the answer is a troubleshooting entry
 	masks     map[string]uint64
 	derived   map[string]uint64 // a word's question terms by derivation, once per word
@@ -180,6 +181,12 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.sh, c.subject = classify(question, c)
 	l := strings.ToLower(question)
 	c.weighs = weighing(l)
+	for _, w := range strings.Fields(unquote.Replace(question)) {
+		if w = strings.Trim(w, ".,:;!?()"); errorCode(w) {
+			c.errCode = strings.ToLower(w)
+			break
+		}
+	}
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l)
 	if v := plain(question); codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
@@ -702,7 +709,7 @@ func mentioned(p, v string) bool {
 			return true
 		}
 	}
-	return strings.Contains(p, v+", ") && strings.Contains(p, " and the others")
+	return strings.Contains(p, " and the others") || strings.Contains(p, " and others")
 }
 
 // anaphoric: the sentence names what came before it mid-way ("any of
@@ -811,13 +818,7 @@ func (c *composer) score(s *sent) int {
 	if s.pos == 0 {
 		sc += 6 // a block's first sentence says what the block is about
 	}
-	first := true // the record's first prose block
-	for bi := 0; bi < s.block && s.rec < len(c.pkg.Records); bi++ {
-		if k := c.pkg.Records[s.rec].Blocks[bi].Kind; k == chunk.Paragraph || k == chunk.List || k == chunk.Table {
-			first = false
-			break
-		}
-	}
+	first := c.opens(s.rec, s.block) // the record's first prose block
 	if first && s.pos == 0 {
 		sc += 4
 		if r := &c.pkg.Records[s.rec]; r.Anchor == "" && c.heads[s.rec] != 0 && c.sh != shapeError {
@@ -840,7 +841,9 @@ func (c *composer) score(s *sent) int {
 			break
 		}
 	}
-	if anaphoric(l) {
+	if back := c.pointsBack(s); back && c.opens(s.rec, s.block-1) {
+		sc += 4 // with the list or table it speaks of, its section's opening
+	} else if anaphoric(l) && !back {
 		sc -= 12 // "a body that breaks any of these": what these are came before
 	}
 	if r := s.text[0]; (r >= 'a' && r <= 'z') && s.kind != chunk.Table && s.kind != chunk.List && !codeStart(s.text) {
@@ -857,6 +860,13 @@ func (c *composer) score(s *sent) int {
 	}
 	if pointer(l) {
 		sc -= 10 // it sends the reader elsewhere rather than answering
+	}
+	if c.errCode != "" && c.verbatim != c.errCode && strings.Contains(l, c.errCode) {
+		if p := plain(s.text); mentioned(p, c.errCode) {
+			sc -= 10 // lists the code among others
+		} else if hasWord(p, c.errCode) {
+			sc += 10 // says when the code is given
+		}
 	}
 	if c.weighs && (strings.Contains(l, " than ") || strings.Contains(l, "recommend") || strings.Contains(l, "prefer")) {
 		sc += 10 // weighs one option against another, as asked
@@ -969,6 +979,19 @@ func (c *composer) purpose(l string) int {
 		return -4 * min(extra-1, 3)
 	}
 	return 0
+}
+
+// opens: no prose (paragraph, list, table) comes before block in rec.
+func (c *composer) opens(rec, block int) bool {
+	if rec >= len(c.pkg.Records) {
+		return false
+	}
+	for bi := 0; bi < block; bi++ {
+		if k := c.pkg.Records[rec].Blocks[bi].Kind; k == chunk.Paragraph || k == chunk.List || k == chunk.Table {
+			return false
+		}
+	}
+	return true
 }
 
 // unquote drops backticks and double quotes, straight and curly. Built
@@ -1444,34 +1467,48 @@ func (c *composer) listSpeaks(rec, block int, intro uint64) bool {
 }
 
 // afterSteps answers with a lead that names steps of the numbered list
-// just before it ("Steps 3 and 5 fail with DETERMINISTIC_HASH_MISMATCH")
-// by the list's introduction, the list, then the lead: without the
-// steps, "step 3" tells a reader nothing. False when the lead names no
-// step or the list is not there to quote whole.
+// just before it ("Steps 3 and 5 fail with DETERMINISTIC_HASH_MISMATCH"),
+// or points back at the list or table ("A body that breaks any of these
+// is rejected …"), by the list's introduction, the list, then the lead:
+// without them, "step 3" or "these" tell a reader nothing. False when
+// the lead does neither or the list is too long to quote whole.
 func (c *composer) afterSteps(li int) bool {
 	l := &c.sents[li]
-	bs := c.pkg.Records[l.rec].Blocks
-	if l.pos != 0 || l.kind != chunk.Paragraph || l.block < 2 || !namesStep(l.text) {
+	if !c.pointsBack(l) {
 		return false
 	}
-	if list := bs[l.block-1]; list.Kind != chunk.List || !strings.HasPrefix(list.Text, "1.") {
+	before := c.out
+	size := 0
+	if l.block >= 2 {
+		for i := li - 1; i >= 0 && c.sents[i].rec == l.rec && c.sents[i].block >= l.block-2; i-- {
+			if t := &c.sents[i]; t.block == l.block-2 && t.kind == chunk.Paragraph && strings.HasSuffix(t.text, ":") {
+				c.add(t.text, t.rec)
+				size = len(t.text)
+				break
+			}
+		}
+	}
+	if !c.quoteList(l.rec, l.block-1, &size) {
+		c.out = before // a list too long to quote: the lead alone
 		return false
 	}
-	for i := li - 1; i >= 0 && c.sents[i].rec == l.rec; i-- {
-		t := &c.sents[i]
-		if t.block != l.block-2 || !strings.HasSuffix(t.text, ":") {
-			continue
-		}
-		before := c.out
-		c.add(t.text, t.rec)
-		size := len(t.text)
-		if !c.quoteList(l.rec, l.block-1, &size) {
-			c.out = before // a list too long to quote: the lead alone
-			return false
-		}
-		c.leadBlock = t.block
-		c.add("\n\n"+l.text, l.rec)
+	c.leadBlock = l.block - 1
+	c.add("\n\n"+l.text, l.rec)
+	return true
+}
+
+// pointsBack: s opens the paragraph right after a list or table in its
+// record and speaks of it ("Steps 3 and 5 fail …" after a numbered list,
+// "any of these" after a table), so it answers with it.
+func (c *composer) pointsBack(s *sent) bool {
+	if s.pos != 0 || s.kind != chunk.Paragraph || s.block < 1 || s.rec >= len(c.pkg.Records) {
+		return false
+	}
+	switch prev := c.pkg.Records[s.rec].Blocks[s.block-1]; {
+	case prev.Kind == chunk.List && strings.HasPrefix(prev.Text, "1.") && namesStep(s.text):
 		return true
+	case prev.Kind == chunk.List || prev.Kind == chunk.Table:
+		return anaphoric(strings.ToLower(s.text))
 	}
 	return false
 }

@@ -655,3 +655,21 @@ func TestComposerNamedAlternative(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A question naming an error code is answered by the sentence that says
+// when the code is given, read with the table it points back at ("any
+// of these"), not by a sentence listing the code among others.
+func TestComposerErrorCodeAfterTable(t *testing.T) {
+	security := [3]string{"/sidecar/security/", "Security", `<h2 id="diagnostics">Diagnostics</h2>
+<p>Every diagnostic has a stable code — <code>ASK_TIMEOUT</code>, <code>ASK_INVALID_REQUEST</code> and the others — and a fixed message.</p>`}
+	limits := [3]string{"/sidecar/limits/", "Limits", `<h2 id="request-limits">Request limits</h2>
+<table><thead><tr><th>limit</th><th>default</th></tr></thead><tbody>
+<tr><td>request body</td><td>64 KiB</td></tr>
+<tr><td>characters per message</td><td>16,384</td></tr></tbody></table>
+<p>A body that breaks any of these is rejected with <code>ASK_INVALID_REQUEST</code>.</p>`}
+	text := composeNow(t, "ASK_INVALID_REQUEST when sending a long message", security, limits)
+	want := "- request body: 64 KiB\n- characters per message: 16,384\n\nA body that breaks any of these is rejected with `ASK_INVALID_REQUEST`."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
