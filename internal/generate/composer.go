@@ -1189,6 +1189,7 @@ func (c *composer) single(li int) {
 	if c.afterSteps(li) {
 		return
 	}
+	c.earlierStep(li)
 	lead := c.sents[li]
 	c.leadBlock = lead.block
 	c.add(lead.text, lead.rec)
@@ -1495,6 +1496,42 @@ func (c *composer) afterSteps(li int) bool {
 	c.leadBlock = l.block - 1
 	c.add("\n\n"+l.text, l.rec)
 	return true
+}
+
+// earlierStep quotes, before a how-to's lead, the instruction earlier
+// in its section that the lead's step follows: a section of two
+// instructions, each with its code ("To create a doc-rooted site,
+// redefine the permalinks as follows:" then "Add the following front
+// matter to each site root index file:"), is answered by both in order,
+// not by the second alone. The earlier instruction names a word of the
+// question and opens with what to do ("To …", "Add …").
+func (c *composer) earlierStep(li int) {
+	l := &c.sents[li]
+	if c.sh != shapeHowto || l.kind != chunk.Paragraph {
+		return
+	}
+	if next := li + 1; !c.instruction(l) && !(next < len(c.sents) && c.sents[next].rec == l.rec && c.sents[next].block <= l.block+1 && c.instruction(&c.sents[next])) {
+		return // the lead is no step of a guide
+	}
+	for i := range c.sents {
+		t := &c.sents[i]
+		if t.rec != l.rec || t.block >= l.block-1 || t.mask == 0 || !c.instruction(t) {
+			continue
+		}
+		k := c.codeAfter(t.rec, t.block)
+		if k < 0 || k >= l.block || c.out.size+len(t.text)+len(c.pkg.Records[t.rec].Blocks[k].Text) > c.maxBytes {
+			return
+		}
+		c.add(t.text, t.rec)
+		c.add("\n\n"+fence(c.pkg.Records[t.rec].Blocks[k])+"\n\n", t.rec)
+		return
+	}
+}
+
+// instruction: s says what to do and introduces the code that does it.
+func (c *composer) instruction(s *sent) bool {
+	l := strings.ToLower(s.text)
+	return strings.HasSuffix(s.text, ":") && c.introducesCode(s) && (imperative[firstWord(s.text)] || strings.HasPrefix(l, "to "))
 }
 
 // pointsBack: s opens the paragraph right after a list or table in its

@@ -673,3 +673,22 @@ func TestComposerErrorCodeAfterTable(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A section of two instructions, each with its code, answers a how-to
+// with both in order, even when the second leads.
+func TestComposerEarlierStep(t *testing.T) {
+	page := [3]string{"/docs/content/", "Adding content", `<h2 id="doc-rooted">Doc-rooted sites</h2>
+<p>A doc-rooted site publishes its docs at the root.</p>
+<p>To create a doc-rooted site, redefine the docs permalinks as follows:</p>
+<pre><code class="language-yaml">permalinks:
+  section:
+    docs: /:sections[1:]</code></pre>
+<p>Because the docs landing page now serves as the home page, you need extra configuration.</p>
+<p>Add the following front matter to each site root index file:</p>
+<pre><code class="language-yaml">build: { render: link }</code></pre>`}
+	text := composeNow(t, "make my docs the home page", page)
+	p, b := strings.Index(text, "docs: /:sections[1:]"), strings.Index(text, "build: { render: link }")
+	if p < 0 || b < 0 || p > b {
+		t.Errorf("got\n%s", text)
+	}
+}
