@@ -262,6 +262,17 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	for i := range c.sents {
 		c.sents[i].score = c.score(&c.sents[i])
 	}
+	if c.verbatim != "" {
+		// A section introduces a setting where it first names it ("Then
+		// add `sidebar_root_for` to …"); later mentions are notes on it.
+		seen := -1
+		for i := range c.sents {
+			if s := &c.sents[i]; s.rec != seen && hasWord(plain(s.text), c.verbatim) {
+				seen = s.rec
+				s.score += 6
+			}
+		}
+	}
 	if c.sh == shapeHowto {
 		// "You can configure your site to show … For details, see …":
 		// a sentence that says what can be done and leaves how to the
@@ -832,7 +843,9 @@ func (c *composer) score(s *sent) int {
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
 	}
-	if leansLower(l) {
+	if then, ok := strings.CutPrefix(l, "then "); ok && imperative[firstWord(then)] {
+		sc -= 6 // "Then add `sidebar_root_for` to …": a later step, but it says what to do
+	} else if leansLower(l) {
 		sc -= 18
 	}
 	for _, d := range closing {

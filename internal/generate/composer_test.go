@@ -692,3 +692,20 @@ func TestComposerEarlierStep(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A later step that says what to do ("Then add `x` to …") may answer a
+// question naming its setting; a feature note naming it in passing does
+// not.
+func TestComposerThenStep(t *testing.T) {
+	page := [3]string{"/docs/navigation/", "Navigation", `<h2 id="sidebar-root">Sidebar root</h2>
+<p>To help readers stay focused within a section, you can root a section in the sidebar.</p>
+<p>Then add <code>sidebar_root_for</code> to a section's <code>_index.md</code>. Available options are:</p>
+<ul><li><code>self</code> applies the rooted sidebar to the index page as well as descendants.</li>
+<li><code>children</code> limits descendant pages to the rooted sidebar.</li></ul>
+<p>Feature notes:</p>
+<ul><li>Docsy will warn you if you set <code>sidebar_root_for</code> to <code>self</code> on a section root page.</li></ul>`}
+	text := composeNow(t, "sidebar_root_for", page)
+	if !strings.HasPrefix(text, "Then add `sidebar_root_for`") || !strings.Contains(text, "- `children` limits") {
+		t.Errorf("got\n%s", text)
+	}
+}
