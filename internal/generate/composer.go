@@ -662,7 +662,7 @@ func sentences(text string) []string {
 	out := ss[:0]
 	for i := 0; i < len(ss); i++ {
 		s := ss[i]
-		for i+1 < len(ss) && abbreviated(s) {
+		for i+1 < len(ss) && (abbreviated(s) || strings.Count(s, "`")%2 == 1) { // nor inside a code span ("`{{%/* ... */%}}`")
 			i++
 			s += " " + ss[i]
 		}

@@ -370,6 +370,11 @@ func TestComposerSentences(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
+	got = sentences("Headings in `{{%/* ... */%}}` get included. Those in `{{</* ... */>}}` will not.")
+	want = []string{"Headings in `{{%/* ... */%}}` get included.", "Those in `{{</* ... */>}}` will not."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("a code span was cut: got %q\nwant %q", got, want)
+	}
 }
 
 // An error's entry on a troubleshooting page is answered with its cause
