@@ -715,10 +715,13 @@ func hasWord(p, v string) bool {
 // "a stable code — ask_timeout, ask_invalid_request and the others", "a
 // post to the ask endpoint (params.askplane.endpoint)").
 func mentioned(p, v string) bool {
-	for _, m := range []string{"such as ", "e.g. ", "for example ", "like ", "— ", "("} {
+	for _, m := range []string{"such as ", "e.g. ", "for example ", "like ", "— "} {
 		if strings.Contains(p, m+v) {
 			return true
 		}
+	}
+	if strings.Contains(p, "("+v+")") {
+		return true // named alone in parentheses; "(x makes it …)" speaks of it
 	}
 	return strings.Contains(p, " and the others") || strings.Contains(p, " and others")
 }
