@@ -484,6 +484,18 @@ func camelParts(s string) string {
 	return string(b)
 }
 
+// camelPhrase is the first two parts, as words, of a camelCase setting
+// asked alone ("cookie secret" of "cookieSecretEnv"); "" for any other
+// question.
+func camelPhrase(q string) string {
+	q = strings.Trim(strings.TrimSpace(q), "`?")
+	parts := strings.Fields(camelParts(q))
+	if len(parts) < 3 || strings.ContainsAny(q, " ._-/:") {
+		return "" // camelParts gives the identifier, then its parts
+	}
+	return strings.ToLower(parts[1] + " " + parts[2])
+}
+
 // stemTerms is the question's terms, stemmed, sorted and distinct, at
 // most 64.
 func stemTerms(q string) []string {
@@ -1713,6 +1725,21 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		}
 		if best >= 0 {
 			picked = append(picked, best)
+		}
+	}
+	// A setting asked by its camelCase name ("cookieSecretEnv") goes on
+	// with the sentence of its page that speaks of it in words ("The
+	// cookie secret (at least 32 bytes) lives in the environment"): often
+	// where the page says what it holds.
+	if phrase := camelPhrase(c.question); phrase != "" && len(picked) == 0 {
+		for i := range c.sents {
+			s := &c.sents[i]
+			if c.pkg.Records[s.rec].URL != url || used[s.text] || s.score <= 0 || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes ||
+				strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || leans(s.text) || c.said(s.text) || !strings.Contains(strings.ToLower(s.text), phrase) {
+				continue
+			}
+			picked = append(picked, i)
+			break
 		}
 	}
 	slices.Sort(picked) // sentences are collected in reading order

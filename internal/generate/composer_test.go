@@ -714,3 +714,22 @@ func TestComposerThenStep(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A camelCase setting asked alone goes on with the sentence of its page
+// that speaks of it in words.
+func TestComposerCamelSettingInWords(t *testing.T) {
+	page := [3]string{"/sidecar/configuration/", "Sidecar configuration", `<h2 id="auth">Authentication</h2>
+<p>A browser's anonymous identity is a cookie signed with the secret named by <code>cookieSecretEnv</code>.</p>
+<h2 id="secrets">Secrets</h2>
+<p>The cookie secret (at least 32 bytes) lives in the environment, never in the file.</p>`}
+	text := composeNow(t, "cookieSecretEnv", page)
+	if !strings.Contains(text, "at least 32 bytes") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+func TestCamelPhrase(t *testing.T) {
+	if camelPhrase("cookieSecretEnv") != "cookie secret" || camelPhrase("cookie secret") != "" || camelPhrase("baseURL") != "base url" || camelPhrase("params.td.chrome") != "" {
+		t.Error("camelPhrase")
+	}
+}
