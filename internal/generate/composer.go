@@ -267,7 +267,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		// add `sidebar_root_for` to …"); later mentions are notes on it.
 		seen := -1
 		for i := range c.sents {
-			if s := &c.sents[i]; s.rec != seen && hasWord(plain(s.text), c.verbatim) {
+			if s := &c.sents[i]; s.rec != seen && containsFold(s.text, c.verbatim) && hasWord(plain(s.text), c.verbatim) {
 				seen = s.rec
 				s.score += 6
 			}
@@ -279,7 +279,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		// page it sends the reader to does not answer a how-to.
 		for i := 0; i+1 < len(c.sents); i++ {
 			s, next := &c.sents[i], &c.sents[i+1]
-			if next.rec == s.rec && next.block == s.block && !strings.Contains(s.text, "`") && pointer(strings.ToLower(next.text)) {
+			if next.rec == s.rec && next.block == s.block && !strings.Contains(s.text, "`") && (containsFold(next.text, "see") || containsFold(next.text, "refer") || containsFold(next.text, "follow") || containsFold(next.text, "described in") || containsFold(next.text, "explained in") || containsFold(next.text, "for details") || containsFold(next.text, "for more")) && pointer(strings.ToLower(next.text)) {
 				s.score -= 8
 			}
 		}
@@ -1007,6 +1007,17 @@ func (c *composer) purpose(l string) int {
 		return -4 * min(extra-1, 3)
 	}
 	return 0
+}
+
+// containsFold: s holds sub, ASCII case ignored, without allocating (a
+// filter before the checks that lower-case a sentence).
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // opens: no prose (paragraph, list, table) comes before block in rec.
