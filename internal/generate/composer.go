@@ -549,8 +549,8 @@ func (c *composer) collect() {
 				if tabLabel(b) {
 					continue
 				}
-				for si, s := range sentences(b.Text) {
-					if quotable(s) {
+				for si, s := range sentencesOf(b.Text) {
+					if factsOf(s).quotable {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
 					}
 				}
@@ -567,8 +567,8 @@ func (c *composer) collect() {
 			case chunk.List:
 				pos := 0
 				for _, line := range strings.Split(b.Text, "\n") {
-					for _, s := range sentences(listItem(line)) {
-						if quotable(s) {
+					for _, s := range sentencesOf(listItem(line)) {
+						if factsOf(s).quotable {
 							c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: s, kind: chunk.List, mask: c.mask(s), heads: c.heads[ri]})
 						}
 						pos++
@@ -739,7 +739,7 @@ func (c *composer) score(s *sent) int {
 	}
 	var p string // the sentence for a verbatim comparison, when one is asked for
 	if c.verbatim != "" || c.named != "" && s.pos == 0 {
-		p = plain(s.text)
+		p = factsOf(s.text).plain
 	}
 	if c.verbatim != "" && hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
 		sc += 30 // says the very setting or command asked about
@@ -761,7 +761,8 @@ func (c *composer) score(s *sent) int {
 	if s.mask == 0 && !(s.pos == 0 && 2*bits.OnesCount64(own) >= bits.OnesCount64(c.all)) {
 		sc -= 12 // says nothing of the question, and is not what its section opens with
 	}
-	l := strings.ToLower(s.text) // once: every check below reads it
+	f := factsOf(s.text) // what every check below reads, once a text
+	l := f.lower
 	if s.pos == 0 {
 		sc += 6 // a block's first sentence says what the block is about
 	}
@@ -785,16 +786,13 @@ func (c *composer) score(s *sent) int {
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
 	}
-	if leansLower(l) {
+	if f.leans {
 		sc -= 18
 	}
-	for _, d := range closing {
-		if strings.Contains(l, d) {
-			sc -= 20
-			break
-		}
+	if f.closing {
+		sc -= 20
 	}
-	if anaphoric(l) {
+	if f.anaphoric {
 		sc -= 12 // "a body that breaks any of these": what these are came before
 	}
 	if r := s.text[0]; (r >= 'a' && r <= 'z') && s.kind != chunk.Table && s.kind != chunk.List && !codeStart(s.text) {
@@ -809,7 +807,7 @@ func (c *composer) score(s *sent) int {
 	if strings.HasSuffix(s.text, "?") {
 		sc -= 20 // a question is not its answer
 	}
-	if pointer(l) {
+	if f.pointer {
 		sc -= 10 // it sends the reader elsewhere rather than answering
 	}
 	fw := firstWord(s.text)
@@ -818,7 +816,7 @@ func (c *composer) score(s *sent) int {
 		if c.named != "" && s.pos == 0 && (strings.HasPrefix(p, c.named+" is ") || strings.HasPrefix(p, c.named+" are ")) {
 			sc += 8 // "Docsy is a …": opens by defining what is asked about
 		}
-		if definitional(l) {
+		if f.definitional {
 			sc += 8
 			if strings.Contains(l, " is not ") || strings.Contains(l, " are not ") {
 				sc -= 12 // what something is not
