@@ -18,6 +18,10 @@
 # `git archive`, into the temporary folder) and the closed loop (a) runs
 # ROUNDS times against each binary, interleaved (base, this tree, base,
 # …), so the printed ratio of answered requests/s is a same-run figure.
+# The base answers from the corpora its own tree's module builds (a
+# corpus is part of the workload; an old base cannot read a newer corpus
+# version), and its config leaves out the edge section when it predates
+# it, so any commit since the load bench existed (31901b4) can be a base.
 # With INSIGHTS=compare this tree's askplane runs the closed loop (a)
 # ROUNDS times with the site's "insights" setting off and on, interleaved
 # (off, on, off, …), so the printed ratio (on / off) is the cost of
@@ -115,27 +119,38 @@ fi
 if [ "$insights" = compare ]; then bins=(off on); fi
 hugo=$(go tool -n hugo)
 
-hugo_build() { # hugo_build SOURCE DEST
-	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane/hugo-module -> $root/hugo-module" \
+# module_path TREE: the Hugo module's import path in TREE (a source tree
+# of this repository): hugo-module/ since it became a module of its own,
+# the repository's root before.
+module_path() {
+	if [ -f "$1/hugo-module/go.mod" ]; then echo github.com/askplane/askplane/hugo-module; else echo github.com/askplane/askplane; fi
+}
+module_dir() {
+	if [ -f "$1/hugo-module/go.mod" ]; then echo "$1/hugo-module"; else echo "$1"; fi
+}
+
+hugo_build() { # hugo_build SOURCE DEST [TREE]: with TREE's module (default this tree's)
+	local tree=${3:-$root}
+	HUGO_MODULE_REPLACEMENTS="$(module_path "$tree") -> $(module_dir "$tree")" \
 		"$hugo" --source "$1" --destination "$2" --cacheDir "$work/hugo-cache" --logLevel error >/dev/null
 }
 
-# gen_site DIR N: a docs site of N pages using the askplane module with the
+# gen_site DIR N [MODULE]: a docs site of N pages using the askplane module with the
 # backend fallback, so the build emits the corpus. As in
 # scripts/bench-hugo.sh the pages come from awk, but their words are drawn
 # from a 6,000-word pseudo-vocabulary with a skewed (roughly Zipfian)
 # frequency, so postings are as uneven as real documentation's; identical
 # pages would make every query term touch the whole corpus.
 gen_site() {
-	local dir=$1 n=$2
+	local dir=$1 n=$2 module=${3:-github.com/askplane/askplane/hugo-module}
 	mkdir -p "$dir/content/docs" "$dir/layouts"
-	cat >"$dir/hugo.toml" <<'TOML'
+	cat >"$dir/hugo.toml" <<TOML
 baseURL = "https://bench.example/"
 title = "Bench"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 [module]
 [[module.imports]]
-path = "github.com/askplane/askplane/hugo-module"
+path = "$module"
 [params.askplane]
 siteId = "bench-docs"
 fallback = "backend"
@@ -187,27 +202,50 @@ if [ -z "$big" ] && [[ " $corpora " == *" big "* ]]; then
 	echo "   built in $(($(date +%s) - start)) s"
 	big=$work/big/public
 fi
+# A base answers from the corpora its own tree's module builds: a corpus
+# is part of the workload, and a base from before a corpus version change
+# cannot read this tree's (the records of each are printed).
+base_example="" base_big=""
+if [ -n "$base" ]; then
+	if [[ " $corpora " == *" example "* ]]; then
+		echo "== building exampleSite at $base with its own module"
+		base_example=$work/base-example-public
+		hugo_build "$work/base-src/exampleSite" "$base_example" "$work/base-src"
+	fi
+	if [[ " $corpora " == *" big "* ]]; then
+		echo "== building the $pages-page site with the module at $base"
+		gen_site "$work/base-big" "$pages" "$(module_path "$work/base-src")"
+		hugo_build "$work/base-big" "$work/base-big/public" "$work/base-src"
+		base_big=$work/base-big/public
+	fi
+fi
 
 # A random cookie secret for this run only, passed to the server through
 # its environment, never written to a file or printed.
 secret=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 
-# write_config PUBLIC FILE: one site answering from PUBLIC's English corpus,
-# with a rate limit no run reaches unless RATE_LIMIT asks for 429s.
+# write_config PUBLIC FILE [INSIGHTS] [EDGE]: one site answering from
+# PUBLIC's English corpus, with a rate limit no run reaches unless
+# RATE_LIMIT asks for 429s. EDGE "no" leaves out the edge section, for a
+# base that predates it (its config decoder refuses unknown fields, and it
+# had no per-address budgets to raise).
 rate_limit='{"requests": 1000000, "windowSeconds": 1}'
 if [ -n "${RATE_LIMIT:-}" ]; then rate_limit="{\"requests\": $((RATE_LIMIT)), \"windowSeconds\": 60}"; fi
 write_config() {
-	local public=$1 file=$2 site_insights=${3:-} site_id
+	local public=$1 file=$2 site_insights=${3:-} edge=${4:-yes} site_id edge_json=""
 	site_id=$(jq -r .siteId "$public/askplane/en/manifest.json")
-	cat >"$file" <<JSON
-{
-  "addr": "127.0.0.1:0",
-  "metrics": true,
+	if [ "$edge" = yes ]; then
+		edge_json='
   "edge": {
     "perAddress": {"requests": 1000000, "windowSeconds": 1},
     "newSubjects": {"requests": 1000000, "windowSeconds": 1},
     "maxConnectionsPerAddress": 1024
-  },
+  },'
+	fi
+	cat >"$file" <<JSON
+{
+  "addr": "127.0.0.1:0",
+  "metrics": true,$edge_json
   "sites": [{
     "site": {
       "protocol": "agentskit.chat.backend-site",
@@ -238,6 +276,7 @@ start_server() {
 	local exe=$work/askplane
 	if [ "$bin" = base ]; then exe=$work/askplane-base; fi
 	if [ "$bin" = on ]; then config=${config%.json}-insights.json; fi
+	if [ "$bin" = base ]; then config=${config%.json}-base.json; fi
 	rm -rf "$(dirname "$config")/askplane-data"
 	local cmd=("$exe" serve --config "$config")
 	if [ -n "${SERVER_CPUS:-}" ]; then cmd=(taskset -c "$SERVER_CPUS" "${cmd[@]}"); fi
@@ -304,6 +343,14 @@ for name in $corpora; do
 	write_config "$public" "$work/$name.json"
 	write_config "$public" "$work/$name-insights.json" ',
     "insights": {"retentionDays": 30, "minCrowd": 5}'
+	base_public=""
+	if [ -n "$base" ]; then
+		if [ "$name" = example ]; then base_public=$base_example; else base_public=$base_big; fi
+		base_edge=no
+		if grep -rqs maxConnectionsPerAddress "$work/base-src/internal" "$work/base-src/sidecar"; then base_edge=yes; fi
+		write_config "$base_public" "$work/$name-base.json" "" "$base_edge"
+		echo "== $name corpus at $base: $("$work/askplane-load" --public "$base_public" --records) records (its config's edge section: $base_edge)"
+	fi
 	echo "== $name corpus ($records records)"
 	for round in $(seq 1 "$rounds"); do
 		for bin in "${bins[@]}"; do
@@ -315,7 +362,9 @@ for name in $corpora; do
 			# swayed by other work on the machine than answers a second.
 			(sleep "${warmup%s}"; cpu_ticks >"$work/cpu0") &
 			cpu_pid=$!
-			load "$name-closed-$bin-$round" "$public" 0
+			bin_public=$public
+			if [ "$bin" = base ]; then bin_public=$base_public; fi
+			load "$name-closed-$bin-$round" "$bin_public" 0
 			cpu1=$(cpu_ticks)
 			wait "$cpu_pid" || true
 			if [ -n "$profile_pid" ]; then wait "$profile_pid" || true; profile_pid=""; fi

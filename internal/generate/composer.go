@@ -267,7 +267,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		// add `sidebar_root_for` to …"); later mentions are notes on it.
 		seen := -1
 		for i := range c.sents {
-			if s := &c.sents[i]; s.rec != seen && containsFold(s.text, c.verbatim) && hasWord(plain(s.text), c.verbatim) {
+			if s := &c.sents[i]; s.rec != seen && containsFold(s.text, c.verbatim) && hasWord(factsOf(s.text).plain, c.verbatim) {
 				seen = s.rec
 				s.score += 6
 			}
@@ -279,7 +279,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		// page it sends the reader to does not answer a how-to.
 		for i := 0; i+1 < len(c.sents); i++ {
 			s, next := &c.sents[i], &c.sents[i+1]
-			if next.rec == s.rec && next.block == s.block && !strings.Contains(s.text, "`") && (containsFold(next.text, "see") || containsFold(next.text, "refer") || containsFold(next.text, "follow") || containsFold(next.text, "described in") || containsFold(next.text, "explained in") || containsFold(next.text, "for details") || containsFold(next.text, "for more")) && pointer(strings.ToLower(next.text)) {
+			if next.rec == s.rec && next.block == s.block && !strings.Contains(s.text, "`") && factsOf(next.text).pointer {
 				s.score -= 8
 			}
 		}
@@ -606,12 +606,12 @@ func (c *composer) collect() {
 				if tabLabel(b) {
 					continue
 				}
-				list := sentences(b.Text)
+				text := b.Text
 				if b.Kind == chunk.Note {
-					list = sentences(noteBody(b.Text))
+					text = noteBody(text)
 				}
-				for si, s := range list {
-					if quotable(s) {
+				for si, s := range sentencesOf(text) {
+					if factsOf(s).quotable {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
 					}
 				}
@@ -641,8 +641,8 @@ func (c *composer) collect() {
 			case chunk.List:
 				pos := 0
 				for _, line := range strings.Split(b.Text, "\n") {
-					for _, s := range sentences(listItem(line)) {
-						if quotable(s) {
+					for _, s := range sentencesOf(listItem(line)) {
+						if factsOf(s).quotable {
 							c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: s, kind: chunk.List, mask: c.mask(s), heads: c.heads[ri]})
 						}
 						pos++
@@ -818,7 +818,7 @@ func (c *composer) score(s *sent) int {
 	}
 	var p string // the sentence for a verbatim comparison, when one is asked for
 	if c.verbatim != "" || c.named != "" && s.pos == 0 {
-		p = plain(s.text)
+		p = factsOf(s.text).plain
 	}
 	if c.verbatim != "" && hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
 		sc += 30 // says the very setting or command asked about
@@ -840,7 +840,8 @@ func (c *composer) score(s *sent) int {
 	if s.mask == 0 && !(s.pos == 0 && 2*bits.OnesCount64(own) >= bits.OnesCount64(c.all)) {
 		sc -= 12 // says nothing of the question, and is not what its section opens with
 	}
-	l := strings.ToLower(s.text) // once: every check below reads it
+	f := factsOf(s.text) // what every check below reads, once a text
+	l := f.lower
 	if s.pos == 0 {
 		sc += 6 // a block's first sentence says what the block is about
 	}
@@ -860,18 +861,15 @@ func (c *composer) score(s *sent) int {
 	}
 	if then, ok := strings.CutPrefix(l, "then "); ok && imperative[firstWord(then)] {
 		sc -= 6 // "Then add `sidebar_root_for` to …": a later step, but it says what to do
-	} else if leansLower(l) {
+	} else if f.leans {
 		sc -= 18
 	}
-	for _, d := range closing {
-		if strings.Contains(l, d) {
-			sc -= 20
-			break
-		}
+	if f.closing {
+		sc -= 20
 	}
 	if back := c.pointsBack(s); back && c.opens(s.rec, s.block-1) {
 		sc += 4 // with the list or table it speaks of, its section's opening
-	} else if anaphoric(l) && !back {
+	} else if f.anaphoric && !back {
 		sc -= 12 // "a body that breaks any of these": what these are came before
 	}
 	if r := s.text[0]; (r >= 'a' && r <= 'z') && s.kind != chunk.Table && s.kind != chunk.List && !codeStart(s.text) {
@@ -886,11 +884,11 @@ func (c *composer) score(s *sent) int {
 	if strings.HasSuffix(s.text, "?") {
 		sc -= 20 // a question is not its answer
 	}
-	if pointer(l) {
+	if f.pointer {
 		sc -= 10 // it sends the reader elsewhere rather than answering
 	}
 	if c.errCode != "" && c.verbatim != c.errCode && strings.Contains(l, c.errCode) {
-		if p := plain(s.text); mentioned(p, c.errCode) {
+		if p := f.plain; mentioned(p, c.errCode) {
 			sc -= 10 // lists the code among others
 		} else if hasWord(p, c.errCode) {
 			sc += 10 // says when the code is given
@@ -905,7 +903,7 @@ func (c *composer) score(s *sent) int {
 		if c.named != "" && s.pos == 0 && (strings.HasPrefix(p, c.named+" is ") || strings.HasPrefix(p, c.named+" are ")) {
 			sc += 8 // "Docsy is a …": opens by defining what is asked about
 		}
-		if definitional(l) {
+		if f.definitional {
 			sc += 8
 			if strings.Contains(l, " is not ") || strings.Contains(l, " are not ") {
 				sc -= 12 // what something is not
@@ -1584,7 +1582,7 @@ func (c *composer) pointsBack(s *sent) bool {
 	case prev.Kind == chunk.List && strings.HasPrefix(prev.Text, "1.") && namesStep(s.text):
 		return true
 	case prev.Kind == chunk.List || prev.Kind == chunk.Table:
-		return anaphoric(strings.ToLower(s.text))
+		return factsOf(s.text).anaphoric
 	}
 	return false
 }
