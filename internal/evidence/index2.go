@@ -55,7 +55,7 @@ type Index2 struct {
 	own   []int32
 	// syn maps a stemmed word or two-word phrase to the ids of its
 	// synonyms in this corpus, for engines whose rules expand questions.
-	syn map[string][]int32
+	syn map[string][]synonym
 	// dated marks the records of dated or news pages, for engines whose
 	// rules weigh them down.
 	dated []bool

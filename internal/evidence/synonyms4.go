@@ -1,14 +1,27 @@
 package evidence
 
 import (
+	"slices"
 	"strings"
 )
 
-// synDiv: a synonym scores half of what the word itself would.
+// synDiv: a synonym weighs half of what the word itself does.
 const synDiv = 2
 
+// synonym is one word the documentation may use for a question's word:
+// its term id in the corpus and its spelling (the reason a record
+// matched it).
+type synonym struct {
+	id   int32
+	form string
+}
+
 // synonymTable lists, for a word or two-word phrase a reader types, the
-// words documentation commonly uses for the same thing.
+// words documentation commonly uses for the same thing: general English
+// documentation vocabulary (how-to verbs, a few common nouns), never a
+// site's own terms. A phrase's key is matched on two consecutive words
+// of the question; a key's stem stands for its inflections ("disabling",
+// "customized").
 var synonymTable = map[string][]string{
 	"turn off":   {"disable", "hide", "deactivate"},
 	"switch off": {"disable", "hide", "deactivate"},
@@ -62,90 +75,79 @@ var synonymTable = map[string][]string{
 	"display":    {"show"},
 }
 
-// indexSynonyms resolves the table against this corpus: each entry's
-// stemmed key (two stems joined by a space for a phrase) to the term ids
-// of its synonyms the corpus holds.
+// indexSynonyms resolves the table against this corpus (English ones
+// only: the table is English): each entry's stemmed key (two stems
+// joined by a space for a phrase) to its synonyms the corpus holds.
 func (ix *Index2) indexSynonyms() {
 	if !strings.HasPrefix(ix.lang, "en") {
 		return
 	}
-	ix.syn = map[string][]int32{}
+	ix.syn = map[string][]synonym{}
 	for key, alts := range synonymTable {
-		var ids []int32
+		var found []synonym
 		for _, a := range alts {
-			if id, _, ok := ix.lookup(a); ok && !containsID(ids, id) {
-				ids = append(ids, id)
+			if id, _, ok := ix.lookup(a); ok && !slices.ContainsFunc(found, func(s synonym) bool { return s.id == id }) {
+				found = append(found, synonym{id: id, form: a})
 			}
 		}
-		if len(ids) == 0 {
+		if len(found) == 0 {
 			continue
 		}
 		words := strings.Fields(key)
 		for i, w := range words {
 			words[i] = ix.stemOf(w)
 		}
-		ix.syn[strings.Join(words, " ")] = ids
+		ix.syn[strings.Join(words, " ")] = found
 	}
 }
 
-func containsID(ids []int32, id int32) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
-}
-
-// expand merges each question word's synonyms into its posting list: a
-// record scores the better of the word's contribution and a synonym's
-// divided by synDiv.
+// expand adds to q, for each question word (or two-word phrase) of the
+// table, its synonyms as terms of their own at half the word's weight,
+// in question order while q has room: a record that says "disable"
+// answers "turn off", but one that says what was asked scores more. A
+// synonym already searched for (typed, or another word's) is not added
+// twice. Like any term, a synonym adds its BM25 contribution, so a
+// record holding the word and its synonym scores both (weighted OR, as
+// query expansion does).
 func (ix *Index2) expand(q *query, question string) {
 	if len(ix.syn) == 0 {
 		return
 	}
 	toks, _ := analyze(nil, question, 0)
-	var done uint64
-	var stems []string
-	var forms []string
+	var stems, forms []string
 	for _, t := range toks {
-		if t.kind != kindPart || t.multi {
-			continue
+		if t.kind == kindPart && !t.multi {
+			stems = append(stems, ix.stemOf(t.form))
+			forms = append(forms, t.form)
 		}
-		stems = append(stems, ix.stemOf(t.form))
-		forms = append(forms, t.form)
 	}
 	for i := range stems {
-		var alts []int32
+		var alts []synonym
 		if i+1 < len(stems) {
 			alts = ix.syn[stems[i]+" "+stems[i+1]]
 		}
 		if alts == nil {
 			alts = ix.syn[stems[i]]
 		}
-		if alts == nil {
-			continue
-		}
 		j := q.termOf(forms[i])
-		if j < 0 {
+		if alts == nil || j < 0 {
 			continue
 		}
-		t := &q.terms[j]
-		if done&(1<<uint(j)) != 0 {
-			continue
-		}
-		done |= 1 << uint(j)
-		for _, id := range alts {
-			if t.has(id) {
+		w := max(q.terms[j].weight/synDiv, 1)
+		for _, s := range alts {
+			if len(q.terms) == maxQueryTerms2 {
+				return
+			}
+			if q.hasID(s.id) {
 				continue
 			}
-			t.list = mergeMax(t.list, &ix.posts[id], synDiv)
-			t.ids = append(t.ids[:len(t.ids):len(t.ids)], id)
+			q.terms = append(q.terms, qterm{reason: s.form, weight: w, list: &ix.posts[s.id], ids: []int32{s.id}, pos: -1})
 		}
 	}
 }
 
-// termOf is the index of the term a question word was parsed into.
+// termOf is the index of the term a question word was parsed into, -1
+// if none.
 func (q *query) termOf(form string) int {
 	for j := range q.terms {
 		r := q.terms[j].reason
@@ -156,34 +158,12 @@ func (q *query) termOf(form string) int {
 	return -1
 }
 
-// mergeMax is a posting list holding, per record, the better of a's
-// contribution and b's divided by div; a may be nil.
-func mergeMax(a, b *posts2, div int64) *posts2 {
-	var ar []int32
-	var as []int64
-	if a != nil {
-		ar, as = a.recs, a.score
-	}
-	out := &posts2{recs: make([]int32, 0, len(ar)+len(b.recs)), score: make([]int64, 0, len(ar)+len(b.recs))}
-	i, j := 0, 0
-	for i < len(ar) || j < len(b.recs) {
-		var r int32
-		var s int64
-		switch {
-		case j == len(b.recs) || i < len(ar) && ar[i] < b.recs[j]:
-			r, s = ar[i], as[i]
-			i++
-		case i == len(ar) || b.recs[j] < ar[i]:
-			r, s = b.recs[j], b.score[j]/div
-			j++
-		default:
-			r, s = ar[i], max(as[i], b.score[j]/div)
-			i++
-			j++
+// hasID reports whether one of q's terms stands for term id.
+func (q *query) hasID(id int32) bool {
+	for i := range q.terms {
+		if q.terms[i].has(id) {
+			return true
 		}
-		out.recs = append(out.recs, r)
-		out.score = append(out.score, s)
-		out.max = max(out.max, s)
 	}
-	return out
+	return false
 }
