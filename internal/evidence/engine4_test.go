@@ -69,6 +69,40 @@ func TestEngine4OwnHeadingWins(t *testing.T) {
 	}
 }
 
+// A page's intro gains from its title only when the title names more
+// than half of what is asked: "knowledge artifact" is the intro's
+// question, "the steps of the quickstart" the sections'.
+func TestEngine4IntroBonusNeedsTheTitle(t *testing.T) {
+	c := v3Pages(t, "en", [3]string{"/docs/quickstart/", "Quickstart", `<p>Add the module and build the site in three steps.</p>` +
+		`<h2 id="import">Import the module</h2><p>Add the import to your configuration.</p>` +
+		`<h2 id="build">Build and check</h2><p>Run the build.</p>`})
+	ix := NewIndex4(c)
+	bonus := func(question string, rec int32) int64 {
+		q := ix.parse(question)
+		ix.expand(&q, question)
+		return ix.ownBonus(&q, rec)
+	}
+	if c.Records[0].Anchor != "" || c.Records[1].Anchor != "import" {
+		t.Fatalf("records %+v", c.Records)
+	}
+	for _, tc := range []struct {
+		q     string
+		rec   int32
+		gains bool
+	}{
+		{"quickstart", 0, true},
+		{"what is the quickstart?", 0, true},
+		{"what are the steps of the quickstart?", 0, false},
+		{"quickstart import module", 0, false},
+		{"quickstart import module", 1, true},
+		{"how do I build the site", 0, false},
+	} {
+		if got := bonus(tc.q, tc.rec); (got > 0) != tc.gains {
+			t.Errorf("%q, record %d: bonus %d", tc.q, tc.rec, got)
+		}
+	}
+}
+
 // How-to verbs are found in the words the documentation uses for them:
 // "turn off" finds "disable" (and "hide"), "change" finds "override";
 // a synonym weighs half the word, so a record that has the asked word

@@ -63,11 +63,14 @@ func (ix *Index2) indexOwnHeadings() {
 // of the question it names (or a synonym or correction of it), 1/ownDiv
 // of the word's largest weighted contribution, all scaled by the share
 // of the heading's terms the question holds. So among a page's sections
-// the one whose heading is what was asked ("Disable feedback on a single
-// page" for "turn off feedback on one page") outranks one that only
-// mentions it, and a page's intro (whose own heading is the title)
-// outranks its sections for "what is <title>"; a long heading that
-// shares one word with the question gains little.
+// the one whose heading is what was asked ("Hide feedback on a single
+// page" for "hide feedback on a page") outranks one that only uses the
+// words, and a long heading that shares one word with the question gains
+// little. A page's intro, whose own heading is the title, gains only
+// when the title names more than half the question's content words
+// ("knowledge artifact", "where is the sidecar configuration page"): the
+// title is every section's too, and a question asking more than it
+// ("the steps of the quickstart") is answered by the sections.
 func (ix *Index2) ownBonus(q *query, rec int32) int64 {
 	own := ix.own[ix.ownAt[rec]:ix.ownAt[rec+1]]
 	if len(own) == 0 {
@@ -86,17 +89,29 @@ func (ix *Index2) ownBonus(q *query, rec int32) int64 {
 		return 0
 	}
 	var named int64
+	asked, hits := 0, 0
 	for i := range q.terms {
 		t := &q.terms[i]
 		if t.list == nil || t.stop {
 			continue
 		}
+		hit := false
 		for _, id := range own {
 			if t.has(id) {
 				named += t.scaledMax()
+				hit = true
 				break
 			}
 		}
+		if !t.syn {
+			asked++
+			if hit {
+				hits++
+			}
+		}
+	}
+	if len(ix.records[rec].Headings) < 2 && 2*hits <= asked {
+		return 0 // an intro whose title names half the question or less
 	}
 	return named * int64(covered) / (int64(len(own)) * ownDiv)
 }

@@ -44,6 +44,7 @@ type qterm struct {
 	list   *posts2
 	ids    []int32 // the term ids it stands for (excerpts match these)
 	pos    int     // position in the question of its first part occurrence, -1 if none
+	syn    bool    // a synonym of a question word (askplane.bm25/4), not one typed
 }
 
 // query is an analyzed question.

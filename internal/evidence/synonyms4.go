@@ -141,7 +141,7 @@ func (ix *Index2) expand(q *query, question string) {
 			if q.hasID(s.id) {
 				continue
 			}
-			q.terms = append(q.terms, qterm{reason: s.form, weight: w, list: &ix.posts[s.id], ids: []int32{s.id}, pos: -1})
+			q.terms = append(q.terms, qterm{reason: s.form, weight: w, list: &ix.posts[s.id], ids: []int32{s.id}, pos: -1, syn: true})
 		}
 	}
 }
