@@ -117,7 +117,8 @@ func (ix *Index2) expand(q *query, question string) {
 	var stems, forms []string
 	for _, t := range toks {
 		if t.kind == kindPart && !t.multi {
-			stems = append(stems, ix.stemOf(t.form))
+			_, st, _ := ix.lookup(t.form) // the vocabulary's memo before the stemmer
+			stems = append(stems, st)
 			forms = append(forms, t.form)
 		}
 	}
