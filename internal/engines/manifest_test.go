@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/evidence"
 )
 
 var update = flag.Bool("update", false, "rewrite the committed manifests from the sources on disk")
@@ -88,9 +91,10 @@ func TestRegistryRefusesInconsistentEngines(t *testing.T) {
 	if load(nil) == nil {
 		t.Error("an empty registry loaded")
 	}
-	four := []*Engine{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
-	if load(four) == nil {
-		t.Error("four engines loaded")
+	index := func(*corpus.Corpus) evidence.Engine { return nil }
+	five := []*Engine{{ID: "a", Index: index}, {ID: "b", Index: index}, {ID: "c", Index: index}, {ID: "d", Index: index}, {ID: "e", Index: index}}
+	if err := load(five); err == nil || !strings.Contains(err.Error(), "retain 1 to 4") {
+		t.Errorf("five engines: %v", err)
 	}
 	moved := *Current()
 	moved.Sources = append([]string{"internal/evidence/doc.go"}, moved.Sources[1:]...)

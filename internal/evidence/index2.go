@@ -45,7 +45,40 @@ type Index2 struct {
 	// record i's are stream[streamAt[i]:streamAt[i+1]].
 	streamAt []int32
 	stream   []int32
+	// rules are the engine's weights and query rules (rules2 for
+	// askplane.bm25/2 and /3).
+	rules rules
+	// own holds each record's own heading's term ids (its deepest
+	// heading, or its title), for engines whose rules weigh it:
+	// record i's are own[ownAt[i]:ownAt[i+1]].
+	ownAt []int32
+	own   []int32
+	// syn maps a stemmed word or two-word phrase to the ids of its
+	// synonyms in this corpus, for engines whose rules expand questions.
+	syn map[string][]synonym
+	// dated marks the records of dated or news pages, for engines whose
+	// rules weigh them down.
+	dated []bool
 }
+
+// rules are what distinguishes engines built on Index2: field weights in
+// quarters and the query-time rules a later engine adds. The zero values
+// of the later fields are askplane.bm25/2's behaviour.
+type rules struct {
+	title, url, heading, text int32
+	// ownHeading, when set, is the bonus a candidate gets for question
+	// words its own heading names (see ownBonus).
+	ownHeading bool
+	// synonyms, when set, expands a question's words with their
+	// synonyms (see synonyms4.go).
+	synonyms bool
+	// dated, when set, weighs down the records of dated or news pages
+	// (see isDatedPath).
+	dated bool
+}
+
+// rules2 are askplane.bm25/2's (and /3's) rules.
+var rules2 = rules{title: title2Weight4, url: url2Weight4, heading: heading2Weight4, text: text2Weight4}
 
 // posts2 lists the records containing a term, in record order, with the
 // term's BM25 contribution to each in micro-units.
@@ -59,12 +92,12 @@ var _ Engine = (*Index2)(nil)
 
 // NewIndex2 builds askplane.bm25/2's index of c, stemming with the
 // Snowball stemmer of c.Language (none for a language it lacks).
-func NewIndex2(c *corpus.Corpus) *Index2 { return newIndex2(EngineID2, c) }
+func NewIndex2(c *corpus.Corpus) *Index2 { return newIndex2(EngineID2, c, rules2) }
 
-func newIndex2(id string, c *corpus.Corpus) *Index2 {
+func newIndex2(id string, c *corpus.Corpus, ru rules) *Index2 {
 	ix := &Index2{
 		id: id, version: c.Version, lang: c.Language, records: c.Records,
-		stem:  stemmerFor(c.Language),
+		stem: stemmerFor(c.Language), rules: ru,
 		terms: map[string]int32{}, surface: map[string]int32{},
 		streamAt: make([]int32, 0, len(c.Records)+1),
 	}
@@ -104,12 +137,12 @@ func newIndex2(id string, c *corpus.Corpus) *Index2 {
 				pos = from
 			}
 		}
-		add(r.Title, title2Weight4, true)
-		add(urlPath(r.URL), url2Weight4, false)
+		add(r.Title, ru.title, true)
+		add(urlPath(r.URL), ru.url, false)
 		for _, h := range r.Headings {
-			add(h, heading2Weight4, true)
+			add(h, ru.heading, true)
 		}
-		add(r.Text, text2Weight4, true)
+		add(r.Text, ru.text, true)
 		for id, tf := range counts {
 			for int(id) >= len(raw) {
 				raw = append(raw, nil)
@@ -157,6 +190,15 @@ func newIndex2(id string, c *corpus.Corpus) *Index2 {
 		raw[id] = nil
 	}
 	ix.dels = buildDeletions(ix.vocab)
+	if ru.ownHeading {
+		ix.indexOwnHeadings()
+	}
+	if ru.synonyms {
+		ix.indexSynonyms()
+	}
+	if ru.dated {
+		ix.indexDated()
+	}
 	return ix
 }
 

@@ -15,4 +15,4 @@ const EngineID3 = "askplane.bm25/3"
 
 // NewIndex3 builds askplane.bm25/3's index of c, a corpus decoded with
 // the askplane.chunk/2 rules.
-func NewIndex3(c *corpus.Corpus) *Index2 { return newIndex2(EngineID3, c) }
+func NewIndex3(c *corpus.Corpus) *Index2 { return newIndex2(EngineID3, c, rules2) }

@@ -44,6 +44,7 @@ type qterm struct {
 	list   *posts2
 	ids    []int32 // the term ids it stands for (excerpts match these)
 	pos    int     // position in the question of its first part occurrence, -1 if none
+	syn    bool    // a synonym of a question word (askplane.bm25/4), not one typed
 }
 
 // query is an analyzed question.
@@ -384,9 +385,17 @@ func (ix *Index2) rank(q *query, k int) []hit2 {
 			hits = hits[:n]
 		}
 	}
-	if len(q.seq) > 1 {
+	if len(q.seq) > 1 || ix.rules.ownHeading || ix.dated != nil {
 		for i := range hits {
-			hits[i].score += ix.proximity(q, hits[i].rec)
+			if len(q.seq) > 1 {
+				hits[i].score += ix.proximity(q, hits[i].rec)
+			}
+			if ix.rules.ownHeading {
+				hits[i].score += ix.ownBonus(q, hits[i].rec)
+			}
+			if ix.dated != nil && ix.dated[hits[i].rec] {
+				hits[i].score = hits[i].score * datedNum / datedDen
+			}
 		}
 		slices.SortFunc(hits, func(x, y hit2) int {
 			if better2(x, y) {
@@ -520,6 +529,9 @@ func (ix *Index2) Search(question string, budget Budget) Package {
 		Records:       []Selected{},
 	}
 	q := ix.parse(question)
+	if ix.rules.synonyms {
+		ix.expand(&q, question)
+	}
 	hits := ix.rank(&q, budget.MaxRecords)
 	for _, h := range hits {
 		if len(p.Records) == budget.MaxRecords || h.score*relativeCut < hits[0].score {

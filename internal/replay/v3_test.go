@@ -40,7 +40,8 @@ var themedQuestions = []string{"how do I hide the search box?", "how do I exclud
 // askplane.bm25/1 and /2 read v3 with the frozen askplane.chunk/1: their
 // packages over these bytes are the ones they made before
 // askplane.chunk/2 existed (digests taken at 9f1c96f), and replay
-// rebuilds them byte for byte.
+// rebuilds them byte for byte. askplane.bm25/3's are the ones it made
+// before askplane.bm25/4 existed (taken at ae8be16).
 func TestOldEnginesStillReplayV3Evidence(t *testing.T) {
 	raw := themedCorpus()
 	golden := map[string][]string{
@@ -56,8 +57,14 @@ func TestOldEnginesStillReplayV3Evidence(t *testing.T) {
 			"sha256:183bdd460f2d76b0b4e16e4a034daae82f1ff8205d764117dc3871c2a28a8d32",
 			"sha256:baa1e2ee9ccaff6a57691e3225da8cfb652e10aaafca073168f8330498002237",
 		},
+		evidence.EngineID3: {
+			"sha256:798ff4740e1cd57345df1e0113152c3581de84c30ec67ab8fc2c3967bddbe6c5",
+			"sha256:a607d312ff83966c0693852f2bc9447e5b95715c60f38cd15c8fbe028eef2b4c",
+			"sha256:647b0490e83ff68b83e5cd91c2625e65f2ac15a5b7dd153da393ca121f0606f1",
+			"sha256:d1654cacfd90c87e7552ba406b79e03e1a9ab63ef5450c40cb8e75709d7226d4",
+		},
 	}
-	for _, id := range []string{evidence.EngineID, evidence.EngineID2} {
+	for _, id := range []string{evidence.EngineID, evidence.EngineID2, evidence.EngineID3} {
 		e, ok := engines.Lookup(id)
 		if !ok {
 			t.Fatalf("%s is not retained", id)
@@ -87,16 +94,26 @@ func TestOldEnginesStillReplayV3Evidence(t *testing.T) {
 	}
 }
 
-// askplane.bm25/3, the current engine, reads the same bytes with
-// askplane.chunk/2: every heading is a record (cited by the id the page
-// has, or by the page), the untitled page has its h1 as title, inline
-// code and the TOML comment are text, and its packages replay too.
+// askplane.bm25/3 and askplane.bm25/4, the current engine, read the same
+// bytes with askplane.chunk/2: every heading is a record (cited by the id
+// the page has, or by the page), the untitled page has its h1 as title,
+// inline code and the TOML comment are text, and their packages replay
+// too.
 func TestCurrentEngineSplitsThemedPages(t *testing.T) {
-	raw := themedCorpus()
-	e := engines.Current()
-	if e.ID != evidence.EngineID3 {
-		t.Fatalf("current engine %s", e.ID)
+	if id := engines.Current().ID; id != evidence.EngineID4 {
+		t.Fatalf("current engine %s", id)
 	}
+	for _, id := range []string{evidence.EngineID4, evidence.EngineID3} {
+		e, ok := engines.Lookup(id)
+		if !ok {
+			t.Fatalf("%s is not retained", id)
+		}
+		t.Run(id, func(t *testing.T) { splitsThemedPages(t, e) })
+	}
+}
+
+func splitsThemedPages(t *testing.T, e *engines.Engine) {
+	raw := themedCorpus()
 	s := newFakeStore()
 	v := s.put(raw, e.ID)
 	ix, err := e.Open(raw, v)
@@ -127,7 +144,7 @@ func TestCurrentEngineSplitsThemedPages(t *testing.T) {
 			}
 		}
 		res, err := r.Replay(t.Context(), p.Recipe())
-		if err != nil || string(res.Package.JSON()) != string(p.JSON()) {
+		if err != nil || string(res.Package.JSON()) != string(p.JSON()) || res.Identity.Engine != e.ID {
 			t.Fatalf("%q: replay %v", q, err)
 		}
 	}
