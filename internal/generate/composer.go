@@ -1535,13 +1535,14 @@ func (c *composer) afterSteps(li int) bool {
 	return true
 }
 
-// earlierStep quotes, before a how-to's lead, the instruction earlier
-// in its section that the lead's step follows: a section of two
-// instructions, each with its code ("To create a doc-rooted site,
-// redefine the permalinks as follows:" then "Add the following front
-// matter to each site root index file:"), is answered by both in order,
-// not by the second alone. The earlier instruction names a word of the
-// question and opens with what to do ("To …", "Add …").
+// earlierStep quotes, before a how-to's lead, the instruction that the
+// lead's step follows: a section of two instructions, each with its
+// code ("To create a doc-rooted site, redefine the permalinks as
+// follows:" then "Add the following front matter to each site root
+// index file:"), is answered by both in order, not by the second alone.
+// The earlier instruction's code comes right before the lead (an
+// instruction further back is another task of the section), it names a
+// word of the question and it opens with what to do ("To …", "Add …").
 func (c *composer) earlierStep(li int) {
 	l := &c.sents[li]
 	if c.sh != shapeHowto || l.kind != chunk.Paragraph {
@@ -1556,7 +1557,10 @@ func (c *composer) earlierStep(li int) {
 			continue
 		}
 		k := c.codeAfter(t.rec, t.block)
-		if k < 0 || k >= l.block || c.out.size+len(t.text)+len(c.pkg.Records[t.rec].Blocks[k].Text) > c.maxBytes {
+		if k != l.block-1 {
+			continue // its code is not right before the lead: another task of the section
+		}
+		if c.out.size+len(t.text)+len(c.pkg.Records[t.rec].Blocks[k].Text) > c.maxBytes {
 			return
 		}
 		c.add(t.text, t.rec)
