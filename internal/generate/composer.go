@@ -780,6 +780,10 @@ var imperative = map[string]bool{
 	"show": true, "hide": true, "turn": true, "stop": true, "display": true, "exclude": true, "migrate": true, "publish": true,
 	"host": true, "preview": true, "embed": true, "insert": true, "rename": true, "move": true, "translate": true, "customize": true,
 	"customise": true, "render": true, "verify": true, "fetch": true,
+	"tidy": true, "refresh": true, "reinstall": true, "specify": true, "navigate": true, "restart": true, "delete": true,
+	"uninstall": true, "modify": true, "adjust": true, "apply": true, "commit": true, "pull": true, "append": true,
+	"generate": true, "pin": true, "upload": true, "rebuild": true, "rerun": true, "re-run": true, "reload": true,
+	"clear": true, "click": true, "paste": true, "press": true, "ensure": true, "assign": true, "mount": true, "skip": true,
 }
 
 func firstWord(s string) string {
@@ -1569,10 +1573,19 @@ func (c *composer) earlierStep(li int) {
 	}
 }
 
-// instruction: s says what to do and introduces the code that does it.
+// instruction: s says what to do ("Add …", "To pin it, specify …",
+// "After updating the theme, tidy …") and introduces the code that does
+// it.
 func (c *composer) instruction(s *sent) bool {
-	l := strings.ToLower(s.text)
-	return strings.HasSuffix(s.text, ":") && c.introducesCode(s) && (imperative[firstWord(s.text)] || strings.HasPrefix(l, "to "))
+	if !strings.HasSuffix(s.text, ":") || !c.introducesCode(s) {
+		return false
+	}
+	l := factsOf(s.text).lower
+	if imperative[firstWord(l)] || strings.HasPrefix(l, "to ") {
+		return true
+	}
+	_, main, ok := strings.Cut(l, ", ")
+	return ok && imperative[firstWord(main)]
 }
 
 // pointsBack: s opens the paragraph right after a list or table in its

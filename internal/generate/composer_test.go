@@ -733,3 +733,20 @@ func TestCamelPhrase(t *testing.T) {
 		t.Error("camelPhrase")
 	}
 }
+
+// An instruction may open with when to follow it ("After updating the
+// theme, tidy …:"); its code, right before the lead, is the fix asked for.
+func TestComposerInstructionAfterClause(t *testing.T) {
+	page := [3]string{"/docs/update/", "Update the theme", `<h2 id="module">Update a module</h2>
+<p>To pin the theme to a version, specify its tag:</p>
+<pre><code class="language-bash">hugo mod get example.com/theme@1.2.0</code></pre>
+<p>After updating the theme, tidy your module files and reinstall the dependencies:</p>
+<pre><code class="language-bash">hugo mod tidy
+npm install</code></pre>
+<p>Hugo warns when your dependency set has drifted. To verify the version, run:</p>
+<pre><code class="language-bash">hugo mod graph</code></pre>`}
+	text := composeNow(t, "I updated the theme and Hugo warns that my dependencies have drifted, what should I run?", page)
+	if !strings.HasPrefix(text, "After updating the theme, tidy") || strings.Contains(text, "@1.2.0") {
+		t.Errorf("got\n%s", text)
+	}
+}
