@@ -1005,8 +1005,8 @@ func (c *composer) purpose(l string) int {
 		return 0
 	case extra == 0:
 		return 6
-	case extra >= 2:
-		return -4 * min(extra-1, 3)
+	case extra >= 3:
+		return -4 * min(extra-2, 3)
 	}
 	return 0
 }
