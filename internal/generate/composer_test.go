@@ -750,3 +750,17 @@ npm install</code></pre>
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// An error question is not answered from a section that only shares
+// words with it in its heading when a sentence elsewhere says the cause.
+func TestComposerErrorNotFromHeadingAlone(t *testing.T) {
+	pages := [3]string{"/docs/deployment/github-pages/", "Deployment on GitHub Pages", `<p>If your repo is on GitHub, serve your site with GitHub Pages.</p>
+<p>When deploying to GitHub Pages your <code>baseURL</code> needs to be set to your project URL, otherwise your site layout will be broken.</p>`}
+	template := [3]string{"/docs/get-started/template/", "Start with a template", `<h2 id="github-ui">Option 2: using the GitHub UI for site pages</h2>
+<p>As the example repo is a template repository, creating your own copy is easy:</p>
+<pre><code class="language-bash">git clone https://github.com/me/my-site.git</code></pre>`}
+	text := composeNow(t, "my site layout is broken on GitHub Pages", pages, template)
+	if !strings.HasPrefix(text, "When deploying to GitHub Pages your `baseURL`") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -375,6 +375,13 @@ func (c *composer) errorEntry() int {
 			best, bestN = ri, n
 		}
 	}
+	if best >= 0 && c.outscored(best) {
+		// A section sharing the question's words in its heading ("Option
+		// 2: using the GitHub UI" for "broken on GitHub Pages") is no
+		// troubleshooting entry when a sentence elsewhere answers far
+		// better ("When deploying to GitHub Pages your baseURL needs …").
+		return -1
+	}
 	if best >= 0 && c.verbatim != "" && !c.states(best) {
 		// An error code asked alone ("DETERMINISTIC_HASH_MISMATCH"):
 		// a section whose heading shares its words ("Hash mismatches")
@@ -386,6 +393,20 @@ func (c *composer) errorEntry() int {
 		}
 	}
 	return best
+}
+
+// outscored: the best sentence outside rec beats every sentence of rec
+// by a wide margin (20).
+func (c *composer) outscored(rec int) bool {
+	in, out := -1<<30, -1<<30
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == rec {
+			in = max(in, s.score)
+		} else {
+			out = max(out, s.score)
+		}
+	}
+	return out >= in+20
 }
 
 // states: a sentence of record rec names the setting, command or code
