@@ -890,6 +890,9 @@ func (c *composer) score(s *sent) int {
 	}
 	if f.pointer {
 		sc -= 10 // it sends the reader elsewhere rather than answering
+		if c.sh == shapeHowto && !strings.Contains(s.text, "`") {
+			sc -= 10 // and leaves how to the page it names
+		}
 	}
 	if c.errCode != "" && c.verbatim != c.errCode && strings.Contains(l, c.errCode) {
 		if p := f.plain; mentioned(p, c.errCode) {

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -762,5 +763,33 @@ func TestComposerErrorNotFromHeadingAlone(t *testing.T) {
 	text := composeNow(t, "my site layout is broken on GitHub Pages", pages, template)
 	if !strings.HasPrefix(text, "When deploying to GitHub Pages your `baseURL`") {
 		t.Errorf("got\n%s", text)
+	}
+}
+
+// A how-to is not answered by a sentence that leaves how to another page
+// ("as explained in Doc versioning") when another says it.
+func TestComposerHowtoNotDeferred(t *testing.T) {
+	nav := [3]string{"/docs/navigation/", "Navigation", `<h2 id="navbar">Site navbar</h2>
+<h3 id="version-menu">Version selector menu</h3>
+<p>Docsy adds a version selector menu to the top-level navbar if you have doc versions configured as explained in Doc versioning.</p>`}
+	lang := [3]string{"/docs/language/", "Language menu", `<p>Docsy adds a language selector menu to the top-level navbar on a multilingual site.</p>`}
+	icons := [3]string{"/docs/icons/", "Navbar icons", `<p>You can add icons to the navbar selector menu entries.</p>`}
+	versions := [3]string{"/docs/versioning/", "Doc versioning", `<h2 id="menu">Adding a version drop-down menu</h2>
+<p>If you add some <code>[params.versions]</code> in <code>hugo.toml</code>, the theme adds a version selector drop down to the navbar.</p>`}
+	q := "add a version selector to the navbar"
+	pkg := evidence.NewIndex3(corpusOf(t, nav, lang, icons, versions)).Search(q, evidence.Budget{})
+	// As the engine ranked them on Docsy's docs: the deferring section
+	// first, the one that says how fourth.
+	order := map[string]int{"/docs/navigation/": 0, "/docs/language/": 1, "/docs/icons/": 2, "/docs/versioning/": 3}
+	slices.SortFunc(pkg.Records, func(a, b evidence.Selected) int { return order[a.URL] - order[b.URL] })
+	if len(pkg.Records) != 4 {
+		t.Fatalf("%d records", len(pkg.Records))
+	}
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Text, "If you add some `[params.versions]`") {
+		t.Errorf("lead:\n%s", res.Text)
 	}
 }
