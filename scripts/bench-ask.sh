@@ -55,6 +55,11 @@
 #   EXAMPLE_PUBLIC=DIR     reuse a built exampleSite public folder
 #   BIG_PUBLIC=DIR         reuse a built generated-site public folder
 #   OPEN_RATE=500          the arrival rate of run (b)
+#   SESSIONS=memory:       the servers' session store (default: their own
+#                          default, SQLite beside the config): memory: takes
+#                          the store out of the figures, so a run with it
+#                          and one without split a request's cost between
+#                          answering and persisting
 #   RATE_LIMIT=N           allow each subject (worker) N requests per minute,
 #                          to see designed 429s (default: a limit no run
 #                          reaches)
@@ -245,7 +250,8 @@ write_config() {
 	cat >"$file" <<JSON
 {
   "addr": "127.0.0.1:0",
-  "metrics": true,$edge_json
+  "metrics": true,${SESSIONS:+
+  \"sessions\": \"$SESSIONS\",}$edge_json
   "sites": [{
     "site": {
       "protocol": "agentskit.chat.backend-site",

@@ -98,6 +98,8 @@ var postgresMigrations = []string{
 	postgresRunsMigration,
 	// 7: insights (insights_postgres.go).
 	postgresInsightsMigration,
+	// 8: each subject's bytes, kept by triggers (subject_postgres.go).
+	postgresSubjectsMigration,
 }
 
 // postgresMigrationLock is the advisory lock key that serialises instances
@@ -243,11 +245,16 @@ func (p *Postgres) Load(ctx context.Context, k session.Key) (session.Record, err
 // The subject bound rides in the same statement (data-modifying WITH
 // queries, one round trip): when the write lands, the subject's other
 // sessions, newest first, are kept while they fit MaxSubjectBytes beside
-// this one, and the older ones deleted. Rows another writer holds locked
-// are skipped (SKIP LOCKED) rather than waited for: they are being written
-// now, so they are not the oldest, and waiting could deadlock two savers
-// of one subject. Two such savers each see the other's row as it was, so
-// the subject may stay over its bound by a racing save until its next one.
+// this one, and the older ones emptied. Whether the subject is past its
+// bound is read from its running total (session_subjects, migration 8):
+// the window over its sessions runs only when it is. Rows another writer
+// holds locked are skipped (SKIP LOCKED) rather than waited for, by the
+// eviction and by the purge of emptied rows: they are being written now,
+// so they are not the oldest, and waiting could deadlock two savers of one
+// subject (each holds its own row and, through the triggers, waits for
+// the subject's total). Two such savers each see the other's row as it
+// was, so the subject may stay over its bound by a racing save until its
+// next one.
 func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, expectedRevision int) (bool, error) {
 	if err := checkKey("save", k); err != nil {
 		return false, err
@@ -303,6 +310,11 @@ const (
 		WHERE site_id = $1 AND subject = $2 AND session_id = $3 AND revision = $8 RETURNING 1
 	)` + postgresEvictSubject
 	postgresEvictSubject = `,
+	state AS (
+		SELECT coalesce((SELECT bytes FROM session_subjects WHERE site_id = $1 AND subject = $2), 0)
+			- coalesce((SELECT bytes FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id = $3), 0)
+			+ $6 - $7 AS excess
+	),
 	ranked AS (
 		SELECT session_id, sum(bytes) OVER (ORDER BY updated_at DESC, session_id DESC ROWS UNBOUNDED PRECEDING) AS newer
 		FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id <> $3
@@ -312,7 +324,7 @@ const (
 		WHERE site_id = $1 AND subject = $2
 		  AND bytes > 0
 		  AND session_id IN (SELECT session_id FROM ranked WHERE newer + $6 > $7)
-		  AND EXISTS (SELECT FROM saved)
+		  AND EXISTS (SELECT FROM saved) AND (SELECT excess FROM state) > 0
 		FOR UPDATE SKIP LOCKED
 	),
 	evicted AS (
@@ -320,8 +332,10 @@ const (
 		WHERE site_id = $1 AND subject = $2 AND session_id IN (SELECT session_id FROM victims)
 	),
 	purged AS (
-		DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id <> $3 AND bytes = 0
-		  AND updated_at < now() - interval '5 minutes' AND EXISTS (SELECT FROM saved)
+		DELETE FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id IN (
+			SELECT session_id FROM sessions WHERE site_id = $1 AND subject = $2 AND session_id <> $3 AND bytes = 0
+			  AND updated_at < now() - interval '5 minutes' AND EXISTS (SELECT FROM saved)
+			FOR UPDATE SKIP LOCKED)
 	)
 	SELECT count(*) FROM saved`
 )
@@ -398,12 +412,17 @@ func (p *Postgres) pruneBefore(ctx context.Context, before time.Time) (int64, er
 	}
 }
 
+// pruneBatch skips rows another writer holds locked (SKIP LOCKED): such a
+// row is being saved now, so it is not old, and waiting for it while
+// holding the subject totals of the rows already deleted (their triggers
+// take them) could deadlock with that save, which waits for its own
+// subject's total.
 func (p *Postgres) pruneBatch(ctx context.Context, before time.Time) (int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
 	tag, err := p.pool.Exec(ctx,
 		`DELETE FROM sessions WHERE (site_id, subject, session_id) IN
-		 (SELECT site_id, subject, session_id FROM sessions WHERE updated_at < $1 LIMIT $2)`,
+		 (SELECT site_id, subject, session_id FROM sessions WHERE updated_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
 		before, pruneBatch)
 	if err != nil {
 		return 0, p.unavailable(ctx, "prune", err)

@@ -140,3 +140,73 @@ func TestSQLiteWaitsForAnotherWriterWithinTheDeadline(t *testing.T) {
 	}()
 	storetest.MustSave(t, s, k, session.Record{Revision: 1}, 0, true)
 }
+
+// While a Save waits for another process's write lock it holds the one
+// session connection: a Load, a Delete and another Save queued behind it
+// end at their own deadlines, not at the waiting Save's, and a Load
+// started after the lock is released reads the Save's commit. A Save
+// that failed to take the lock leaves no transaction open behind it.
+func TestSQLiteSessionOpsWaitForTheConnectionWithinTheirDeadlines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	s := openSQLite(t, path)
+	k := storetest.Key(t, "s1")
+	rec1 := session.Record{Revision: 1, Messages: storetest.Messages("q", 2)}
+	conn, err := rawSQLite(t, path).Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(t.Context(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	saved := make(chan error, 1)
+	go func() {
+		ok, err := s.Save(t.Context(), k, rec1, 0) // waits on busy_timeout
+		if err == nil && !ok {
+			err = errors.New("conflict")
+		}
+		saved <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // the Save holds the connection now
+	short := func() context.Context {
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		t.Cleanup(cancel)
+		return ctx
+	}
+	start := time.Now()
+	_, loadErr := s.Load(short(), k)
+	_, delErr := s.Delete(short(), k)
+	_, saveErr := s.Save(short(), storetest.Key(t, "s2"), rec1, 0)
+	for name, err := range map[string]error{"Load": loadErr, "Delete": delErr, "Save": saveErr} {
+		if !errors.Is(err, context.DeadlineExceeded) || store.CodeOf(err) != store.CodeUnavailable {
+			t.Errorf("%s behind a waiting Save = %v, want %s wrapping DeadlineExceeded", name, err, store.CodeUnavailable)
+		}
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Fatalf("three operations with 200ms deadlines took %v", took)
+	}
+	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-saved; err != nil {
+		t.Fatalf("the waiting Save: %v", err)
+	}
+	storetest.Equal(t, storetest.MustLoad(t, s, k), rec1)
+
+	// A Save whose BEGIN gave up left nothing open: another process can
+	// take the write lock, and the next Save commits.
+	if _, err := conn.ExecContext(t.Context(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(short(), storetest.Key(t, "s3"), rec1, 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Save under the lock = %v", err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	storetest.MustSave(t, s, storetest.Key(t, "s3"), rec1, 0, true)
+	if _, err := conn.ExecContext(t.Context(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatalf("the store's connection kept the write lock after its commit: %v", err)
+	}
+	conn.ExecContext(context.Background(), "ROLLBACK")
+}

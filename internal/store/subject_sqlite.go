@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 
@@ -79,14 +78,17 @@ const (
 // bound): the same sessions a running sum from the newest down would
 // find not fitting, read from the oldest end of the index until the
 // excess is covered, usually one or two rows.
-func (s *SQLite) boundSubject(ctx context.Context, tx *sql.Tx, k session.Key, now int64) error {
+//
+// It runs on the session connection inside the save's transaction, so its
+// statements wait for nothing and need no context (SQLite.conn).
+func (s *SQLite) boundSubject(k session.Key, now int64) error {
 	var total sql.NullInt64
 	var emptied sql.NullInt64
-	if err := tx.StmtContext(ctx, s.stmts.subject).QueryRowContext(ctx, k.SiteID, k.Subject).Scan(&total, &emptied); err != nil {
+	if err := s.stmts.subject.QueryRowContext(quiet, k.SiteID, k.Subject).Scan(&total, &emptied); err != nil {
 		return err
 	}
 	if excess := total.Int64 - s.limits.MaxSubjectBytes; excess > 0 {
-		rows, err := tx.StmtContext(ctx, s.stmts.oldest).QueryContext(ctx, k.SiteID, k.Subject, k.SessionID)
+		rows, err := s.stmts.oldest.QueryContext(quiet, k.SiteID, k.Subject, k.SessionID)
 		if err != nil {
 			return err
 		}
@@ -105,14 +107,14 @@ func (s *SQLite) boundSubject(ctx context.Context, tx *sql.Tx, k session.Key, no
 			return err
 		}
 		for _, id := range evict {
-			if _, err := tx.StmtContext(ctx, s.stmts.evict).ExecContext(ctx, k.SiteID, k.Subject, id, now); err != nil {
+			if _, err := s.stmts.evict.ExecContext(quiet, k.SiteID, k.Subject, id, now); err != nil {
 				return err
 			}
 		}
 	}
 	// Sessions emptied just now are dated now, inside the grace.
 	if cutoff := now - EvictedGrace.Milliseconds(); emptied.Valid && emptied.Int64 < cutoff {
-		if _, err := tx.StmtContext(ctx, s.stmts.purge).ExecContext(ctx, k.SiteID, k.Subject, k.SessionID, cutoff); err != nil {
+		if _, err := s.stmts.purge.ExecContext(quiet, k.SiteID, k.Subject, k.SessionID, cutoff); err != nil {
 			return err
 		}
 	}

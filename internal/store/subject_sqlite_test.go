@@ -81,7 +81,8 @@ func TestSQLiteSubjectTotalsFollowEveryWrite(t *testing.T) {
 // TestSubjectBoundEvictsOldestUntilItFits: a save that takes its subject
 // far past MaxSubjectBytes empties as many of the oldest-written
 // sessions as it takes and no more (SQLite walks them oldest first from
-// the running total; memory keeps its own order): with four of about
+// the running total, PostgreSQL ranks them when its total is past the
+// bound; memory keeps its own order): with four of about
 // 20 KB and one of 60 KB against a bound of about 96 KiB, the three
 // oldest go and the fourth stays.
 func TestSubjectBoundEvictsOldestUntilItFits(t *testing.T) {
@@ -104,6 +105,9 @@ func TestSubjectBoundEvictsOldestUntilItFits(t *testing.T) {
 	}
 	t.Run("sqlite", func(t *testing.T) {
 		run(t, openSQLite(t, filepath.Join(t.TempDir(), "sessions.db"), store.Options{Limits: subjectOfTwo}))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		run(t, openPostgres(t, postgresSchema(t), store.Options{Limits: subjectOfTwo}))
 	})
 	t.Run("memory", func(t *testing.T) {
 		s, err := store.Open(t.Context(), "memory:", store.Options{Limits: subjectOfTwo})
