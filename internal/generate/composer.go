@@ -173,7 +173,7 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 // package.
 func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer {
 	c := &composer{pkg: pkg, question: question, maxBytes: maxBytes}
-	c.terms = stemTerms(question)
+	c.terms = stemTerms(phrasal.Replace(question))
 	c.all = 1<<uint(len(c.terms)) - 1
 	if len(c.terms) == 64 {
 		c.all = ^uint64(0)
@@ -207,7 +207,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.code = make([]uint64, len(pkg.Records))
 	c.own = make([]uint64, len(pkg.Records))
 	if c.sh == shapeHowto {
-		if t := evidence.Terms(question); len(t) > 0 {
+		if t := evidence.Terms(phrasal.Replace(question)); len(t) > 0 {
 			if i, ok := slices.BinarySearch(c.terms, stem(t[0])); ok && len(c.terms) > 1 {
 				c.verb = 1 << uint(i)
 			}
@@ -545,6 +545,15 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// phrasal turns the phrasal verbs readers ask with into the verb docs
+// write ("turn off the feedback widget" is "disable" on the page), for
+// the question's terms only.
+var phrasal = strings.NewReplacer(
+	"turn off", "disable", "Turn off", "disable", "switch off", "disable", "Switch off", "disable",
+	"turn on", "enable", "Turn on", "enable", "switch on", "enable", "Switch on", "enable",
+	"get rid of", "remove", "Get rid of", "remove", "set up", "configure", "Set up", "configure",
+)
 
 // synonym maps the stems of the verbs docs and readers use for one
 // action to one of them: a reader asks to "change" what the page says
@@ -1415,13 +1424,25 @@ func (c *composer) single(li int) {
 		cbs := c.pkg.Records[codeRec].Blocks
 		// Code the lead does not introduce keeps its own introduction.
 		if codeRec != lead.rec || code != c.codeAfter(lead.rec, lead.block) || !strings.HasSuffix(lead.text, ":") {
+			intro := -1
 			for i := range c.sents {
 				s := &c.sents[i]
-				if s.rec == codeRec && strings.HasSuffix(s.text, ":") && c.codeAfter(s.rec, s.block) == code && c.lastOf(s) && !c.said(s.text) && size+2+len(s.text) <= c.maxBytes+200 {
-					c.add("\n\n"+s.text, s.rec)
-					size += 2 + len(s.text)
+				if s.rec != codeRec || c.codeAfter(s.rec, s.block) != code || !c.lastOf(s) || c.said(s.text) || size+2+len(s.text) > c.maxBytes+200 {
+					continue
+				}
+				// Its introduction ("… as follows:"), or, for another
+				// section's code, the instruction before it ("Add the
+				// parameter `hide_feedback` to the page's front matter
+				// and set it to `true`.").
+				if strings.HasSuffix(s.text, ":") || codeRec != lead.rec && (imperative[firstWord(s.text)] || strings.HasPrefix(factsOf(s.text).lower, "to ")) {
+					intro = i
 					break
 				}
+			}
+			if intro >= 0 {
+				s := &c.sents[intro]
+				c.add("\n\n"+s.text, s.rec)
+				size += 2 + len(s.text)
 			}
 		}
 		c.add("\n\n"+fence(cbs[code]), codeRec)

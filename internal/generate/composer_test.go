@@ -793,3 +793,25 @@ func TestComposerHowtoNotDeferred(t *testing.T) {
 		t.Errorf("lead:\n%s", res.Text)
 	}
 }
+
+// A reader's phrasal verb meets the page's verb ("turn off" is
+// "disable"), and code borrowed from another section of the page keeps
+// the instruction before it.
+func TestComposerPhrasalAndBorrowedInstruction(t *testing.T) {
+	page := [3]string{"/docs/feedback/", "Analytics and feedback", `<h2 id="user-feedback">User feedback</h2>
+<p>By default the theme puts a “was this page helpful?” feedback widget at the bottom of every page.</p>
+<h3 id="disable-feedback">Disable feedback on a single page</h3>
+<p>Add the parameter <code>hide_feedback</code> to the page’s front matter and set it to <code>true</code>.</p>
+<p>Front matter:</p>
+<pre><code class="language-toml">+++
+hide_feedback = true
++++</code></pre>`}
+	text := composeNow(t, "turn off the was this page helpful widget on one page", page)
+	i, j := strings.Index(text, "Add the parameter `hide_feedback`"), strings.Index(text, "hide_feedback = true")
+	if i < 0 || j < 0 || i > j {
+		t.Errorf("got\n%s", text)
+	}
+	if got := stemTerms(phrasal.Replace("turn off the widget")); !slices.Contains(got, stem("disable")) {
+		t.Errorf("terms %q", got)
+	}
+}
