@@ -815,3 +815,23 @@ hide_feedback = true
 		t.Errorf("terms %q", got)
 	}
 }
+
+// A guide's answer keeps the note that comes before its steps, and a
+// step whose first sentence only sets the scene keeps the sentence that
+// says what to do before its code.
+func TestComposerGuideCautionAndStepLine(t *testing.T) {
+	page := [3]string{"/docs/deployment/github-pages/", "Deployment on GitHub Pages", `<p>If your repo is hosted on GitHub, a simple option is to serve your site with GitHub Pages.</p>
+<blockquote class="alert"><p>Make sure to correctly set your site’s <code>baseURL</code> in your configuration file.</p></blockquote>
+<ol><li>With GitHub Pages, a site is published to the branch <code>gh-pages</code> and served from there by default. You must create this branch first, either in the GitHub web interface or via command line (at the root of your local repo clone):<pre><code class="language-console">$ git checkout -b gh-pages</code></pre></li>
+<li>Push this local branch to your repo:<pre><code class="language-console">$ git push --set-upstream origin gh-pages</code></pre></li>
+<li>Switch back to the main branch of your repo:<pre><code class="language-console">$ git checkout main</code></pre></li></ol>`}
+	text := composeNow(t, "publish my site on GitHub Pages", page)
+	for _, want := range []string{"Make sure to correctly set your site’s `baseURL`", "You must create this branch first", "2. Push this local branch"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if got := stepLine("Download and install the latest version 2 of the AWS Command Line Interface (CLI) for your system. Then configure your CLI instance by issuing the command `aws configure` (make sure you have your access key id and secret access key at hand):"); !strings.HasPrefix(got, "Download") || strings.Contains(got, "Then") {
+		t.Errorf("an imperative step's line: %q", got)
+	}
+}

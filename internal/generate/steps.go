@@ -93,15 +93,22 @@ func actions(all []step) bool {
 }
 
 // stepLine is a step as one line: the whole item when short, else its
-// first sentence.
+// first sentence, unless that only sets the scene and the item, a
+// little longer, goes on to say what to do before its code ("With GitHub
+// Pages, a site is published to the branch gh-pages … You must create
+// this branch first, … via command line:").
 func stepLine(item string) string {
 	if len(item) <= 200 {
 		return item
 	}
-	if ss := evidence.Sentences(item); len(ss) > 0 {
-		return ss[0]
+	ss := evidence.Sentences(item)
+	if len(ss) == 0 {
+		return item
 	}
-	return item
+	if len(item) <= 280 && strings.HasSuffix(item, ":") && !imperative[firstWord(ss[0])] {
+		return item
+	}
+	return ss[0]
 }
 
 // listSteps composes a how-to whose lead is one step of a numbered guide:
@@ -154,9 +161,27 @@ func (c *composer) listSteps(lead int) bool {
 			break
 		}
 	}
+	c.caution(s.rec, start)
 	c.writeSteps(s.rec, all, "")
 	c.seeAlso(s.rec)
 	return true
+}
+
+// caution quotes the first sentence of a note that comes before a
+// guide's steps in its section ("Make sure to correctly set your site's
+// baseURL, …"): what to get right before following them.
+func (c *composer) caution(rec, start int) {
+	bs := c.pkg.Records[rec].Blocks
+	for bi := 0; bi < start && bi < len(bs); bi++ {
+		if bs[bi].Kind != chunk.Note {
+			continue
+		}
+		ss := sentencesOf(noteBody(bs[bi].Text))
+		if len(ss) > 0 && len(ss[0]) <= 300 && factsOf(ss[0]).quotable && !c.said(ss[0]) {
+			c.add(ss[0]+"\n\n", rec)
+		}
+		return
+	}
 }
 
 // writeSteps writes rec's steps, at most maxSteps while the prose fits,
