@@ -9,15 +9,15 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/askplane/askplane/internal/agent"
 	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/contract"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -45,12 +45,12 @@ var (
 // The site's runs in flight are not a budget but a capacity: a reader
 // refused by it is told the service is busy (503, as the live path's
 // generations gate says), not that the site's spend is used up.
-func budgetRefused(be *run.BudgetError) *apierr.Error {
+func budgetRefused(be *durable.BudgetError) *apierr.Error {
 	after := be.RetryAfter
 	if after <= 0 {
 		after = time.Second
 	}
-	if be.Limit == run.LimitConcurrent {
+	if be.Limit == durable.LimitConcurrent {
 		return &apierr.Error{Status: http.StatusServiceUnavailable, Code: protocol.CodeAskRateLimited, Message: ask.MsgBusy, Retryable: true, RetryAfter: after}
 	}
 	return &apierr.Error{Status: http.StatusTooManyRequests, Code: protocol.CodeAskRateLimited, Message: msgBudget, Retryable: true, RetryAfter: after}
@@ -60,13 +60,13 @@ func budgetRefused(be *run.BudgetError) *apierr.Error {
 // be resumed on any instance, frozen at admission, and (once answered)
 // the answer.
 type askState struct {
-	V        int            `json:"v"`
-	Input    agent.AskInput `json:"input"`
-	Sources  []stateSource  `json:"sources"`
-	Fragment string         `json:"fragment,omitempty"` // round 0's evidence recipe
-	Session  *stateSession  `json:"session,omitempty"`
-	Rounds   []round        `json:"rounds,omitempty"` // the tool loop's completed rounds
-	Shown    []shownRecord  `json:"shown,omitempty"`  // records the tool rounds showed, citable
+	V        int               `json:"v"`
+	Input    contract.AskInput `json:"input"`
+	Sources  []stateSource     `json:"sources"`
+	Fragment string            `json:"fragment,omitempty"` // round 0's evidence recipe
+	Session  *stateSession     `json:"session,omitempty"`
+	Rounds   []round           `json:"rounds,omitempty"` // the tool loop's completed rounds
+	Shown    []shownRecord     `json:"shown,omitempty"`  // records the tool rounds showed, citable
 	// Streamed: the answer's text began reaching the log (text.go).
 	Streamed bool             `json:"streamed,omitempty"`
 	Answer   *generate.Answer `json:"answer,omitempty"`
@@ -89,7 +89,7 @@ type stateSession struct {
 // stream. It returns an error only before it wrote anything.
 func (h *Runs) Answer(ctx context.Context, w http.ResponseWriter, r *http.Request, t ask.Turn) error {
 	key := r.Header.Get(protocol.IdempotencyHeader)
-	if key != "" && !run.SafeID(key) {
+	if key != "" && !durable.SafeID(key) {
 		return errIdempotencyKey
 	}
 	pkg := filterPackage(t.Evidence, t.Sources)
@@ -121,19 +121,19 @@ func (h *Runs) Answer(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	b := h.cfg.Budget
 	b.Deadline = h.cfg.Now().Add(time.Duration(t.Site.Limits.GenerationTimeoutMs) * time.Millisecond)
 	wk := h.cfg.Worker
-	rn, lease, joined, err := wk.Store.Admit(ctx, run.Admission{
+	rn, lease, joined, err := wk.Store.Admit(ctx, durable.Admission{
 		ID: id, Site: t.Site.SiteID, Subject: t.Subject, Session: t.SessionID,
-		IdempotencyKey: key, RequestDigest: run.Digest(digest),
+		IdempotencyKey: key, RequestDigest: durable.Digest(digest),
 		Snapshot: h.snapshot(), Budget: b, Ceilings: h.cfg.Ceilings,
 		FirstEvent: runEvent(id), Checkpoint: cp,
 		Owner: wk.Owner, Lease: wk.LeaseFor(),
 	})
-	var be *run.BudgetError
+	var be *durable.BudgetError
 	switch {
 	case errors.As(err, &be):
 		h.metric(t.RequestID, MetricBudgetRefused, 1, ask.UnitCount, ask.OutcomeRejected)
 		return budgetRefused(be)
-	case run.CodeOf(err) == run.CodeIdempotencyMismatch:
+	case durable.CodeOf(err) == durable.CodeIdempotencyMismatch:
 		return errIdempotency
 	case err != nil:
 		return fmt.Errorf("ask: run admission failed: %w", err)

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 )
 
@@ -75,7 +75,7 @@ func (h *Runs) conclude(ctx context.Context, st *askState, ans generate.Answer, 
 // pages shown, any other failure (the provider, the model's answer, a
 // cut-off answer, the run's deadline) an error; a run cancelled, handed
 // on, or refused by another budget is not an outcome of its question.
-func (h *Runs) runOutcome(ctx context.Context, r run.Run, st *askState, err error) {
+func (h *Runs) runOutcome(ctx context.Context, r durable.Run, st *askState, err error) {
 	if h.cfg.Outcome == nil {
 		return
 	}
@@ -86,15 +86,15 @@ func (h *Runs) runOutcome(ctx context.Context, r run.Run, st *askState, err erro
 	all = append(all, st.shownSources()...)
 	o := grounding.Outcome{Question: st.Input.Question, Subject: r.Subject}
 	var ge *generate.Error
-	var be *run.BudgetError
-	var re *run.Error
+	var be *durable.BudgetError
+	var re *durable.Error
 	switch {
 	case err == nil && st.Answer != nil:
 		o.Kind, o.Pages = grounding.OutcomeAnswered, grounding.OutcomePages(ask.Cited(all, st.Answer.Sources))
 	case errors.Is(err, grounding.ErrNotGrounded), errors.As(err, &ge) && ge.Code == generate.CodeUngrounded:
 		o.Kind, o.Pages = grounding.OutcomeRefused, grounding.OutcomePages(all)
-	case ctx.Err() != nil, errors.Is(err, run.ErrCancelRequested), errors.Is(err, errSnapshot),
-		errors.As(err, &be) && be.Limit != run.LimitDeadline, errors.As(err, &re):
+	case ctx.Err() != nil, errors.Is(err, durable.ErrCancelRequested), errors.Is(err, errSnapshot),
+		errors.As(err, &be) && be.Limit != durable.LimitDeadline, errors.As(err, &re):
 		// Handed on (this instance stops), cancelled, not this
 		// instance's contract, refused by a budget, or the run store's
 		// (a lease lost to another worker, which goes on): not how the

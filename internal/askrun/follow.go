@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // reader is the request that reads a run's log: its id and start, for
@@ -61,7 +61,7 @@ func (h *Runs) stream(ctx context.Context, w http.ResponseWriter, r *http.Reques
 	switch {
 	case err == errStopped && context.Cause(ctx) == ask.ErrShutdown && r.Context().Err() == nil:
 		// This instance is going away, the run is not: it is handed on
-		// (run.Worker.Shutdown) and goes on elsewhere. The stream still
+		// (durable.Worker.Shutdown) and goes on elsewhere. The stream still
 		// ends with exactly one terminal event, a retryable one; the
 		// reader reconnects to the run's log (after the events it saw,
 		// which this notice is not one of) and reads the rest there.
@@ -107,7 +107,7 @@ func (h *Runs) follow(ctx context.Context, w http.ResponseWriter, rc *http.Respo
 	st := h.cfg.Worker.Store
 	wait := followMin
 	for {
-		evs, err := st.Events(ctx, id, after, run.MaxEventsPerRead)
+		evs, err := st.Events(ctx, id, after, durable.MaxEventsPerRead)
 		if err != nil {
 			return stopped(ctx, err)
 		}
@@ -124,7 +124,7 @@ func (h *Runs) follow(ctx context.Context, w http.ResponseWriter, rc *http.Respo
 			t.events++
 			after = ev.Seq
 		}
-		if len(evs) == run.MaxEventsPerRead {
+		if len(evs) == durable.MaxEventsPerRead {
 			continue
 		}
 		if len(evs) > 0 {

@@ -1,6 +1,6 @@
 package askrun
 
-// The observations of durable runs (this package's and internal/run's
+// The observations of durable runs (this package's and internal/durable's
 // Worker's, which the sidecar forwards): counts by site, in the units and
 // outcomes of internal/ask's.
 const (

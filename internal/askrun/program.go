@@ -9,15 +9,15 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 )
 
-// Config makes a model site's questions durable runs (internal/run):
+// Config makes a model site's questions durable runs (internal/durable):
 // the request is admitted as a run, a worker executes it detached from
 // the request, and the NDJSON stream is the run's event log, read from
 // the store. A reader whose connection drops reconnects with the run id
@@ -28,14 +28,14 @@ import (
 type Config struct {
 	// Worker executes runs; its Store is the run store. It is shared by
 	// every site of the server, whose Program it finds by the run's site.
-	Worker *run.Worker
+	Worker *durable.Worker
 	// Model answers; required.
 	Model *generate.Model
 	// Budget is each run's trusted budget (its Deadline is set at
 	// admission from the site's generation timeout).
-	Budget run.Budget
+	Budget durable.Budget
 	// Ceilings are the site's limits across instances.
-	Ceilings run.Ceilings
+	Ceilings durable.Ceilings
 	// Pricing turns tokens into cost, in millionths of a USD per million
 	// tokens; zero means free (a local model).
 	Pricing Pricing
@@ -80,8 +80,8 @@ func New(c Config) (*Runs, error) {
 	if c.Tools != nil {
 		_, packages := c.Retriever.(grounding.EvidenceRetriever)
 		switch {
-		case c.Tools.MaxRounds < 1 || c.Tools.MaxRounds > run.HardMaxRounds:
-			return nil, fmt.Errorf("ask: Durable.Tools.MaxRounds must be 1 to %d", run.HardMaxRounds)
+		case c.Tools.MaxRounds < 1 || c.Tools.MaxRounds > durable.HardMaxRounds:
+			return nil, fmt.Errorf("ask: Durable.Tools.MaxRounds must be 1 to %d", durable.HardMaxRounds)
 		case !c.Model.Tools():
 			return nil, errors.New("ask: the tool loop needs a model whose provider binding offers tools (openai, openai-compatible or anthropic)")
 		case !packages:
@@ -99,7 +99,7 @@ func New(c Config) (*Runs, error) {
 }
 
 // Ceilings are the site's run ceilings, for the Worker.
-func (h *Runs) Ceilings() run.Ceilings { return h.cfg.Ceilings }
+func (h *Runs) Ceilings() durable.Ceilings { return h.cfg.Ceilings }
 
 // Pricing is a model's price per million tokens, in micro-USD.
 type Pricing struct {
@@ -115,13 +115,13 @@ func (p Pricing) Cost(in, out int64) int64 {
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 // snapshot is the frozen identity runs are admitted under.
-func (h *Runs) snapshot() run.Snapshot {
+func (h *Runs) snapshot() durable.Snapshot {
 	return h.cfg.Model.Snapshot(h.cfg.Tools.digest())
 }
 
 // Program is what the site's runs execute; the server's Worker calls it
 // for a run of this site, after checking its snapshot.
-func (h *Runs) Program(r run.Run) (run.Program, error) {
+func (h *Runs) Program(r durable.Run) (durable.Program, error) {
 	if h == nil || r.Site != h.site.SiteID {
 		return nil, errSnapshot
 	}
@@ -138,13 +138,13 @@ var errSnapshot = errors.New("ask: the run's snapshot is not the one served")
 // execute is a durable Ask run: the tool loop's rounds when the site has
 // tools, then the answer, its cite event and the session save, committed
 // with the attempt that produced them.
-func (h *Runs) execute(ctx context.Context, x *run.Exec) error {
+func (h *Runs) execute(ctx context.Context, x *durable.Exec) error {
 	var st askState
 	if err := json.Unmarshal(x.Checkpoint().Data, &st); err != nil || st.V != 1 {
-		return &run.Error{Code: run.CodeCorrupt, Op: "resume", Reason: "the checkpoint is not an Ask run's"}
+		return &durable.Error{Code: durable.CodeCorrupt, Op: "resume", Reason: "the checkpoint is not an Ask run's"}
 	}
 	if st.Answer != nil {
-		return x.Finish(ctx, run.Write{Final: run.StateCompleted})
+		return x.Finish(ctx, durable.Write{Final: durable.StateCompleted})
 	}
 	err := h.answerRounds(ctx, x, &st)
 	h.runOutcome(ctx, x.Run(), &st, err)
@@ -154,33 +154,33 @@ func (h *Runs) execute(ctx context.Context, x *run.Exec) error {
 // reserve is what an attempt charges at its start: its input, estimated
 // at one token per three bytes (tokenizers average nearer four), and the
 // whole output cap.
-func (h *Runs) reserve(inputBytes int) run.Usage {
+func (h *Runs) reserve(inputBytes int) durable.Usage {
 	in, out := int64(inputBytes/3+1), int64(h.cfg.Model.MaxOutputTokens())
-	return run.Usage{InputTokens: in, OutputTokens: out, CostMicros: h.cfg.Pricing.Cost(in, out)}
+	return durable.Usage{InputTokens: in, OutputTokens: out, CostMicros: h.cfg.Pricing.Cost(in, out)}
 }
 
 // spent is a call's usage as a run records it: its tokens, and their cost
 // at the site's prices.
-func (h *Runs) spent(u generate.Usage) run.Usage {
+func (h *Runs) spent(u generate.Usage) durable.Usage {
 	in, out := int64(u.InputTokens), int64(u.OutputTokens)
-	return run.Usage{InputTokens: in, OutputTokens: out, CostMicros: h.cfg.Pricing.Cost(in, out)}
+	return durable.Usage{InputTokens: in, OutputTokens: out, CostMicros: h.cfg.Pricing.Cost(in, out)}
 }
 
 // End is how a failed run ends: its state, the wire code and the
 // terminal error event. It holds for a run of any site (the Worker calls
 // it for a site this instance does not serve, too), so it reads nothing
 // of h but its logger, and h may be nil.
-func (h *Runs) End(_ run.Run, err error) run.Ending {
-	fail := func(code protocol.Code, msg string, retry bool) run.Ending {
-		return run.Ending{State: run.StateFailed, Code: string(code),
+func (h *Runs) End(_ durable.Run, err error) durable.Ending {
+	fail := func(code protocol.Code, msg string, retry bool) durable.Ending {
+		return durable.Ending{State: durable.StateFailed, Code: string(code),
 			Event: protocol.AskErrorEvent{Message: msg, Code: string(code), Retryable: &retry}.AppendJSON(nil)}
 	}
-	var be *run.BudgetError
+	var be *durable.BudgetError
 	var ge *generate.Error
 	switch {
-	case errors.Is(err, run.ErrCancelRequested):
-		return run.Ending{State: run.StateCancelled, Code: string(protocol.CodeAskCancelled), Event: CancelEvent()}
-	case errors.As(err, &be) && be.Limit == run.LimitDeadline:
+	case errors.Is(err, durable.ErrCancelRequested):
+		return durable.Ending{State: durable.StateCancelled, Code: string(protocol.CodeAskCancelled), Event: CancelEvent()}
+	case errors.As(err, &be) && be.Limit == durable.LimitDeadline:
 		return fail(protocol.CodeAskTimeout, ask.MsgTimeout, true)
 	case errors.As(err, &be):
 		return fail(protocol.CodeAskGenerationFailed, ask.MsgGeneration, false)

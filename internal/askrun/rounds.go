@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/grounding"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // Tools is a site's bounded tool loop (see toolloop.go); nil is one
@@ -20,7 +20,7 @@ type Tools struct {
 // answerRounds runs the rounds: with tools, the loop (toolloop.go); else
 // one round, retried within the attempts budget when the provider was
 // unavailable or the connection failed.
-func (h *Runs) answerRounds(ctx context.Context, x *run.Exec, st *askState) error {
+func (h *Runs) answerRounds(ctx context.Context, x *durable.Exec, st *askState) error {
 	if h.cfg.Tools != nil {
 		return h.toolRounds(ctx, x, st)
 	}
@@ -63,24 +63,24 @@ func (h *Runs) answerRounds(ctx context.Context, x *run.Exec, st *askState) erro
 
 // endFailed records a failed call: unknown when it may have reached the
 // provider (a transport failure), failed otherwise.
-func endFailed(ctx context.Context, x *run.Exec, n int, err error) error {
-	state := run.AttemptFailed
+func endFailed(ctx context.Context, x *durable.Exec, n int, err error) error {
+	state := durable.AttemptFailed
 	if _, ambiguous := generate.Retryable(err); ambiguous {
-		state = run.AttemptUnknown
+		state = durable.AttemptUnknown
 	}
-	return x.Commit(ctx, run.Write{End: &run.AttemptEnd{N: n, State: state}})
+	return x.Commit(ctx, durable.Write{End: &durable.AttemptEnd{N: n, State: state}})
 }
 
 // commitAnswer commits, in one write, the attempt's usage, the answer in
 // the checkpoint, the answer's events and the completed state; an
 // ungrounded answer is recorded (it was paid for) and fails the run.
-func (h *Runs) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n int, ans generate.Answer, extra []grounding.Source, sent int) error {
+func (h *Runs) commitAnswer(ctx context.Context, x *durable.Exec, st *askState, n int, ans generate.Answer, extra []grounding.Source, sent int) error {
 	u := h.spent(ans.Usage)
 	outcome, _ := json.Marshal(ans)
-	end := &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u, Outcome: outcome}
+	end := &durable.AttemptEnd{N: n, State: durable.AttemptCompleted, Usage: u, Outcome: outcome}
 	evs, err := h.conclude(ctx, st, ans, extra, sent)
 	if err != nil {
-		if cerr := x.Commit(ctx, run.Write{End: end}); cerr != nil {
+		if cerr := x.Commit(ctx, durable.Write{End: end}); cerr != nil {
 			return cerr
 		}
 		return err
@@ -90,5 +90,5 @@ func (h *Runs) commitAnswer(ctx context.Context, x *run.Exec, st *askState, n in
 	if err != nil {
 		return err
 	}
-	return x.Finish(ctx, run.Write{End: end, Checkpoint: &run.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data}, Events: evs, Final: run.StateCompleted})
+	return x.Finish(ctx, durable.Write{End: end, Checkpoint: &durable.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data}, Events: evs, Final: durable.StateCompleted})
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/askplane/askplane/internal/apierr"
 	"github.com/askplane/askplane/internal/ask"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // The run routes beside /v1/ask. Each is admitted by the site's
@@ -36,7 +36,7 @@ func Events(a *ask.Handler, h *Runs) http.Handler {
 		after := 0
 		if v := r.URL.Query().Get("after"); v != "" {
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > run.MaxEvents {
+			if err != nil || n < 0 || n > durable.MaxEvents {
 				a.Refuse(w, r, c, badAfter)
 				return
 			}
@@ -77,35 +77,35 @@ func Cancel(a *ask.Handler, h *Runs) http.Handler {
 // admit admits a run route's request as /v1/ask's (without a body) and
 // loads the run its path names; false when it refused the request,
 // having written why.
-func (h *Runs) admit(ctx context.Context, a *ask.Handler, w http.ResponseWriter, r *http.Request, method string) (ask.Caller, run.Run, bool) {
+func (h *Runs) admit(ctx context.Context, a *ask.Handler, w http.ResponseWriter, r *http.Request, method string) (ask.Caller, durable.Run, bool) {
 	c, ok := a.AdmitBodiless(ctx, w, r, method)
 	if !ok {
-		return c, run.Run{}, false
+		return c, durable.Run{}, false
 	}
 	rn, err := h.load(ctx, r, c)
 	if err != nil {
 		a.Refuse(w, r, c, err)
-		return c, run.Run{}, false
+		return c, durable.Run{}, false
 	}
 	return c, rn, true
 }
 
 // load loads the run the path names, once the request is admitted: it
 // must be this site's and this subject's.
-func (h *Runs) load(ctx context.Context, r *http.Request, c ask.Caller) (run.Run, error) {
+func (h *Runs) load(ctx context.Context, r *http.Request, c ask.Caller) (durable.Run, error) {
 	id := r.PathValue("id")
-	if !run.SafeID(id) {
-		return run.Run{}, errNoRun
+	if !durable.SafeID(id) {
+		return durable.Run{}, errNoRun
 	}
 	rn, err := h.cfg.Worker.Store.Get(ctx, id)
 	switch {
-	case run.CodeOf(err) == run.CodeNotFound:
-		return run.Run{}, errNoRun
+	case durable.CodeOf(err) == durable.CodeNotFound:
+		return durable.Run{}, errNoRun
 	case err != nil:
 		h.log.Error("ask: loading a run failed", "requestId", c.RequestID, "err", err)
-		return run.Run{}, ask.ErrInternal
+		return durable.Run{}, ask.ErrInternal
 	case rn.Site != c.Site.SiteID || rn.Subject != c.Subject:
-		return run.Run{}, errNoRun
+		return durable.Run{}, errNoRun
 	}
 	return rn, nil
 }

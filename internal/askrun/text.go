@@ -7,8 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // A durable answer streams: the model's text goes into the run's log as
@@ -22,7 +22,7 @@ import (
 // within the run's budget as before.
 const (
 	textEvery    = 60 * time.Millisecond
-	maxTextBytes = 32 << 10 // one text event, well under run.MaxEventBytes
+	maxTextBytes = 32 << 10 // one text event, well under durable.MaxEventBytes
 )
 
 // errCutOff: the run's answer was cut off after some of it reached the
@@ -35,7 +35,7 @@ var errCutOff = errors.New("ask: the answer was cut off after it began")
 // model's next delta.
 type textLog struct {
 	ctx   context.Context
-	x     *run.Exec
+	x     *durable.Exec
 	st    *askState
 	mu    sync.Mutex
 	buf   []byte
@@ -46,7 +46,7 @@ type textLog struct {
 	done  bool
 }
 
-func newTextLog(ctx context.Context, x *run.Exec, st *askState) *textLog {
+func newTextLog(ctx context.Context, x *durable.Exec, st *askState) *textLog {
 	return &textLog{ctx: ctx, x: x, st: st}
 }
 
@@ -103,7 +103,7 @@ func (t *textLog) flush() error {
 	if n == 0 {
 		return nil
 	}
-	w := run.Write{Events: [][]byte{protocol.AskTextEvent{Delta: string(t.buf[:n])}.AppendJSON(nil)}}
+	w := durable.Write{Events: [][]byte{protocol.AskTextEvent{Delta: string(t.buf[:n])}.AppendJSON(nil)}}
 	if t.sent == 0 {
 		st := *t.st
 		st.Streamed = true
@@ -111,7 +111,7 @@ func (t *textLog) flush() error {
 		if err != nil {
 			return err
 		}
-		w.Checkpoint = &run.Checkpoint{Step: t.x.Checkpoint().Step + 1, Data: data}
+		w.Checkpoint = &durable.Checkpoint{Step: t.x.Checkpoint().Step + 1, Data: data}
 	}
 	if err := t.x.Commit(t.ctx, w); err != nil {
 		return err

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/provider"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // The tools the loop offers. Their schemas are in the strict form
@@ -61,5 +61,5 @@ func (t *Tools) digest() string {
 	if err != nil {
 		panic("ask: encoding the tool snapshot: " + err.Error()) // strings and raw JSON only
 	}
-	return run.Digest(b)
+	return durable.Digest(b)
 }

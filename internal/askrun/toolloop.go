@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/provider"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // The bounded tool loop: a durable run with Tools asks the model in
@@ -37,7 +37,7 @@ var errNoToolLoop = errors.New("ask: the site's model or retriever cannot run th
 var errRoundsSpent = errors.New("ask: the tool loop used every round without an answer")
 
 // toolRounds runs the loop from where the checkpoint stands.
-func (h *Runs) toolRounds(ctx context.Context, x *run.Exec, st *askState) error {
+func (h *Runs) toolRounds(ctx context.Context, x *durable.Exec, st *askState) error {
 	er, ok := h.cfg.Retriever.(grounding.EvidenceRetriever)
 	if !ok || !h.cfg.Model.Tools() {
 		return errNoToolLoop
@@ -46,7 +46,7 @@ func (h *Runs) toolRounds(ctx context.Context, x *run.Exec, st *askState) error 
 	// changed under its digests, or a call substituted beside its replay,
 	// is refused here (and again by the adapter), never sent.
 	if err := st.transcript().Verify(h.cfg.Model.ReplayFormat()); err != nil {
-		return &run.Error{Code: run.CodeCorrupt, Op: "resume", Reason: "the checkpoint's transcript does not verify"}
+		return &durable.Error{Code: durable.CodeCorrupt, Op: "resume", Reason: "the checkpoint's transcript does not verify"}
 	}
 	for {
 		k := len(st.Rounds) + 1
@@ -90,9 +90,9 @@ func (h *Runs) toolRounds(ctx context.Context, x *run.Exec, st *askState) error 
 			return err
 		}
 		u := h.spent(res.Usage)
-		if err := x.Commit(ctx, run.Write{
-			End:        &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: u},
-			Checkpoint: &run.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data},
+		if err := x.Commit(ctx, durable.Write{
+			End:        &durable.AttemptEnd{N: n, State: durable.AttemptCompleted, Usage: u},
+			Checkpoint: &durable.Checkpoint{Step: x.Checkpoint().Step + 1, Data: data},
 			Events:     evs,
 		}); err != nil {
 			return err
@@ -125,10 +125,10 @@ func roundBytes(in generate.RoundInput) int {
 
 // shownRecords are the records tool rounds showed the model, as the
 // contract's records, for the cite check.
-func (st *askState) shownRecords() []agent.AskRecord {
-	out := make([]agent.AskRecord, 0, len(st.Shown))
+func (st *askState) shownRecords() []contract.AskRecord {
+	out := make([]contract.AskRecord, 0, len(st.Shown))
 	for _, r := range st.Shown {
-		out = append(out, agent.AskRecord{ID: r.ID, Title: r.Title, Text: r.Text})
+		out = append(out, contract.AskRecord{ID: r.ID, Title: r.Title, Text: r.Text})
 	}
 	return out
 }

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// answerParser reads a model's Ask answer (agent.AskOutput JSON) as it
+// answerParser reads a model's Ask answer (contract.AskOutput JSON) as it
 // streams in, one provider text delta at a time. It follows only the
 // shape a strict structured-output mode writes for the contract:
 //

@@ -8,7 +8,7 @@
 // asked and what the evidence is (composer.go, shapes.go). Extractive
 // ("askplane.extractive/1") is the generator it replaced, kept for
 // answers pinned to it. Model puts a language model behind the same
-// interface through the typed Ask answer contract (internal/agent) and a
+// interface through the typed Ask answer contract (internal/contract) and a
 // provider adapter (internal/provider): every citation is checked against
 // the package before any of the answer is emitted. With a provider that
 // streams and keeps the schema's member order, the contract's "cites"

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/provider"
 )
@@ -26,13 +26,13 @@ type Answer struct {
 // Input is the contract input the model is shown for pkg: what a durable
 // run freezes in its initial checkpoint, so a resumed run asks the very
 // same question of the very same records.
-func (m *Model) Input(q Question, pkg *evidence.Package) (agent.AskInput, error) {
+func (m *Model) Input(q Question, pkg *evidence.Package) (contract.AskInput, error) {
 	if pkg == nil || len(pkg.Records) == 0 {
-		return agent.AskInput{}, ErrNoEvidence
+		return contract.AskInput{}, ErrNoEvidence
 	}
 	in := askInput(q, pkg)
 	if len(in.Records) == 0 {
-		return agent.AskInput{}, ErrNoEvidence
+		return contract.AskInput{}, ErrNoEvidence
 	}
 	return in, nil
 }
@@ -40,7 +40,7 @@ func (m *Model) Input(q Question, pkg *evidence.Package) (agent.AskInput, error)
 // Complete makes one unary call for in and returns the answer, validated
 // against the output schema and its cites checked against in.Records, or
 // the typed error of the layer that failed.
-func (m *Model) Complete(ctx context.Context, in agent.AskInput) (Answer, error) {
+func (m *Model) Complete(ctx context.Context, in contract.AskInput) (Answer, error) {
 	if m == nil || m.agent == nil {
 		return Answer{}, errors.New("generate: Model was not built with NewModel")
 	}
@@ -70,7 +70,7 @@ func (m *Model) Complete(ctx context.Context, in agent.AskInput) (Answer, error)
 // is Complete and onText is never called. The answer is checked in full
 // either way. A caller that handed text on cannot retry the call without
 // contradicting it.
-func (m *Model) CompleteStreaming(ctx context.Context, in agent.AskInput, onText func(string) error) (Answer, error) {
+func (m *Model) CompleteStreaming(ctx context.Context, in contract.AskInput, onText func(string) error) (Answer, error) {
 	if m == nil || m.agent == nil {
 		return Answer{}, errors.New("generate: Model was not built with NewModel")
 	}
@@ -102,8 +102,8 @@ func (m *Model) MaxOutputTokens() int {
 // Identity is a model's frozen identity, as digests: the contract (name,
 // version and both schema digests), the model-visible schema, the
 // provider profile and model, and the tool set's digest given. It is an
-// unnamed struct of run.Snapshot's very fields and tags, so a value is
-// assignable to run.Snapshot (what a durable run is admitted under)
+// unnamed struct of durable.Snapshot's very fields and tags, so a value is
+// assignable to durable.Snapshot (what a durable run is admitted under)
 // while generators import nothing of durable runs. A sidecar restarted
 // with another of any of them refuses to resume a run rather than finish
 // it with something it was not admitted for.
@@ -127,7 +127,7 @@ func (m *Model) Snapshot(tools string) Identity {
 	}
 }
 
-// digest spells a SHA-256 as run.Digest does ("sha256:" and hex).
+// digest spells a SHA-256 as durable.Digest does ("sha256:" and hex).
 func digest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])

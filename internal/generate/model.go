@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/protocol"
 	"github.com/askplane/askplane/internal/provider"
@@ -39,7 +39,7 @@ var ErrStreamMismatch error = &Error{Code: CodeStreamMismatch, Message: "the str
 const maxModelDeltas = 8
 
 // Model is a Generator backed by a language model through the Ask answer
-// contract (agent.AskInput → agent.AskOutput). It makes one provider call
+// contract (contract.AskInput → contract.AskOutput). It makes one provider call
 // per question, in one of two ways, chosen once by NewModel from the
 // client's profile:
 //
@@ -67,9 +67,9 @@ const maxModelDeltas = 8
 //     answer validated and its citations checked, and only then emitted,
 //     paragraph by paragraph.
 type Model struct {
-	agent  *agent.Agent[agent.AskInput, agent.AskOutput]
+	agent  *contract.Agent[contract.AskInput, contract.AskOutput]
 	client provider.Client
-	budget agent.Budget
+	budget contract.Budget
 	stream bool
 }
 
@@ -78,7 +78,7 @@ var _ Generator = (*Model)(nil)
 // NewModel binds def to reg with the client's own profile, so the agent
 // is checked against exactly the provider that will run it, and returns
 // the generator. budget narrows every call (zero: the definition's).
-func NewModel(def *agent.Definition[agent.AskInput, agent.AskOutput], reg *agent.Registry, client provider.Client, budget agent.Budget) (*Model, error) {
+func NewModel(def *contract.Definition[contract.AskInput, contract.AskOutput], reg *contract.Registry, client provider.Client, budget contract.Budget) (*Model, error) {
 	if def == nil || client == nil {
 		return nil, errors.New("generate: NewModel needs a definition and a client")
 	}
@@ -95,7 +95,7 @@ func NewModel(def *agent.Definition[agent.AskInput, agent.AskOutput], reg *agent
 func (m *Model) Streams() bool { return m != nil && m.stream }
 
 // Generate implements Generator. Failures are returned as the typed
-// errors of the layer that failed: *agent.Error (request or output
+// errors of the layer that failed: *contract.Error (request or output
 // contract), *provider.Error (the call), ErrUncited or ErrUnknownCite
 // (grounding), ErrEmpty, ErrStreamMismatch, emit's own error unchanged,
 // or ctx.Err() once ctx is done.
@@ -138,7 +138,7 @@ func (m *Model) Generate(ctx context.Context, q Question, pkg *evidence.Package,
 }
 
 // generateStream is the streamed path described on Model.
-func (m *Model) generateStream(ctx context.Context, req provider.Request, in agent.AskInput, emit func(Event) error) error {
+func (m *Model) generateStream(ctx context.Context, req provider.Request, in contract.AskInput, emit func(Event) error) error {
 	res, err := m.streamed(ctx, req, in, func(text string, sources []string) error {
 		return emit(Event{Delta: text, Sources: sources})
 	})
@@ -169,7 +169,7 @@ func (m *Model) generateStream(ctx context.Context, req provider.Request, in age
 // prefix of out.Answer; "" when the parser stood aside).
 type streamedCall struct {
 	resp provider.Response
-	out  agent.AskOutput
+	out  contract.AskOutput
 	ids  []string
 	sent string
 }
@@ -179,7 +179,7 @@ type streamedCall struct {
 // ids; the complete output is then validated and decoded as the unary
 // path does, and what was handed on must be a prefix of it under the
 // same cites (else ErrStreamMismatch).
-func (m *Model) streamed(ctx context.Context, req provider.Request, in agent.AskInput, onText func(text string, sources []string) error) (streamedCall, error) {
+func (m *Model) streamed(ctx context.Context, req provider.Request, in contract.AskInput, onText func(text string, sources []string) error) (streamedCall, error) {
 	var (
 		sources []string
 		sent    strings.Builder // the answer text handed on so far
@@ -199,7 +199,7 @@ func (m *Model) streamed(ctx context.Context, req provider.Request, in agent.Ask
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if runes += utf8.RuneCountInString(text); runes > agent.AskMaxAnswerLen {
+			if runes += utf8.RuneCountInString(text); runes > contract.AskMaxAnswerLen {
 				return m.outputInvalid("/properties/answer/maxLength")
 			}
 			sent.WriteString(text)
@@ -233,18 +233,18 @@ func (m *Model) streamed(ctx context.Context, req provider.Request, in agent.Ask
 }
 
 // decode validates and decodes a complete output and checks its cites.
-func (m *Model) decode(resp provider.Response, in agent.AskInput) (agent.AskOutput, []string, error) {
+func (m *Model) decode(resp provider.Response, in contract.AskInput) (contract.AskOutput, []string, error) {
 	return m.decodeShown(resp, in.Records)
 }
 
 // decodeShown is decode against every record the model was shown.
-func (m *Model) decodeShown(resp provider.Response, shown []agent.AskRecord) (agent.AskOutput, []string, error) {
+func (m *Model) decodeShown(resp provider.Response, shown []contract.AskRecord) (contract.AskOutput, []string, error) {
 	out, err := m.agent.Decode(resp)
 	if err != nil {
 		// An empty cites array is the schema's minItems; it is the
 		// ungrounded case, not a malformed answer.
-		var ae *agent.Error
-		if errors.As(err, &ae) && ae.Code == agent.CodeOutputInvalid && ae.Path == "/properties/cites/minItems" {
+		var ae *contract.Error
+		if errors.As(err, &ae) && ae.Code == contract.CodeOutputInvalid && ae.Path == "/properties/cites/minItems" {
 			return out, nil, ErrUncited
 		}
 		return out, nil, err
@@ -262,13 +262,13 @@ func (m *Model) decodeShown(resp provider.Response, shown []agent.AskRecord) (ag
 // checkCites is the streamed path's check of a complete cites array,
 // before any answer text: the unary rule (citedIDs), and the array's
 // item bound, which the full schema would refuse at the end anyway.
-func checkCites(cites []string, shown []agent.AskRecord) ([]string, error) {
+func checkCites(cites []string, shown []contract.AskRecord) ([]string, error) {
 	ids, err := citedIDs(cites, shown)
 	if err != nil {
 		return nil, err
 	}
-	if len(cites) > agent.AskMaxRecords {
-		return nil, &agent.Error{Code: agent.CodeOutputInvalid, Message: "the output does not match its schema", Path: "/properties/cites/maxItems"}
+	if len(cites) > contract.AskMaxRecords {
+		return nil, &contract.Error{Code: contract.CodeOutputInvalid, Message: "the output does not match its schema", Path: "/properties/cites/maxItems"}
 	}
 	return ids, nil
 }
@@ -276,7 +276,7 @@ func checkCites(cites []string, shown []agent.AskRecord) ([]string, error) {
 // outputInvalid is the output contract's error for a bound the stream
 // broke before it completed.
 func (m *Model) outputInvalid(path string) error {
-	return &agent.Error{Code: agent.CodeOutputInvalid, Message: "the output does not match its schema", Schema: m.agent.Definition().OutputRef().ID, Path: path}
+	return &contract.Error{Code: contract.CodeOutputInvalid, Message: "the output does not match its schema", Schema: m.agent.Definition().OutputRef().ID, Path: path}
 }
 
 // emitParagraphs emits a checked answer in at most maxModelDeltas pieces.
@@ -319,20 +319,20 @@ func callUsage(resp provider.Response, req provider.Request) Usage {
 // a character boundary (the evidence engine's own bounds are tighter, so
 // cutting is a safeguard, not a normal path). Records with no text are
 // left out: there is nothing in them to cite.
-func askInput(q Question, pkg *evidence.Package) agent.AskInput {
-	in := agent.AskInput{Question: q.Text, Records: make([]agent.AskRecord, 0, min(len(pkg.Records), agent.AskMaxRecords))}
+func askInput(q Question, pkg *evidence.Package) contract.AskInput {
+	in := contract.AskInput{Question: q.Text, Records: make([]contract.AskRecord, 0, min(len(pkg.Records), contract.AskMaxRecords))}
 	for i := range pkg.Records {
-		if len(in.Records) == agent.AskMaxRecords {
+		if len(in.Records) == contract.AskMaxRecords {
 			break
 		}
 		r := &pkg.Records[i]
-		text := protocol.TruncateRunes(strings.TrimSpace(r.Excerpt), agent.AskMaxTextLen)
+		text := protocol.TruncateRunes(strings.TrimSpace(r.Excerpt), contract.AskMaxTextLen)
 		if text == "" {
 			continue
 		}
-		in.Records = append(in.Records, agent.AskRecord{
+		in.Records = append(in.Records, contract.AskRecord{
 			ID:    r.ID,
-			Title: protocol.TruncateRunes(r.Label()+sectionHint(r), agent.AskMaxTitleLen),
+			Title: protocol.TruncateRunes(r.Label()+sectionHint(r), contract.AskMaxTitleLen),
 			Text:  text,
 		})
 	}
@@ -342,7 +342,7 @@ func askInput(q Question, pkg *evidence.Package) agent.AskInput {
 // citedIDs returns the cited records' ids in the order the model was
 // shown them (package order), each once. Every cite must name a record
 // the model was shown.
-func citedIDs(cites []string, shown []agent.AskRecord) ([]string, error) {
+func citedIDs(cites []string, shown []contract.AskRecord) ([]string, error) {
 	cited := make(map[string]bool, len(cites))
 	for _, id := range cites {
 		cited[id] = true

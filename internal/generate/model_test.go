@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/provider"
 )
@@ -57,11 +57,11 @@ func newModel(t *testing.T, f *fakeClient) *Model {
 // bindModel binds the Ask contract to a client.
 func bindModel(t testing.TB, c provider.Client) *Model {
 	t.Helper()
-	def, err := agent.DefineAskAnswer(agent.ModelDescriptor{Model: "fake-model-1", MaxOutputTokens: 800})
+	def, err := contract.DefineAskAnswer(contract.ModelDescriptor{Model: "fake-model-1", MaxOutputTokens: 800})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := agent.NewRegistryBuilder(agent.RegistryLimits{})
+	b, err := contract.NewRegistryBuilder(contract.RegistryLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func bindModel(t testing.TB, c provider.Client) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewModel(def, reg, c, agent.Budget{MaxOutputTokens: 500})
+	m, err := NewModel(def, reg, c, contract.Budget{MaxOutputTokens: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func bindModel(t testing.TB, c provider.Client) *Model {
 // answerJSON is the contract output the fake model returns; no cites is
 // an empty array.
 func answerJSON(answer string, cites ...string) string {
-	b, _ := json.Marshal(agent.AskOutput{Answer: answer, Cites: append([]string{}, cites...)})
+	b, _ := json.Marshal(contract.AskOutput{Answer: answer, Cites: append([]string{}, cites...)})
 	return string(b)
 }
 
@@ -137,7 +137,7 @@ func TestModelAnswerCitesPackageRecords(t *testing.T) {
 		t.Fatalf("%d requests", len(f.reqs))
 	}
 	req := f.reqs[0]
-	var in agent.AskInput
+	var in contract.AskInput
 	if err := json.Unmarshal([]byte(req.Input), &in); err != nil {
 		t.Fatal(err)
 	}
@@ -166,10 +166,10 @@ func TestModelRejectsBadAnswers(t *testing.T) {
 	}{
 		{"unknown cite", answerJSON("Yes.", known, "not-in-the-package-0123456789ab"), isErr(ErrUnknownCite)},
 		{"no cites", answerJSON("Yes."), isErr(ErrUncited)},
-		{"null cites", `{"answer":"Yes.","cites":null}`, agentCode(agent.CodeOutputInvalid)},
-		{"invalid JSON", `{"answer":"Yes.","cites":["` + known, agentCode(agent.CodeOutputMalformed)},
-		{"prose", "Install it with go install.", agentCode(agent.CodeOutputMalformed)},
-		{"schema violation", `{"answer":"Yes.","cites":["` + known + `"],"confidence":0.9}`, agentCode(agent.CodeOutputInvalid)},
+		{"null cites", `{"answer":"Yes.","cites":null}`, agentCode(contract.CodeOutputInvalid)},
+		{"invalid JSON", `{"answer":"Yes.","cites":["` + known, agentCode(contract.CodeOutputMalformed)},
+		{"prose", "Install it with go install.", agentCode(contract.CodeOutputMalformed)},
+		{"schema violation", `{"answer":"Yes.","cites":["` + known + `"],"confidence":0.9}`, agentCode(contract.CodeOutputInvalid)},
 		{"blank answer", answerJSON("  \n ", known), isErr(ErrEmpty)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -204,10 +204,10 @@ func isErr(want error) func(*testing.T, error) {
 	}
 }
 
-func agentCode(code agent.Code) func(*testing.T, error) {
+func agentCode(code contract.Code) func(*testing.T, error) {
 	return func(t *testing.T, err error) {
 		t.Helper()
-		var ae *agent.Error
+		var ae *contract.Error
 		if !errors.As(err, &ae) || ae.Code != code {
 			t.Fatalf("error %v, want %s", err, code)
 		}
@@ -264,15 +264,15 @@ func TestModelStopsOnCancellation(t *testing.T) {
 // NewModel binds against the client's own profile, so a provider without
 // structured output is refused at startup, not on the first question.
 func TestNewModelChecksTheClientProfile(t *testing.T) {
-	def, _ := agent.DefineAskAnswer(agent.ModelDescriptor{Model: "m", MaxOutputTokens: 10})
-	b, _ := agent.NewRegistryBuilder(agent.RegistryLimits{})
+	def, _ := contract.DefineAskAnswer(contract.ModelDescriptor{Model: "m", MaxOutputTokens: 10})
+	b, _ := contract.NewRegistryBuilder(contract.RegistryLimits{})
 	if err := def.Register(b); err != nil {
 		t.Fatal(err)
 	}
 	reg, _ := b.Build()
-	_, err := NewModel(def, reg, &fakeClient{profile: provider.Profile{Name: "plain", MaxSchemaBytes: 1 << 20}}, agent.Budget{})
-	var ae *agent.Error
-	if !errors.As(err, &ae) || ae.Code != agent.CodeProfileRejected {
+	_, err := NewModel(def, reg, &fakeClient{profile: provider.Profile{Name: "plain", MaxSchemaBytes: 1 << 20}}, contract.Budget{})
+	var ae *contract.Error
+	if !errors.As(err, &ae) || ae.Code != contract.CodeProfileRejected {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -282,21 +282,21 @@ func TestNewModelChecksTheClientProfile(t *testing.T) {
 // AskMaxRecords records are sent.
 func TestAskInputFitsTheContract(t *testing.T) {
 	pkg := &evidence.Package{}
-	for i := range agent.AskMaxRecords + 3 {
+	for i := range contract.AskMaxRecords + 3 {
 		pkg.Records = append(pkg.Records, evidence.Selected{
-			ID: "r" + string(rune('a'+i)), URL: "/p/", Title: strings.Repeat("é", 300), Excerpt: strings.Repeat("ü", agent.AskMaxTextLen+5),
+			ID: "r" + string(rune('a'+i)), URL: "/p/", Title: strings.Repeat("é", 300), Excerpt: strings.Repeat("ü", contract.AskMaxTextLen+5),
 		})
 	}
 	pkg.Records[1].Excerpt = "  "
 	in := askInput(Question{Text: "q"}, pkg)
-	if len(in.Records) != agent.AskMaxRecords || in.Records[1].ID != "rc" {
+	if len(in.Records) != contract.AskMaxRecords || in.Records[1].ID != "rc" {
 		t.Fatalf("%d records, second %s", len(in.Records), in.Records[1].ID)
 	}
 	r := in.Records[0]
-	if n := len([]rune(r.Text)); n != agent.AskMaxTextLen || !strings.HasPrefix(r.Text, "ü") {
+	if n := len([]rune(r.Text)); n != contract.AskMaxTextLen || !strings.HasPrefix(r.Text, "ü") {
 		t.Errorf("text cut to %d runes", n)
 	}
-	if n := len([]rune(r.Title)); n > agent.AskMaxTitleLen {
+	if n := len([]rune(r.Title)); n > contract.AskMaxTitleLen {
 		t.Errorf("title %d runes", n)
 	}
 }

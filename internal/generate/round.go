@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
 	"github.com/askplane/askplane/internal/provider"
 )
 
@@ -25,8 +25,8 @@ type Round struct {
 // shown), the transcript so far, the tools, and whether it may still
 // call them (ToolChoiceNone on the last round: it must answer).
 type RoundInput struct {
-	Input      agent.AskInput
-	Shown      []agent.AskRecord
+	Input      contract.AskInput
+	Shown      []contract.AskRecord
 	Transcript provider.Transcript
 	Tools      []provider.Tool
 	Choice     provider.ToolChoice
@@ -66,7 +66,7 @@ func (m *Model) Round(ctx context.Context, in RoundInput) (Round, error) {
 		}
 		return Round{Calls: resp.Calls, Replay: *resp.Replay, Usage: u}, nil
 	}
-	shown := append(append([]agent.AskRecord(nil), in.Input.Records...), in.Shown...)
+	shown := append(append([]contract.AskRecord(nil), in.Input.Records...), in.Shown...)
 	out, ids, err := m.decodeShown(resp, shown)
 	if err != nil {
 		return Round{Usage: u}, err

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
 	"github.com/askplane/askplane/internal/provider"
 )
 
@@ -15,8 +15,8 @@ var toolProfile = provider.Profile{Name: "fake", StructuredOutput: true, MaxSche
 
 func roundInput() RoundInput {
 	return RoundInput{
-		Input: agent.AskInput{Question: "how?", Records: []agent.AskRecord{{ID: "r0", Title: "Zero", Text: "zero"}}},
-		Shown: []agent.AskRecord{{ID: "r3", Title: "Three", Text: "three"}, {ID: "r1", Title: "One", Text: "one"}},
+		Input: contract.AskInput{Question: "how?", Records: []contract.AskRecord{{ID: "r0", Title: "Zero", Text: "zero"}}},
+		Shown: []contract.AskRecord{{ID: "r3", Title: "Three", Text: "three"}, {ID: "r1", Title: "One", Text: "one"}},
 		Tools: []provider.Tool{{Name: "search_docs", Description: "Search.", Parameters: json.RawMessage(`{"type":"object"}`)}},
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/provider"
 	"github.com/askplane/askplane/internal/provider/anthropic"
@@ -407,7 +407,7 @@ func TestStreamDecodesEscapesSplitAcrossChunks(t *testing.T) {
 	pkg := installPackage(t)
 	id := pkg.Records[0].ID
 	doc := escapedOutput(id)
-	var want agent.AskOutput
+	var want contract.AskOutput
 	if err := json.Unmarshal([]byte(doc), &want); err != nil {
 		t.Fatal(err)
 	}
@@ -445,7 +445,7 @@ func splitRunes(s string, n int) []string {
 // The parser alone, at every split point and chunk size, bytes included.
 func TestAnswerParserMatchesEncodingJSON(t *testing.T) {
 	doc := escapedOutput("r1")
-	var want agent.AskOutput
+	var want contract.AskOutput
 	if err := json.Unmarshal([]byte(doc), &want); err != nil {
 		t.Fatal(err)
 	}
@@ -525,7 +525,7 @@ func FuzzAnswerParser(f *testing.F) {
 	f.Add(`\\\"\u0000`, uint8(5))
 	f.Fuzz(func(t *testing.T, answer string, size uint8) {
 		doc := `{"cites":["a"],"answer":"` + answer + `"}`
-		var want agent.AskOutput
+		var want contract.AskOutput
 		if !utf8.ValidString(doc) || json.Unmarshal([]byte(doc), &want) != nil {
 			return
 		}
@@ -571,8 +571,8 @@ func TestStreamTruncatedEndsInAnError(t *testing.T) {
 		f.stop = "max_tokens"
 		a := runAsync(t, f.model(t), pkg)
 		a.wait(t)
-		var ae *agent.Error
-		if !errors.As(a.err, &ae) || ae.Code != agent.CodeOutputTruncated {
+		var ae *contract.Error
+		if !errors.As(a.err, &ae) || ae.Code != contract.CodeOutputTruncated {
 			t.Fatalf("error %v", a.err)
 		}
 	})
@@ -580,8 +580,8 @@ func TestStreamTruncatedEndsInAnError(t *testing.T) {
 		f := newStreamProvider(t, "anthropic", `{"cites":["`+id+`"],"answer":"Install with `, `go inst`)
 		a := runAsync(t, f.model(t), pkg)
 		a.wait(t)
-		var ae *agent.Error
-		if !errors.As(a.err, &ae) || ae.Code != agent.CodeOutputMalformed {
+		var ae *contract.Error
+		if !errors.As(a.err, &ae) || ae.Code != contract.CodeOutputMalformed {
 			t.Fatalf("error %v", a.err)
 		}
 	})
@@ -601,11 +601,11 @@ func TestStreamBoundsAndEmitErrors(t *testing.T) {
 	f := newStreamProvider(t, "anthropic", append(deltas, `"}`)...)
 	a := runAsync(t, f.model(t), pkg)
 	a.wait(t)
-	var ae *agent.Error
-	if !errors.As(a.err, &ae) || ae.Code != agent.CodeOutputInvalid || ae.Path != "/properties/answer/maxLength" {
+	var ae *contract.Error
+	if !errors.As(a.err, &ae) || ae.Code != contract.CodeOutputInvalid || ae.Path != "/properties/answer/maxLength" {
 		t.Fatalf("error %v", a.err)
 	}
-	if n := utf8.RuneCountInString(strings.Join(a.emitted(), "")); n > agent.AskMaxAnswerLen {
+	if n := utf8.RuneCountInString(strings.Join(a.emitted(), "")); n > contract.AskMaxAnswerLen {
 		t.Errorf("%d characters emitted", n)
 	}
 

@@ -1,5 +1,5 @@
 // Package provider is the seam between askplane's typed generation
-// contract (internal/agent) and the model providers: provider-neutral
+// contract (internal/contract) and the model providers: provider-neutral
 // Request, Response, Usage, Profile and Client types, the stable *Error,
 // and the shared transport control every adapter calls through. The
 // adapters live in subpackages (openai — also OpenAI-compatible servers —,

@@ -7,7 +7,7 @@ import (
 )
 
 // Stable error codes. Callers branch on Code (never on Message); the codes
-// are part of the contract with internal/agent and the sidecar's logs.
+// are part of the contract with internal/contract and the sidecar's logs.
 const (
 	CodeConfigInvalid         = "PROVIDER_CONFIG_INVALID"
 	CodeCredentialMissing     = "PROVIDER_CREDENTIAL_MISSING"

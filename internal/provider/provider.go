@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Request is one model call, already typed and checked by internal/agent.
+// Request is one model call, already typed and checked by internal/contract.
 type Request struct {
 	Model           string
 	Instructions    string        // trusted system/developer text
@@ -44,7 +44,7 @@ type Response struct {
 	Replay *Replay
 }
 
-// Profile is what a provider can do; internal/agent's Bind checks it.
+// Profile is what a provider can do; internal/contract's Bind checks it.
 type Profile struct {
 	Name             string // "openai", "anthropic", "deepseek", "openai-compatible"
 	Streaming        bool

@@ -15,10 +15,10 @@ import (
 
 	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/baseurl"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/insights"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/store"
 )
@@ -303,7 +303,7 @@ func (c *Config) check() (*checked, error) {
 	if err := c.Sources.check(); err != nil {
 		return nil, configErr("sources.%v", err)
 	}
-	if l := time.Duration(c.RunLease); l != 0 && (l < 100*time.Millisecond || l > run.MaxLease) {
+	if l := time.Duration(c.RunLease); l != 0 && (l < 100*time.Millisecond || l > durable.MaxLease) {
 		return nil, configErr("runLease: must be 100ms to 10m")
 	}
 	switch {

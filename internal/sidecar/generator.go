@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/askplane/askplane/internal/agent"
+	"github.com/askplane/askplane/internal/contract"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/provider"
 	"github.com/askplane/askplane/internal/provider/providers"
@@ -111,11 +111,11 @@ func (g *GeneratorConfig) build(env Env, logger *slog.Logger) (generate.Generato
 	if err != nil {
 		return nil, err
 	}
-	def, err := agent.DefineAskAnswer(agent.ModelDescriptor{Model: cfg.Model, MaxOutputTokens: cfg.MaxOutputTokens})
+	def, err := contract.DefineAskAnswer(contract.ModelDescriptor{Model: cfg.Model, MaxOutputTokens: cfg.MaxOutputTokens})
 	if err != nil {
 		return nil, err
 	}
-	b, err := agent.NewRegistryBuilder(agent.RegistryLimits{})
+	b, err := contract.NewRegistryBuilder(contract.RegistryLimits{})
 	if err != nil {
 		return nil, err
 	}
@@ -126,5 +126,5 @@ func (g *GeneratorConfig) build(env Env, logger *slog.Logger) (generate.Generato
 	if err != nil {
 		return nil, err
 	}
-	return generate.NewModel(def, reg, client, agent.Budget{})
+	return generate.NewModel(def, reg, client, contract.Budget{})
 }

@@ -12,10 +12,10 @@ import (
 
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/askrun"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/generate"
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // RunsConfig bounds a model site's durable answers ("runs" in a site's
@@ -96,9 +96,9 @@ func (c *RunsConfig) check() error {
 	switch {
 	case c.MaxTokens < 0 || c.MaxTokens > 1e9 || c.TokensPerDay < 0 || c.TokensPerDay > 1e12:
 		return errors.New("runs: maxTokens and tokensPerDay must be 0 to 1e9 and 1e12")
-	case c.MaxAttempts < 0 || c.MaxAttempts > run.HardMaxAttempts:
+	case c.MaxAttempts < 0 || c.MaxAttempts > durable.HardMaxAttempts:
 		return errors.New("runs: maxAttempts must be 0 to 32")
-	case c.MaxRounds < 0 || c.MaxRounds > run.HardMaxRounds:
+	case c.MaxRounds < 0 || c.MaxRounds > durable.HardMaxRounds:
 		return errors.New("runs: maxRounds must be 0 to 16")
 	case c.MaxConcurrent < 0 || c.MaxConcurrent > 1e6:
 		return errors.New("runs: maxConcurrent must be 0 to 1e6")
@@ -126,7 +126,7 @@ func (s *Server) durable(st *site) *askrun.Config {
 		return nil
 	}
 	out := int64(m.MaxOutputTokens())
-	b := run.Budget{MaxTokens: c.MaxTokens, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds, MaxCostMicros: micros(c.MaxCostUSD)}
+	b := durable.Budget{MaxTokens: c.MaxTokens, MaxAttempts: c.MaxAttempts, MaxRounds: c.MaxRounds, MaxCostMicros: micros(c.MaxCostUSD)}
 	if b.MaxTokens == 0 {
 		b.MaxTokens = 8*out + 16_000
 	}
@@ -153,49 +153,49 @@ func (s *Server) durable(st *site) *askrun.Config {
 	}
 	return &askrun.Config{
 		Worker: s.worker, Model: m, Budget: b, Tools: tools,
-		Ceilings: run.Ceilings{MaxConcurrent: concurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
+		Ceilings: durable.Ceilings{MaxConcurrent: concurrent, TokensPerDay: c.TokensPerDay, CostMicrosPerDay: micros(c.CostPerDayUSD)},
 		Pricing:  askrun.Pricing{InputMicrosPerMTok: micros(c.InputUSDPerMTok), OutputMicrosPerMTok: micros(c.OutputUSDPerMTok)},
 	}
 }
 
 // runSites is what the Worker needs of each durable site.
 type runSites struct {
-	handlers map[string]*askrun.Runs // by site id
-	ceilings map[string]run.Ceilings // by site id
+	handlers map[string]*askrun.Runs     // by site id
+	ceilings map[string]durable.Ceilings // by site id
 }
 
 // newWorker builds the server's run worker when the store keeps runs.
 func (s *Server) newWorker(sink metrics.Sink) {
-	rs, ok := s.sessions.(run.Store)
+	rs, ok := s.sessions.(durable.Store)
 	if !ok {
 		return
 	}
-	s.runSites = &runSites{handlers: map[string]*askrun.Runs{}, ceilings: map[string]run.Ceilings{}}
+	s.runSites = &runSites{handlers: map[string]*askrun.Runs{}, ceilings: map[string]durable.Ceilings{}}
 	sites := s.runSites
-	s.worker = &run.Worker{
+	s.worker = &durable.Worker{
 		Store: rs,
 		Owner: "askplane-" + strings.ToLower(rand.Text()[:12]),
 		Lease: s.runLease(),
-		Program: func(r run.Run) (run.Program, error) {
+		Program: func(r durable.Run) (durable.Program, error) {
 			h := sites.handlers[r.Site]
 			if h == nil {
 				return nil, errors.New("sidecar: the run's site is not served here")
 			}
 			return h.Program(r)
 		},
-		End: func(r run.Run, err error) run.Ending {
+		End: func(r durable.Run, err error) durable.Ending {
 			if h := sites.handlers[r.Site]; h != nil {
 				return h.End(r, err)
 			}
 			return (*askrun.Runs)(nil).End(r, err)
 		},
-		Ceilings: func(site string) run.Ceilings { return sites.ceilings[site] },
+		Ceilings: func(site string) durable.Ceilings { return sites.ceilings[site] },
 		Observe: func(site, name string) {
 			if sink == nil {
 				return
 			}
 			outcome := ask.OutcomeOK
-			if state, ok := strings.CutPrefix(name, "run."); ok && run.State(state).Terminal() {
+			if state, ok := strings.CutPrefix(name, "run."); ok && durable.State(state).Terminal() {
 				name, outcome = askrun.MetricRunEnded, state
 			}
 			sink.Observe(metrics.Metric{Name: name, SiteID: site, Value: 1, Unit: ask.UnitCount, Outcome: outcome, EmittedAt: time.Now()})
@@ -273,7 +273,7 @@ func (s *Server) runLease() time.Duration {
 }
 
 // shutdownRuns gives the runs this instance executes up to grace to
-// finish, then hands the rest on (run.Worker.Shutdown).
+// finish, then hands the rest on (durable.Worker.Shutdown).
 func (s *Server) shutdownRuns(grace time.Duration) {
 	if s.worker == nil {
 		return

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/protocol"
-	"github.com/askplane/askplane/internal/run"
 )
 
 // durableServer serves one model site (OpenAI's wire, from fake) on a
@@ -161,7 +161,7 @@ func TestDurableStopCancelsExactly(t *testing.T) {
 		t.Fatalf("stream after Stop:\n%s", a.body)
 	}
 	r, err := s.worker.Store.Get(t.Context(), runID)
-	if err != nil || r.State != run.StateCancelled || r.Attempts != 1 {
+	if err != nil || r.State != durable.StateCancelled || r.Attempts != 1 {
 		t.Fatalf("run after Stop: %s, %d attempts, %v", r.State, r.Attempts, err)
 	}
 	time.Sleep(100 * time.Millisecond)

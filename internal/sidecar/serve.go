@@ -37,7 +37,7 @@ func (s *Server) HTTPServer() *http.Server {
 // flight with a terminal, retryable error event (Drain), and waits up to
 // shutdownTimeout for the handlers to return. Durable runs this instance
 // executes get half of shutdownTimeout to finish; the rest are handed on
-// to another instance (run.Worker.Shutdown). It returns nil after a clean
+// to another instance (durable.Worker.Shutdown). It returns nil after a clean
 // shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if ln == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/ask"
 	"github.com/askplane/askplane/internal/askrun"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/engines"
 	"github.com/askplane/askplane/internal/grounding"
 	"github.com/askplane/askplane/internal/insights"
@@ -22,7 +23,6 @@ import (
 	"github.com/askplane/askplane/internal/metrics"
 	"github.com/askplane/askplane/internal/replay"
 	"github.com/askplane/askplane/internal/review"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/session"
 	"github.com/askplane/askplane/internal/static"
 	"github.com/askplane/askplane/internal/store"
@@ -67,7 +67,7 @@ type Server struct {
 
 	// Durable runs (runs.go): the worker, nil when the store keeps no
 	// runs, the durable sites, and the sweeper.
-	worker    *run.Worker
+	worker    *durable.Worker
 	runSites  *runSites
 	stopSweep context.CancelFunc
 	swept     chan struct{}

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/corpus"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/askplane/askplane/internal/evidence"
 	"github.com/askplane/askplane/internal/fakesite"
-	"github.com/askplane/askplane/internal/run"
 	"github.com/askplane/askplane/internal/store/storetest"
 )
 
@@ -182,7 +182,7 @@ func replayed(t *testing.T, name, output string) []byte {
 }
 
 // runState reads a run's state and checkpoint.
-func runCheckpoint(t *testing.T, s *Server, id string) (run.Run, map[string]json.RawMessage) {
+func runCheckpoint(t *testing.T, s *Server, id string) (durable.Run, map[string]json.RawMessage) {
 	t.Helper()
 	r, err := s.worker.Store.Get(t.Context(), id)
 	if err != nil {
@@ -202,12 +202,12 @@ func runCheckpoint(t *testing.T, s *Server, id string) (run.Run, map[string]json
 // resumeAs admits a run id on s with done's subject, snapshot and budget
 // (its deadline a minute away), starting from the checkpoint cp, and
 // executes it there.
-func resumeAs(t *testing.T, s *Server, done run.Run, id string, cp []byte) {
+func resumeAs(t *testing.T, s *Server, done durable.Run, id string, cp []byte) {
 	t.Helper()
 	b := done.Budget
 	b.Deadline = time.Now().Add(time.Minute)
-	_, lease, _, err := s.worker.Store.Admit(t.Context(), run.Admission{
-		ID: id, Site: "docs", Subject: done.Subject, RequestDigest: run.Digest([]byte(id)),
+	_, lease, _, err := s.worker.Store.Admit(t.Context(), durable.Admission{
+		ID: id, Site: "docs", Subject: done.Subject, RequestDigest: durable.Digest([]byte(id)),
 		Snapshot: done.Snapshot, Budget: b, FirstEvent: []byte(`{"type":"tool","id":"x","name":"run","args":{}}`), Checkpoint: cp,
 		Owner: s.worker.Owner, Lease: time.Minute,
 	})
@@ -307,7 +307,7 @@ func TestToolLoopThreeRounds(t *testing.T) {
 					} `json:"searches"`
 				}
 				json.Unmarshal(st["rounds"], &rounds)
-				if r.State != run.StateCompleted || r.Attempts != 3 || len(rounds) != 2 || len(rounds[0].Searches) != 1 || len(rounds[1].Searches) != 1 ||
+				if r.State != durable.StateCompleted || r.Attempts != 3 || len(rounds) != 2 || len(rounds[0].Searches) != 1 || len(rounds[1].Searches) != 1 ||
 					!bytes.Equal(rounds[0].Turn.Replay.Payload, compactJSON(t, r1)) || len(rounds[1].Turn.Outcomes) != 1 ||
 					"/review/?corpus=docs-public#"+rounds[1].Searches[0].Fragment != searches[1].Args["evidence"] {
 					t.Fatalf("run %s, %d attempts; checkpoint rounds %s", r.State, r.Attempts, st["rounds"])
@@ -334,7 +334,7 @@ func TestToolLoopStopsAtMaxRounds(t *testing.T) {
 				t.Fatalf("%d %s", a.status, a.body)
 			}
 			r, _ := runCheckpoint(t, s, a.header.Get("X-Askplane-Run"))
-			if n := len(fake.requests()); n != 2 || r.State != run.StateFailed || r.Attempts != 2 {
+			if n := len(fake.requests()); n != 2 || r.State != durable.StateFailed || r.Attempts != 2 {
 				t.Fatalf("%d calls; run %s, %d attempts", n, r.State, r.Attempts)
 			}
 		})
@@ -378,12 +378,12 @@ func TestToolLoopRefusesATamperedTranscript(t *testing.T) {
 				resumeAs(t, s, done, id, cp)
 				r, _ := runCheckpoint(t, s, id)
 				if what == "control" {
-					if n := len(fake.requests()) - before; n != 1 || r.State != run.StateCompleted || r.Attempts != 1 {
+					if n := len(fake.requests()) - before; n != 1 || r.State != durable.StateCompleted || r.Attempts != 1 {
 						t.Fatalf("control: %d provider calls; run %s with %d attempts", n, r.State, r.Attempts)
 					}
 					continue
 				}
-				if n := len(fake.requests()) - before; n != 0 || r.State != run.StateFailed || r.Attempts != 0 {
+				if n := len(fake.requests()) - before; n != 0 || r.State != durable.StateFailed || r.Attempts != 0 {
 					t.Fatalf("%s: %d provider calls; run %s with %d attempts", what, n, r.State, r.Attempts)
 				}
 			}
@@ -419,7 +419,7 @@ func TestToolLoopStopMidRound(t *testing.T) {
 		t.Fatalf("stream after Stop:\n%s", b)
 	}
 	r, st := runCheckpoint(t, s, id)
-	if r.State != run.StateCancelled || r.Attempts != 2 || !strings.Contains(string(st["rounds"]), "toolu_1") {
+	if r.State != durable.StateCancelled || r.Attempts != 2 || !strings.Contains(string(st["rounds"]), "toolu_1") {
 		t.Fatalf("run %s, %d attempts", r.State, r.Attempts)
 	}
 	time.Sleep(100 * time.Millisecond)
@@ -471,7 +471,7 @@ func TestToolLoopResumeDoesNotResendACompletedRound(t *testing.T) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
-			var r run.Run
+			var r durable.Run
 			for {
 				r, err = sb.worker.Store.Get(t.Context(), id)
 				if err == nil && r.State.Terminal() {
@@ -483,7 +483,7 @@ func TestToolLoopResumeDoesNotResendACompletedRound(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 			reqs := fake.requests()
-			if r.State != run.StateCompleted || len(reqs) != 3 {
+			if r.State != durable.StateCompleted || len(reqs) != 3 {
 				t.Fatalf("run %s; %d provider calls, want 3 (round 1, A's round 2, B's round 2)", r.State, len(reqs))
 			}
 			one := replayed(t, name, r1)
@@ -495,7 +495,7 @@ func TestToolLoopResumeDoesNotResendACompletedRound(t *testing.T) {
 			if !bytes.Contains(reqs[2], []byte(`"tool_choice":"auto"`)) {
 				t.Fatalf("B's call is not round 2:\n%s", reqs[2])
 			}
-			evs, err := sb.worker.Store.Events(t.Context(), id, 0, run.MaxEventsPerRead)
+			evs, err := sb.worker.Store.Events(t.Context(), id, 0, durable.MaxEventsPerRead)
 			var log []string
 			for _, e := range evs {
 				log = append(log, string(e.Data))
@@ -526,9 +526,9 @@ func TestToolLoopChangedToolSetRefusesToResume(t *testing.T) {
 	before := len(fake.requests())
 	resumeAs(t, sb, done, "run-moved", cp)
 	r, _ := runCheckpoint(t, sb, "run-moved")
-	evs, _ := sb.worker.Store.Events(t.Context(), "run-moved", 0, run.MaxEventsPerRead)
+	evs, _ := sb.worker.Store.Events(t.Context(), "run-moved", 0, durable.MaxEventsPerRead)
 	last := string(evs[len(evs)-1].Data)
-	if n := len(fake.requests()) - before; n != 0 || r.State != run.StateFailed || !strings.Contains(last, "changed since this answer began") {
+	if n := len(fake.requests()) - before; n != 0 || r.State != durable.StateFailed || !strings.Contains(last, "changed since this answer began") {
 		t.Fatalf("%d calls; run %s; last event %s", n, r.State, last)
 	}
 }

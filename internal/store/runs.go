@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/askplane/askplane/internal/run"
+	"github.com/askplane/askplane/internal/durable"
 )
 
-// Runs is the run store (run.Store) both persistent backends implement.
+// Runs is the run store (durable.Store) both persistent backends implement.
 // The transactions are written once, here, over runDB, a small dialect:
 // SQLite serialises every write transaction (BEGIN IMMEDIATE), PostgreSQL
 // locks the run's row (FOR UPDATE) and, at admission, the site (an
@@ -20,74 +20,74 @@ import (
 // with skewed clocks agree on when a lease expired. Fencing never depends
 // on a clock: only the fence number decides whether a write lands.
 type Runs interface {
-	run.Store
+	durable.Store
 }
 
-// runStore implements run.Store over one backend's runDB; SQLite and
+// runStore implements durable.Store over one backend's runDB; SQLite and
 // Postgres embed it, so both serve the same transactions.
 type runStore struct{ db runDB }
 
-// Admit implements run.Store.
-func (r runStore) Admit(ctx context.Context, a run.Admission) (run.Run, run.Lease, bool, error) {
+// Admit implements durable.Store.
+func (r runStore) Admit(ctx context.Context, a durable.Admission) (durable.Run, durable.Lease, bool, error) {
 	return runAdmit(ctx, r.db, a)
 }
 
-// Get implements run.Store.
-func (r runStore) Get(ctx context.Context, id string) (run.Run, error) {
+// Get implements durable.Store.
+func (r runStore) Get(ctx context.Context, id string) (durable.Run, error) {
 	return runGet(ctx, r.db, id)
 }
 
-// Claim implements run.Store.
-func (r runStore) Claim(ctx context.Context, id, owner string, ttl time.Duration) (run.Lease, error) {
+// Claim implements durable.Store.
+func (r runStore) Claim(ctx context.Context, id, owner string, ttl time.Duration) (durable.Lease, error) {
 	return runClaim(ctx, r.db, id, owner, ttl)
 }
 
-// ClaimExpired implements run.Store.
-func (r runStore) ClaimExpired(ctx context.Context, owner string, ttl time.Duration) (run.Lease, bool, error) {
+// ClaimExpired implements durable.Store.
+func (r runStore) ClaimExpired(ctx context.Context, owner string, ttl time.Duration) (durable.Lease, bool, error) {
 	return runClaimExpired(ctx, r.db, r.db.skipLocked(), owner, ttl)
 }
 
-// Renew implements run.Store.
-func (r runStore) Renew(ctx context.Context, l run.Lease, ttl time.Duration) (run.Lease, run.Run, error) {
+// Renew implements durable.Store.
+func (r runStore) Renew(ctx context.Context, l durable.Lease, ttl time.Duration) (durable.Lease, durable.Run, error) {
 	return runRenew(ctx, r.db, l, ttl)
 }
 
-// BeginAttempt implements run.Store.
-func (r runStore) BeginAttempt(ctx context.Context, l run.Lease, st run.AttemptStart, c run.Ceilings) (int, error) {
+// BeginAttempt implements durable.Store.
+func (r runStore) BeginAttempt(ctx context.Context, l durable.Lease, st durable.AttemptStart, c durable.Ceilings) (int, error) {
 	return runBeginAttempt(ctx, r.db, l, st, c)
 }
 
-// Commit implements run.Store.
-func (r runStore) Commit(ctx context.Context, l run.Lease, w run.Write) error {
+// Commit implements durable.Store.
+func (r runStore) Commit(ctx context.Context, l durable.Lease, w durable.Write) error {
 	return runCommit(ctx, r.db, l, w)
 }
 
-// Checkpoint implements run.Store.
-func (r runStore) Checkpoint(ctx context.Context, id string) (run.Checkpoint, error) {
+// Checkpoint implements durable.Store.
+func (r runStore) Checkpoint(ctx context.Context, id string) (durable.Checkpoint, error) {
 	return runCheckpoint(ctx, r.db, id)
 }
 
-// Attempts implements run.Store.
-func (r runStore) Attempts(ctx context.Context, id string) ([]run.Attempt, error) {
+// Attempts implements durable.Store.
+func (r runStore) Attempts(ctx context.Context, id string) ([]durable.Attempt, error) {
 	return runAttempts(ctx, r.db, id)
 }
 
-// Events implements run.Store.
-func (r runStore) Events(ctx context.Context, id string, after, max int) ([]run.Event, error) {
+// Events implements durable.Store.
+func (r runStore) Events(ctx context.Context, id string, after, max int) ([]durable.Event, error) {
 	return runEvents(ctx, r.db, id, after, max)
 }
 
-// Cancel implements run.Store.
-func (r runStore) Cancel(ctx context.Context, id string, event []byte) (run.Run, error) {
+// Cancel implements durable.Store.
+func (r runStore) Cancel(ctx context.Context, id string, event []byte) (durable.Run, error) {
 	return runCancel(ctx, r.db, id, event)
 }
 
-// DayUsage implements run.Store.
-func (r runStore) DayUsage(ctx context.Context, site string, day time.Time) (run.Spend, error) {
+// DayUsage implements durable.Store.
+func (r runStore) DayUsage(ctx context.Context, site string, day time.Time) (durable.Spend, error) {
 	return runDayUsage(ctx, r.db, site, day)
 }
 
-// PruneRuns implements run.Store.
+// PruneRuns implements durable.Store.
 func (r runStore) PruneRuns(ctx context.Context, before time.Time) (int64, error) {
 	return runPrune(ctx, r.db, before)
 }
@@ -132,7 +132,7 @@ const runColumns = `run_id, site_id, subject, session_id, idem_key, request_dige
 	events, event_bytes, attempts, rounds, used_tokens, used_cost, created_at, updated_at`
 
 type runRow struct {
-	r                                                                run.Run
+	r                                                                durable.Run
 	maxRounds, maxAttempts, events, attempts, rounds                 int64
 	deadline, leaseUntil, cancel, createdAt, updatedAt, usedT, usedC int64
 	state                                                            string
@@ -147,24 +147,24 @@ func (x *runRow) dest() []any {
 		&x.events, &r.EventBytes, &x.attempts, &x.rounds, &x.usedT, &x.usedC, &x.createdAt, &x.updatedAt}
 }
 
-func (x *runRow) run() (run.Run, error) {
+func (x *runRow) run() (durable.Run, error) {
 	r := x.r
-	r.State = run.State(x.state)
+	r.State = durable.State(x.state)
 	if !r.State.Valid() {
-		return run.Run{}, &run.Error{Code: run.CodeCorrupt, Op: "load", Reason: "stored state is unknown"}
+		return durable.Run{}, &durable.Error{Code: durable.CodeCorrupt, Op: "load", Reason: "stored state is unknown"}
 	}
 	r.Budget.MaxRounds, r.Budget.MaxAttempts = int(x.maxRounds), int(x.maxAttempts)
 	r.Budget.Deadline = time.UnixMilli(x.deadline)
 	r.LeaseUntil = time.UnixMilli(x.leaseUntil)
 	r.CancelRequested = x.cancel != 0
 	r.Events, r.Attempts, r.Rounds = int(x.events), int(x.attempts), int(x.rounds)
-	r.Used = run.Spend{Tokens: x.usedT, CostMicros: x.usedC}
+	r.Used = durable.Spend{Tokens: x.usedT, CostMicros: x.usedC}
 	r.CreatedAt, r.UpdatedAt = time.UnixMilli(x.createdAt), time.UnixMilli(x.updatedAt)
 	return r, nil
 }
 
 // loadRun reads a run in tx, locked when lock.
-func loadRun(ctx context.Context, db runDB, tx runTx, id string, lock bool) (run.Run, bool, error) {
+func loadRun(ctx context.Context, db runDB, tx runTx, id string, lock bool) (durable.Run, bool, error) {
 	q := `SELECT ` + runColumns + ` FROM runs WHERE run_id = ?`
 	if lock {
 		q += db.forUpdate()
@@ -172,7 +172,7 @@ func loadRun(ctx context.Context, db runDB, tx runTx, id string, lock bool) (run
 	var x runRow
 	found, err := tx.row(ctx, q, []any{id}, x.dest()...)
 	if err != nil || !found {
-		return run.Run{}, found, err
+		return durable.Run{}, found, err
 	}
 	r, err := x.run()
 	return r, true, err
@@ -189,8 +189,8 @@ func inTx(ctx context.Context, db runDB, op string, fn func(ctx context.Context,
 	}
 	defer tx.rollback()
 	if err := fn(ctx, tx); err != nil {
-		var re *run.Error
-		var be *run.BudgetError
+		var re *durable.Error
+		var be *durable.BudgetError
 		if errors.As(err, &re) || errors.As(err, &be) {
 			return err
 		}
@@ -202,9 +202,9 @@ func inTx(ctx context.Context, db runDB, op string, fn func(ctx context.Context,
 	return nil
 }
 
-func runAdmit(ctx context.Context, db runDB, a run.Admission) (r run.Run, l run.Lease, joined bool, err error) {
-	if err := run.CheckAdmission(a); err != nil {
-		return run.Run{}, run.Lease{}, false, err
+func runAdmit(ctx context.Context, db runDB, a durable.Admission) (r durable.Run, l durable.Lease, joined bool, err error) {
+	if err := durable.CheckAdmission(a); err != nil {
+		return durable.Run{}, durable.Lease{}, false, err
 	}
 	err = inTx(ctx, db, "admit", func(ctx context.Context, tx runTx) error {
 		if err := tx.lockSite(ctx, a.Site); err != nil {
@@ -223,14 +223,14 @@ func runAdmit(ctx context.Context, db runDB, a run.Admission) (r run.Run, l run.
 			}
 			if found {
 				if digest != a.RequestDigest {
-					return &run.Error{Code: run.CodeIdempotencyMismatch, Op: "admit", Reason: "the key was used for another request"}
+					return &durable.Error{Code: durable.CodeIdempotencyMismatch, Op: "admit", Reason: "the key was used for another request"}
 				}
 				r, _, err = loadRun(ctx, db, tx, id, false)
 				joined = true
 				return err
 			}
 		}
-		if err := checkCeilings(ctx, tx, a.Site, a.Ceilings, run.Usage{}, now, true); err != nil {
+		if err := checkCeilings(ctx, tx, a.Site, a.Ceilings, durable.Usage{}, now, true); err != nil {
 			return err
 		}
 		until := now + a.Lease.Milliseconds()
@@ -238,29 +238,29 @@ func runAdmit(ctx context.Context, db runDB, a run.Admission) (r run.Run, l run.
 			a.ID, a.Site, a.Subject, a.Session, a.IdempotencyKey, a.RequestDigest,
 			a.Snapshot.Agent, a.Snapshot.Schema, a.Snapshot.Model, a.Snapshot.Tool,
 			a.Budget.MaxTokens, a.Budget.MaxCostMicros, a.Budget.MaxRounds, a.Budget.MaxAttempts, a.Budget.Deadline.UnixMilli(),
-			string(run.StateAdmitted), a.Owner, until, len(a.FirstEvent), now, now); err != nil {
+			string(durable.StateAdmitted), a.Owner, until, len(a.FirstEvent), now, now); err != nil {
 			return err
 		}
 		if _, err := tx.exec(ctx, `INSERT INTO run_events (run_id, seq, data) VALUES (?, 1, ?)`, a.ID, string(a.FirstEvent)); err != nil {
 			return err
 		}
 		if _, err := tx.exec(ctx, `INSERT INTO run_checkpoints (run_id, step, digest, data) VALUES (?, 0, ?, ?)`,
-			a.ID, run.Digest(a.Checkpoint), string(a.Checkpoint)); err != nil {
+			a.ID, durable.Digest(a.Checkpoint), string(a.Checkpoint)); err != nil {
 			return err
 		}
 		r, _, err = loadRun(ctx, db, tx, a.ID, false)
-		l = run.Lease{RunID: a.ID, Owner: a.Owner, Fence: 1, Until: time.UnixMilli(until)}
+		l = durable.Lease{RunID: a.ID, Owner: a.Owner, Fence: 1, Until: time.UnixMilli(until)}
 		return err
 	})
 	if err != nil {
-		return run.Run{}, run.Lease{}, false, err
+		return durable.Run{}, durable.Lease{}, false, err
 	}
 	return r, l, joined, nil
 }
 
 // checkCeilings refuses what would pass the site's ceilings: the runs in
 // flight (at admission) and the day's tokens and cost with reserve added.
-func checkCeilings(ctx context.Context, tx runTx, site string, c run.Ceilings, reserve run.Usage, now int64, admission bool) error {
+func checkCeilings(ctx context.Context, tx runTx, site string, c durable.Ceilings, reserve durable.Usage, now int64, admission bool) error {
 	if admission && c.MaxConcurrent > 0 {
 		var n int64
 		if _, err := tx.row(ctx, `SELECT count(*) FROM runs WHERE site_id = ? AND state IN ('admitted', 'running') AND deadline > ?`,
@@ -268,38 +268,38 @@ func checkCeilings(ctx context.Context, tx runTx, site string, c run.Ceilings, r
 			return err
 		}
 		if n >= int64(c.MaxConcurrent) {
-			return &run.BudgetError{Limit: run.LimitConcurrent, RetryAfter: time.Second}
+			return &durable.BudgetError{Limit: durable.LimitConcurrent, RetryAfter: time.Second}
 		}
 	}
 	if c.TokensPerDay == 0 && c.CostMicrosPerDay == 0 {
 		return nil
 	}
-	day := run.DayStart(time.UnixMilli(now))
+	day := durable.DayStart(time.UnixMilli(now))
 	var tokens, cost int64
 	if _, err := tx.row(ctx, `SELECT tokens, cost FROM run_usage WHERE site_id = ? AND day = ?`,
 		[]any{site, day.UnixMilli()}, &tokens, &cost); err != nil {
 		return err
 	}
-	wait := run.UntilTomorrow(time.UnixMilli(now))
+	wait := durable.UntilTomorrow(time.UnixMilli(now))
 	// At admission the day must have room left at all; at an attempt,
 	// room for the attempt's reservation.
 	if c.TokensPerDay > 0 && (tokens >= c.TokensPerDay || tokens+reserve.Tokens() > c.TokensPerDay) {
-		return &run.BudgetError{Limit: run.LimitTokensPerDay, RetryAfter: wait}
+		return &durable.BudgetError{Limit: durable.LimitTokensPerDay, RetryAfter: wait}
 	}
 	if c.CostMicrosPerDay > 0 && (cost >= c.CostMicrosPerDay || cost+reserve.CostMicros > c.CostMicrosPerDay) {
-		return &run.BudgetError{Limit: run.LimitCostPerDay, RetryAfter: wait}
+		return &durable.BudgetError{Limit: durable.LimitCostPerDay, RetryAfter: wait}
 	}
 	return nil
 }
 
-func runGet(ctx context.Context, db runDB, id string) (run.Run, error) {
-	var r run.Run
+func runGet(ctx context.Context, db runDB, id string) (durable.Run, error) {
+	var r durable.Run
 	err := inTx(ctx, db, "get", func(ctx context.Context, tx runTx) error {
 		var found bool
 		var err error
 		r, found, err = loadRun(ctx, db, tx, id, false)
 		if err == nil && !found {
-			return run.NotFound("get")
+			return durable.NotFound("get")
 		}
 		return err
 	})
@@ -309,27 +309,27 @@ func runGet(ctx context.Context, db runDB, id string) (run.Run, error) {
 // takeover raises the fence of a run whose lease expired and marks the
 // previous holder's started attempts unknown: it may have dispatched them,
 // and it can no longer record what came back.
-func takeover(ctx context.Context, tx runTx, id, owner string, ttl time.Duration, now, fence int64) (run.Lease, error) {
+func takeover(ctx context.Context, tx runTx, id, owner string, ttl time.Duration, now, fence int64) (durable.Lease, error) {
 	until := now + ttl.Milliseconds()
 	if _, err := tx.exec(ctx, `UPDATE runs SET fence = ?, lease_owner = ?, lease_until = ?, updated_at = ? WHERE run_id = ?`,
 		fence+1, owner, until, now, id); err != nil {
-		return run.Lease{}, err
+		return durable.Lease{}, err
 	}
 	if _, err := tx.exec(ctx, `UPDATE run_attempts SET state = 'unknown', ended_at = ? WHERE run_id = ? AND state = 'started'`, now, id); err != nil {
-		return run.Lease{}, err
+		return durable.Lease{}, err
 	}
-	return run.Lease{RunID: id, Owner: owner, Fence: fence + 1, Until: time.UnixMilli(until)}, nil
+	return durable.Lease{RunID: id, Owner: owner, Fence: fence + 1, Until: time.UnixMilli(until)}, nil
 }
 
-func runClaim(ctx context.Context, db runDB, id, owner string, ttl time.Duration) (run.Lease, error) {
+func runClaim(ctx context.Context, db runDB, id, owner string, ttl time.Duration) (durable.Lease, error) {
 	const op = "claim"
-	if err := run.CheckLease(op, ttl); err != nil {
-		return run.Lease{}, err
+	if err := durable.CheckLease(op, ttl); err != nil {
+		return durable.Lease{}, err
 	}
-	if !run.SafeID(owner) {
-		return run.Lease{}, run.Invalid(op, "owner is not a SafeIdentifier")
+	if !durable.SafeID(owner) {
+		return durable.Lease{}, durable.Invalid(op, "owner is not a SafeIdentifier")
 	}
-	var l run.Lease
+	var l durable.Lease
 	err := inTx(ctx, db, op, func(ctx context.Context, tx runTx) error {
 		now, err := tx.now(ctx)
 		if err != nil {
@@ -340,11 +340,11 @@ func runClaim(ctx context.Context, db runDB, id, owner string, ttl time.Duration
 		case err != nil:
 			return err
 		case !found:
-			return run.NotFound(op)
+			return durable.NotFound(op)
 		case r.State.Terminal():
-			return run.Terminal(op)
+			return durable.Terminal(op)
 		case r.LeaseUntil.UnixMilli() >= now:
-			return run.LeaseHeld(op)
+			return durable.LeaseHeld(op)
 		}
 		l, err = takeover(ctx, tx, id, owner, ttl, now, r.Fence)
 		return err
@@ -352,15 +352,15 @@ func runClaim(ctx context.Context, db runDB, id, owner string, ttl time.Duration
 	return l, err
 }
 
-func runClaimExpired(ctx context.Context, db runDB, skipLocked string, owner string, ttl time.Duration) (run.Lease, bool, error) {
+func runClaimExpired(ctx context.Context, db runDB, skipLocked string, owner string, ttl time.Duration) (durable.Lease, bool, error) {
 	const op = "claim"
-	if err := run.CheckLease(op, ttl); err != nil {
-		return run.Lease{}, false, err
+	if err := durable.CheckLease(op, ttl); err != nil {
+		return durable.Lease{}, false, err
 	}
-	if !run.SafeID(owner) {
-		return run.Lease{}, false, run.Invalid(op, "owner is not a SafeIdentifier")
+	if !durable.SafeID(owner) {
+		return durable.Lease{}, false, durable.Invalid(op, "owner is not a SafeIdentifier")
 	}
-	var l run.Lease
+	var l durable.Lease
 	var ok bool
 	err := inTx(ctx, db, op, func(ctx context.Context, tx runTx) error {
 		now, err := tx.now(ctx)
@@ -382,27 +382,27 @@ func runClaimExpired(ctx context.Context, db runDB, skipLocked string, owner str
 }
 
 // fenced loads the run under its lock and checks that l still holds it.
-func fenced(ctx context.Context, db runDB, tx runTx, op string, l run.Lease) (run.Run, error) {
+func fenced(ctx context.Context, db runDB, tx runTx, op string, l durable.Lease) (durable.Run, error) {
 	r, found, err := loadRun(ctx, db, tx, l.RunID, true)
 	switch {
 	case err != nil:
-		return run.Run{}, err
+		return durable.Run{}, err
 	case !found:
-		return run.Run{}, run.NotFound(op)
+		return durable.Run{}, durable.NotFound(op)
 	case r.Fence != l.Fence || r.LeaseOwner != l.Owner:
-		return run.Run{}, run.Fenced(op)
+		return durable.Run{}, durable.Fenced(op)
 	case r.State.Terminal():
-		return run.Run{}, run.Terminal(op)
+		return durable.Run{}, durable.Terminal(op)
 	}
 	return r, nil
 }
 
-func runRenew(ctx context.Context, db runDB, l run.Lease, ttl time.Duration) (run.Lease, run.Run, error) {
+func runRenew(ctx context.Context, db runDB, l durable.Lease, ttl time.Duration) (durable.Lease, durable.Run, error) {
 	const op = "renew"
-	if err := run.CheckLease(op, ttl); err != nil {
-		return run.Lease{}, run.Run{}, err
+	if err := durable.CheckLease(op, ttl); err != nil {
+		return durable.Lease{}, durable.Run{}, err
 	}
-	var r run.Run
+	var r durable.Run
 	err := inTx(ctx, db, op, func(ctx context.Context, tx runTx) error {
 		now, err := tx.now(ctx)
 		if err != nil {
@@ -421,9 +421,9 @@ func runRenew(ctx context.Context, db runDB, l run.Lease, ttl time.Duration) (ru
 	return l, r, err
 }
 
-func runBeginAttempt(ctx context.Context, db runDB, l run.Lease, s run.AttemptStart, c run.Ceilings) (int, error) {
+func runBeginAttempt(ctx context.Context, db runDB, l durable.Lease, s durable.AttemptStart, c durable.Ceilings) (int, error) {
 	const op = "begin attempt"
-	if err := run.CheckStart(s); err != nil {
+	if err := durable.CheckStart(s); err != nil {
 		return 0, err
 	}
 	var n int
@@ -439,23 +439,23 @@ func runBeginAttempt(ctx context.Context, db runDB, l run.Lease, s run.AttemptSt
 		b := r.Budget
 		switch {
 		case r.CancelRequested:
-			return run.Cancelled(op)
+			return durable.Cancelled(op)
 		case now >= b.Deadline.UnixMilli():
-			return &run.BudgetError{Limit: run.LimitDeadline}
+			return &durable.BudgetError{Limit: durable.LimitDeadline}
 		case r.Attempts+1 > b.MaxAttempts:
-			return &run.BudgetError{Limit: run.LimitAttempts}
+			return &durable.BudgetError{Limit: durable.LimitAttempts}
 		case s.Round > b.MaxRounds:
-			return &run.BudgetError{Limit: run.LimitRounds}
+			return &durable.BudgetError{Limit: durable.LimitRounds}
 		case r.Used.Tokens+s.Reserve.Tokens() > b.MaxTokens:
-			return &run.BudgetError{Limit: run.LimitTokens}
+			return &durable.BudgetError{Limit: durable.LimitTokens}
 		case r.Used.CostMicros+s.Reserve.CostMicros > b.MaxCostMicros:
-			return &run.BudgetError{Limit: run.LimitCost}
+			return &durable.BudgetError{Limit: durable.LimitCost}
 		}
 		if err := checkCeilings(ctx, tx, r.Site, c, s.Reserve, now, false); err != nil {
 			return err
 		}
 		n = r.Attempts + 1
-		day := run.DayStart(time.UnixMilli(now)).UnixMilli()
+		day := durable.DayStart(time.UnixMilli(now)).UnixMilli()
 		if _, err := tx.exec(ctx, `INSERT INTO run_attempts (run_id, n, round, state, fence, day, reserved_in, reserved_out, reserved_cost,
 			input_tokens, output_tokens, cost, outcome, started_at, ended_at) VALUES (?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, 0)`,
 			l.RunID, n, s.Round, l.Fence, day, s.Reserve.InputTokens, s.Reserve.OutputTokens, s.Reserve.CostMicros,
@@ -481,9 +481,9 @@ func addDayUsage(ctx context.Context, tx runTx, site string, day, tokens, cost i
 	return err
 }
 
-func runCommit(ctx context.Context, db runDB, l run.Lease, w run.Write) error {
+func runCommit(ctx context.Context, db runDB, l durable.Lease, w durable.Write) error {
 	const op = "commit"
-	if err := run.CheckWrite(w); err != nil {
+	if err := durable.CheckWrite(w); err != nil {
 		return err
 	}
 	return inTx(ctx, db, op, func(ctx context.Context, tx runTx) error {
@@ -502,12 +502,12 @@ func runCommit(ctx context.Context, db runDB, l run.Lease, w run.Write) error {
 		}
 		if c := w.Checkpoint; c != nil {
 			n, err := tx.exec(ctx, `UPDATE run_checkpoints SET step = ?, digest = ?, data = ? WHERE run_id = ? AND step < ?`,
-				c.Step, run.Digest(c.Data), string(c.Data), l.RunID, c.Step)
+				c.Step, durable.Digest(c.Data), string(c.Data), l.RunID, c.Step)
 			if err != nil {
 				return err
 			}
 			if n != 1 {
-				return run.Invalid(op, "checkpoint step is not above the stored one")
+				return durable.Invalid(op, "checkpoint step is not above the stored one")
 			}
 		}
 		if err := appendEvents(ctx, tx, op, r, w.Events); err != nil {
@@ -526,7 +526,7 @@ func runCommit(ctx context.Context, db runDB, l run.Lease, w run.Write) error {
 // settle ends a started attempt and moves the run's and the day's
 // charge from the reservation to the reported usage (an unknown outcome
 // keeps the reservation).
-func settle(ctx context.Context, tx runTx, r run.Run, e *run.AttemptEnd, now int64) error {
+func settle(ctx context.Context, tx runTx, r durable.Run, e *durable.AttemptEnd, now int64) error {
 	var day, rin, rout, rcost int64
 	var state string
 	found, err := tx.row(ctx, `SELECT state, day, reserved_in, reserved_out, reserved_cost FROM run_attempts WHERE run_id = ? AND n = ?`,
@@ -534,12 +534,12 @@ func settle(ctx context.Context, tx runTx, r run.Run, e *run.AttemptEnd, now int
 	if err != nil {
 		return err
 	}
-	if !found || state != string(run.AttemptStarted) {
-		return run.Invalid("commit", "the attempt is not started")
+	if !found || state != string(durable.AttemptStarted) {
+		return durable.Invalid("commit", "the attempt is not started")
 	}
 	u := e.Usage
-	if e.State == run.AttemptUnknown {
-		u = run.Usage{InputTokens: rin, OutputTokens: rout, CostMicros: rcost}
+	if e.State == durable.AttemptUnknown {
+		u = durable.Usage{InputTokens: rin, OutputTokens: rout, CostMicros: rcost}
 	}
 	if _, err := tx.exec(ctx, `UPDATE run_attempts SET state = ?, input_tokens = ?, output_tokens = ?, cost = ?, outcome = ?, ended_at = ? WHERE run_id = ? AND n = ?`,
 		string(e.State), u.InputTokens, u.OutputTokens, u.CostMicros, string(e.Outcome), now, r.ID, e.N); err != nil {
@@ -555,11 +555,11 @@ func settle(ctx context.Context, tx runTx, r run.Run, e *run.AttemptEnd, now int
 	return addDayUsage(ctx, tx, r.Site, day, dt, dc)
 }
 
-func appendEvents(ctx context.Context, tx runTx, op string, r run.Run, events [][]byte) error {
+func appendEvents(ctx context.Context, tx runTx, op string, r durable.Run, events [][]byte) error {
 	if len(events) == 0 {
 		return nil
 	}
-	if err := run.CheckEvents(op, events, r.Events, r.EventBytes); err != nil {
+	if err := durable.CheckEvents(op, events, r.Events, r.EventBytes); err != nil {
 		return err
 	}
 	var bytes int64
@@ -573,8 +573,8 @@ func appendEvents(ctx context.Context, tx runTx, op string, r run.Run, events []
 	return err
 }
 
-func runCheckpoint(ctx context.Context, db runDB, id string) (run.Checkpoint, error) {
-	var c run.Checkpoint
+func runCheckpoint(ctx context.Context, db runDB, id string) (durable.Checkpoint, error) {
+	var c durable.Checkpoint
 	err := inTx(ctx, db, "checkpoint", func(ctx context.Context, tx runTx) error {
 		var step int64
 		var data string
@@ -583,30 +583,30 @@ func runCheckpoint(ctx context.Context, db runDB, id string) (run.Checkpoint, er
 			return err
 		}
 		if !found {
-			return run.NotFound("checkpoint")
+			return durable.NotFound("checkpoint")
 		}
 		c.Step, c.Data = int(step), []byte(data)
-		if run.Digest(c.Data) != c.Digest {
-			return &run.Error{Code: run.CodeCorrupt, Op: "checkpoint", Reason: "the checkpoint does not match its digest"}
+		if durable.Digest(c.Data) != c.Digest {
+			return &durable.Error{Code: durable.CodeCorrupt, Op: "checkpoint", Reason: "the checkpoint does not match its digest"}
 		}
 		return nil
 	})
 	return c, err
 }
 
-func runAttempts(ctx context.Context, db runDB, id string) ([]run.Attempt, error) {
-	var out []run.Attempt
+func runAttempts(ctx context.Context, db runDB, id string) ([]durable.Attempt, error) {
+	var out []durable.Attempt
 	err := inTx(ctx, db, "attempts", func(ctx context.Context, tx runTx) error {
 		return tx.query(ctx, `SELECT n, round, state, fence, reserved_in, reserved_out, reserved_cost, input_tokens, output_tokens, cost, outcome
 			FROM run_attempts WHERE run_id = ? ORDER BY n`, []any{id}, func(scan func(...any) error) error {
-			var a run.Attempt
+			var a durable.Attempt
 			var n, round int64
 			var state, outcome string
 			if err := scan(&n, &round, &state, &a.Fence, &a.Reserved.InputTokens, &a.Reserved.OutputTokens, &a.Reserved.CostMicros,
 				&a.Usage.InputTokens, &a.Usage.OutputTokens, &a.Usage.CostMicros, &outcome); err != nil {
 				return err
 			}
-			a.N, a.Round, a.State = int(n), int(round), run.AttemptState(state)
+			a.N, a.Round, a.State = int(n), int(round), durable.AttemptState(state)
 			if outcome != "" {
 				a.Outcome = []byte(outcome)
 			}
@@ -617,11 +617,11 @@ func runAttempts(ctx context.Context, db runDB, id string) ([]run.Attempt, error
 	return out, err
 }
 
-func runEvents(ctx context.Context, db runDB, id string, after, limit int) ([]run.Event, error) {
-	if after < 0 || limit < 1 || limit > run.MaxEventsPerRead {
-		return nil, run.Invalid("events", "after is negative or max out of range")
+func runEvents(ctx context.Context, db runDB, id string, after, limit int) ([]durable.Event, error) {
+	if after < 0 || limit < 1 || limit > durable.MaxEventsPerRead {
+		return nil, durable.Invalid("events", "after is negative or max out of range")
 	}
-	var out []run.Event
+	var out []durable.Event
 	err := inTx(ctx, db, "events", func(ctx context.Context, tx runTx) error {
 		return tx.query(ctx, `SELECT seq, data FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
 			[]any{id, after, limit}, func(scan func(...any) error) error {
@@ -630,19 +630,19 @@ func runEvents(ctx context.Context, db runDB, id string, after, limit int) ([]ru
 				if err := scan(&seq, &data); err != nil {
 					return err
 				}
-				out = append(out, run.Event{Seq: int(seq), Data: []byte(data)})
+				out = append(out, durable.Event{Seq: int(seq), Data: []byte(data)})
 				return nil
 			})
 	})
 	return out, err
 }
 
-func runCancel(ctx context.Context, db runDB, id string, event []byte) (run.Run, error) {
+func runCancel(ctx context.Context, db runDB, id string, event []byte) (durable.Run, error) {
 	const op = "cancel"
-	if err := run.CheckEvents(op, [][]byte{event}, 0, 0); err != nil {
-		return run.Run{}, err
+	if err := durable.CheckEvents(op, [][]byte{event}, 0, 0); err != nil {
+		return durable.Run{}, err
 	}
-	var r run.Run
+	var r durable.Run
 	err := inTx(ctx, db, op, func(ctx context.Context, tx runTx) error {
 		now, err := tx.now(ctx)
 		if err != nil {
@@ -654,7 +654,7 @@ func runCancel(ctx context.Context, db runDB, id string, event []byte) (run.Run,
 		case err != nil:
 			return err
 		case !found:
-			return run.NotFound(op)
+			return durable.NotFound(op)
 		case r.State.Terminal():
 			return nil
 		}
@@ -664,14 +664,14 @@ func runCancel(ctx context.Context, db runDB, id string, event []byte) (run.Run,
 			return err
 		}
 		// Nobody holds it: end it here, fenced against a late writer.
-		if _, err := takeover(ctx, tx, id, "cancel", run.MinLease, now, r.Fence); err != nil {
+		if _, err := takeover(ctx, tx, id, "cancel", durable.MinLease, now, r.Fence); err != nil {
 			return err
 		}
-		if err := appendEvents(ctx, tx, op, r, [][]byte{event}); err != nil && run.CodeOf(err) != run.CodeLimit {
+		if err := appendEvents(ctx, tx, op, r, [][]byte{event}); err != nil && durable.CodeOf(err) != durable.CodeLimit {
 			return err
 		}
 		if _, err := tx.exec(ctx, `UPDATE runs SET cancel_requested = 1, state = 'cancelled', code = ?, lease_until = 0 WHERE run_id = ?`,
-			string(run.CodeCancelled), id); err != nil {
+			string(durable.CodeCancelled), id); err != nil {
 			return err
 		}
 		r, _, err = loadRun(ctx, db, tx, id, false)
@@ -680,11 +680,11 @@ func runCancel(ctx context.Context, db runDB, id string, event []byte) (run.Run,
 	return r, err
 }
 
-func runDayUsage(ctx context.Context, db runDB, site string, day time.Time) (run.Spend, error) {
-	var u run.Spend
+func runDayUsage(ctx context.Context, db runDB, site string, day time.Time) (durable.Spend, error) {
+	var u durable.Spend
 	err := inTx(ctx, db, "day usage", func(ctx context.Context, tx runTx) error {
 		_, err := tx.row(ctx, `SELECT tokens, cost FROM run_usage WHERE site_id = ? AND day = ?`,
-			[]any{site, run.DayStart(day).UnixMilli()}, &u.Tokens, &u.CostMicros)
+			[]any{site, durable.DayStart(day).UnixMilli()}, &u.Tokens, &u.CostMicros)
 		return err
 	})
 	return u, err
@@ -715,7 +715,7 @@ func runPrune(ctx context.Context, db runDB, before time.Time) (int64, error) {
 					}
 				}
 			}
-			_, err := tx.exec(ctx, `DELETE FROM run_usage WHERE day < ?`, run.DayStart(before).UnixMilli())
+			_, err := tx.exec(ctx, `DELETE FROM run_usage WHERE day < ?`, durable.DayStart(before).UnixMilli())
 			return err
 		})
 		total += int64(len(ids))

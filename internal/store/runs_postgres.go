@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/askplane/askplane/internal/run"
+	"github.com/askplane/askplane/internal/durable"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -107,7 +107,7 @@ func (d postgresRuns) fail(ctx context.Context, op string, err error) error {
 	if runWrites[op] {
 		d.p.health.note(ctx, err)
 	}
-	return run.Unavailable(ctx, op, safeCause(err, d.p.secrets))
+	return durable.Unavailable(ctx, op, safeCause(err, d.p.secrets))
 }
 
 func (t postgresRunTx) exec(ctx context.Context, q string, args ...any) (int64, error) {

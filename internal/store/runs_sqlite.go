@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/askplane/askplane/internal/run"
+	"github.com/askplane/askplane/internal/durable"
 )
 
 // sqliteRunsMigration creates the run tables (runs.go). Times are Unix
@@ -111,7 +111,7 @@ func (d sqliteRuns) fail(ctx context.Context, op string, err error) error {
 	if runWrites[op] {
 		d.s.health.note(ctx, err)
 	}
-	return run.Unavailable(ctx, op, err)
+	return durable.Unavailable(ctx, op, err)
 }
 
 func (t sqliteRunTx) exec(ctx context.Context, q string, args ...any) (int64, error) {

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/askplane/askplane/internal/run"
-	"github.com/askplane/askplane/internal/run/runtest"
+	"github.com/askplane/askplane/internal/durable"
+	"github.com/askplane/askplane/internal/durable/runtest"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestSQLiteRuns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "runs.db")
 	runtest.Run(t, runtest.Backend{
-		Open: func(t *testing.T) run.Store { return openSQLite(t, path) },
+		Open: func(t *testing.T) durable.Store { return openSQLite(t, path) },
 		FailInserts: func(t *testing.T, table string) func() {
 			openSQLite(t, path) // the schema exists
 			db := rawSQLite(t, path)
@@ -38,7 +38,7 @@ func exec(t *testing.T, db *sql.DB, q string) {
 func TestPostgresRuns(t *testing.T) {
 	dsn := postgresSchema(t)
 	runtest.Run(t, runtest.Backend{
-		Open: func(t *testing.T) run.Store { return openPostgres(t, dsn) },
+		Open: func(t *testing.T) durable.Store { return openPostgres(t, dsn) },
 		FailInserts: func(t *testing.T, table string) func() {
 			raw := rawPostgres(t, dsn)
 			ctx := context.Background()

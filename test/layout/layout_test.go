@@ -129,13 +129,13 @@ var importRules = []struct{ from, forbidden, why string }{
 	{"sidecar", "tools", "server code must not depend on tools/"},
 	{"test", "tools", "tests of the server do not need tools/"},
 	// Generators know nothing of durable runs (a model's Identity is
-	// assignable to run.Snapshot without the import).
-	{"internal/generate", "internal/run", "generators must not depend on durable runs"},
+	// assignable to durable.Snapshot without the import).
+	{"internal/generate", "internal/durable", "generators must not depend on durable runs"},
 	// The live endpoint knows durable answers only as ask.Durable, an
 	// interface internal/askrun implements: askrun imports ask, never
 	// the other way round, and ask needs nothing of the run machinery.
 	{"internal/ask", "internal/askrun", "internal/ask knows durable answers only as ask.Durable"},
-	{"internal/ask", "internal/run", "the live endpoint does not depend on durable runs"},
+	{"internal/ask", "internal/durable", "the live endpoint does not depend on durable runs"},
 	// Refusals are one level below every route that writes them.
 	{"internal/apierr", "internal/ask", "apierr is below the routes that use it"},
 	{"internal/apierr", "internal/askrun", "apierr is below the routes that use it"},

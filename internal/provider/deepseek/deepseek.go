@@ -7,7 +7,7 @@
 // Request has an Output schema, the adapter asks for json_object and puts
 // the schema into the system message: the schema is model-visible through
 // the prompt, not enforced by the provider's decoder. The adapter checks
-// the answer is one JSON value; schema validation is internal/agent's job
+// the answer is one JSON value; schema validation is internal/contract's job
 // for every provider.
 //
 // Streaming is not declared (Profile.Streaming false): Stream returns

@@ -1,4 +1,4 @@
-// Package agent is askplane's typed generation contract: a model call is
+// Package contract is askplane's typed generation contract: a model call is
 // described by Go types for its input and output, and everything the
 // model sees or returns is checked against JSON Schemas derived from
 // those types before it crosses the provider boundary.
@@ -25,4 +25,4 @@
 //
 // The package is provider-neutral: it knows provider.Request, Response
 // and Profile, never a vendor API.
-package agent
+package contract

@@ -1,4 +1,4 @@
-// Package runtest is the conformance suite of run.Store: every backend
+// Package runtest is the conformance suite of durable.Store: every backend
 // runs the same behaviour tests against a real database (SQLite, and
 // PostgreSQL when the test database is configured).
 package runtest
@@ -11,13 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/run"
+	"github.com/askplane/askplane/internal/durable"
 )
 
 // Backend opens handles on one database: each call is another instance
 // of the sidecar (its own pool) sharing the same rows.
 type Backend struct {
-	Open func(t *testing.T) run.Store
+	Open func(t *testing.T) durable.Store
 	// FailInserts makes every INSERT into table fail (a trigger), until
 	// the returned func is called: the failure injected at one step of a
 	// transaction.
@@ -37,12 +37,12 @@ func Run(t *testing.T, b Backend) {
 }
 
 // Admission returns a valid admission with a fresh id.
-func Admission(site string) run.Admission {
-	return run.Admission{
+func Admission(site string) durable.Admission {
+	return durable.Admission{
 		ID: "run-" + rand.Text(), Site: site, Subject: "subject-1", Session: "session-1",
-		RequestDigest: run.Digest([]byte("request")),
-		Snapshot:      run.Snapshot{Agent: "sha256:a", Schema: "sha256:s", Model: "sha256:m"},
-		Budget: run.Budget{MaxTokens: 10_000, MaxCostMicros: 1_000_000, MaxRounds: 3, MaxAttempts: 3,
+		RequestDigest: durable.Digest([]byte("request")),
+		Snapshot:      durable.Snapshot{Agent: "sha256:a", Schema: "sha256:s", Model: "sha256:m"},
+		Budget: durable.Budget{MaxTokens: 10_000, MaxCostMicros: 1_000_000, MaxRounds: 3, MaxAttempts: 3,
 			Deadline: time.Now().Add(time.Minute)},
 		FirstEvent: []byte(`{"type":"tool","id":"run","name":"run","args":{}}`),
 		Checkpoint: []byte(`{"step":0}`),
@@ -50,7 +50,7 @@ func Admission(site string) run.Admission {
 	}
 }
 
-func admit(t *testing.T, s run.Store, a run.Admission) (run.Run, run.Lease) {
+func admit(t *testing.T, s durable.Store, a durable.Admission) (durable.Run, durable.Lease) {
 	t.Helper()
 	r, l, joined, err := s.Admit(t.Context(), a)
 	if err != nil || joined {
@@ -59,9 +59,9 @@ func admit(t *testing.T, s run.Store, a run.Admission) (run.Run, run.Lease) {
 	return r, l
 }
 
-func wantCode(t *testing.T, what string, err error, code run.Code) {
+func wantCode(t *testing.T, what string, err error, code durable.Code) {
 	t.Helper()
-	if run.CodeOf(err) != code {
+	if durable.CodeOf(err) != code {
 		t.Fatalf("%s: err = %v, want %s", what, err, code)
 	}
 }
@@ -74,14 +74,14 @@ func testAtomicAdmission(t *testing.T, b Backend) {
 		undo := b.FailInserts(t, table)
 		_, _, _, err := s.Admit(t.Context(), a)
 		undo()
-		wantCode(t, "admission failing at "+table, err, run.CodeUnavailable)
-		if _, err := s.Get(t.Context(), a.ID); run.CodeOf(err) != run.CodeNotFound {
+		wantCode(t, "admission failing at "+table, err, durable.CodeUnavailable)
+		if _, err := s.Get(t.Context(), a.ID); durable.CodeOf(err) != durable.CodeNotFound {
 			t.Fatalf("failing at %s left the run: %v", table, err)
 		}
 		if ev, err := s.Events(t.Context(), a.ID, 0, 10); err != nil || len(ev) != 0 {
 			t.Fatalf("failing at %s left %d events (%v)", table, len(ev), err)
 		}
-		if _, err := s.Checkpoint(t.Context(), a.ID); run.CodeOf(err) != run.CodeNotFound {
+		if _, err := s.Checkpoint(t.Context(), a.ID); durable.CodeOf(err) != durable.CodeNotFound {
 			t.Fatalf("failing at %s left a checkpoint: %v", table, err)
 		}
 		// Nothing half-committed: the key is free, so the same
@@ -101,23 +101,23 @@ func testIdempotency(t *testing.T, b Backend) {
 	a := Admission("site-idem")
 	a.IdempotencyKey = "question-1"
 	r1, l1 := admit(t, s1, a)
-	if l1.Fence != 1 || l1.Owner != "worker-a" || r1.State != run.StateAdmitted {
+	if l1.Fence != 1 || l1.Owner != "worker-a" || r1.State != durable.StateAdmitted {
 		t.Fatalf("first admission: lease %+v, state %s", l1, r1.State)
 	}
 	again := Admission("site-idem")
 	again.IdempotencyKey = "question-1"
 	r2, l2, joined, err := s2.Admit(t.Context(), again)
-	if err != nil || !joined || r2.ID != r1.ID || l2 != (run.Lease{}) {
+	if err != nil || !joined || r2.ID != r1.ID || l2 != (durable.Lease{}) {
 		t.Fatalf("second admission = %s joined %v lease %+v, %v; want to join %s", r2.ID, joined, l2, err, r1.ID)
 	}
-	if _, err := s2.Get(t.Context(), again.ID); run.CodeOf(err) != run.CodeNotFound {
+	if _, err := s2.Get(t.Context(), again.ID); durable.CodeOf(err) != durable.CodeNotFound {
 		t.Fatalf("the joining admission created its own run: %v", err)
 	}
 	other := Admission("site-idem")
 	other.IdempotencyKey = "question-1"
-	other.RequestDigest = run.Digest([]byte("another request"))
+	other.RequestDigest = durable.Digest([]byte("another request"))
 	_, _, _, err = s2.Admit(t.Context(), other)
-	wantCode(t, "same key, another request", err, run.CodeIdempotencyMismatch)
+	wantCode(t, "same key, another request", err, durable.CodeIdempotencyMismatch)
 	// The key is the subject's: another subject's same key is its own run.
 	mine := Admission("site-idem")
 	mine.IdempotencyKey, mine.Subject = "question-1", "subject-2"
@@ -130,16 +130,16 @@ func testClaimRace(t *testing.T, b Backend) {
 	s0 := b.Open(t)
 	held := Admission("site-race")
 	admit(t, s0, held) // a lease of a minute
-	if _, err := s0.Claim(t.Context(), held.ID, "worker-x", time.Minute); run.CodeOf(err) != run.CodeLeaseHeld {
+	if _, err := s0.Claim(t.Context(), held.ID, "worker-x", time.Minute); durable.CodeOf(err) != durable.CodeLeaseHeld {
 		t.Fatalf("claiming a live lease: %v", err)
 	}
 	a := Admission("site-race")
 	a.Lease = 50 * time.Millisecond
 	_, stale := admit(t, s0, a)
 	time.Sleep(80 * time.Millisecond)
-	stores := []run.Store{b.Open(t), b.Open(t)}
+	stores := []durable.Store{b.Open(t), b.Open(t)}
 	var wg sync.WaitGroup
-	leases := make([]run.Lease, 2)
+	leases := make([]durable.Lease, 2)
 	errs := make([]error, 2)
 	start := make(chan struct{})
 	for i := range stores {
@@ -157,8 +157,8 @@ func testClaimRace(t *testing.T, b Backend) {
 			won = i
 		case err == nil:
 			t.Fatalf("both claims won: %+v %+v", leases[0], leases[1])
-		case run.CodeOf(err) != run.CodeLeaseHeld:
-			t.Fatalf("losing claim: %v, want %s", err, run.CodeLeaseHeld)
+		case durable.CodeOf(err) != durable.CodeLeaseHeld:
+			t.Fatalf("losing claim: %v, want %s", err, durable.CodeLeaseHeld)
 		}
 	}
 	if won == -1 {
@@ -169,13 +169,13 @@ func testClaimRace(t *testing.T, b Backend) {
 	}
 	// The stale holder's every write is refused, and changes nothing.
 	ctx := t.Context()
-	wantCode(t, "stale append", s0.Commit(ctx, stale, run.Write{Events: [][]byte{[]byte(`{"x":1}`)}}), run.CodeFenced)
-	wantCode(t, "stale checkpoint", s0.Commit(ctx, stale, run.Write{Checkpoint: &run.Checkpoint{Step: 1, Data: []byte(`{}`)}}), run.CodeFenced)
-	wantCode(t, "stale terminal", s0.Commit(ctx, stale, run.Write{Final: run.StateCompleted}), run.CodeFenced)
-	_, err := s0.BeginAttempt(ctx, stale, run.AttemptStart{Round: 1}, run.Ceilings{})
-	wantCode(t, "stale attempt", err, run.CodeFenced)
+	wantCode(t, "stale append", s0.Commit(ctx, stale, durable.Write{Events: [][]byte{[]byte(`{"x":1}`)}}), durable.CodeFenced)
+	wantCode(t, "stale checkpoint", s0.Commit(ctx, stale, durable.Write{Checkpoint: &durable.Checkpoint{Step: 1, Data: []byte(`{}`)}}), durable.CodeFenced)
+	wantCode(t, "stale terminal", s0.Commit(ctx, stale, durable.Write{Final: durable.StateCompleted}), durable.CodeFenced)
+	_, err := s0.BeginAttempt(ctx, stale, durable.AttemptStart{Round: 1}, durable.Ceilings{})
+	wantCode(t, "stale attempt", err, durable.CodeFenced)
 	_, _, err = s0.Renew(ctx, stale, time.Minute)
-	wantCode(t, "stale renew", err, run.CodeFenced)
+	wantCode(t, "stale renew", err, durable.CodeFenced)
 	if ev, _ := s0.Events(ctx, a.ID, 0, 10); len(ev) != 1 {
 		t.Fatalf("stale writes landed: %d events", len(ev))
 	}
@@ -184,14 +184,14 @@ func testClaimRace(t *testing.T, b Backend) {
 	}
 	// The winner writes.
 	w := stores[won]
-	if err := w.Commit(ctx, leases[won], run.Write{Events: [][]byte{[]byte(`{"x":2}`)}, Final: run.StateCompleted}); err != nil {
+	if err := w.Commit(ctx, leases[won], durable.Write{Events: [][]byte{[]byte(`{"x":2}`)}, Final: durable.StateCompleted}); err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := w.Get(ctx, a.ID); r.State != run.StateCompleted || r.Events != 2 {
+	if r, _ := w.Get(ctx, a.ID); r.State != durable.StateCompleted || r.Events != 2 {
 		t.Fatalf("after the winner: %s, %d events", r.State, r.Events)
 	}
 	_, err = w.Claim(ctx, a.ID, "worker-late", time.Minute)
-	wantCode(t, "claiming a finished run", err, run.CodeTerminal)
+	wantCode(t, "claiming a finished run", err, durable.CodeTerminal)
 }
 
 func testTakeover(t *testing.T, b Backend) {
@@ -200,27 +200,27 @@ func testTakeover(t *testing.T, b Backend) {
 	a := Admission("site-takeover")
 	a.Lease = 400 * time.Millisecond
 	_, la := admit(t, sa, a)
-	reserve := run.Usage{InputTokens: 100, OutputTokens: 50}
-	n1, err := sa.BeginAttempt(ctx, la, run.AttemptStart{Round: 1, Reserve: reserve}, run.Ceilings{})
+	reserve := durable.Usage{InputTokens: 100, OutputTokens: 50}
+	n1, err := sa.BeginAttempt(ctx, la, durable.AttemptStart{Round: 1, Reserve: reserve}, durable.Ceilings{})
 	if err != nil || n1 != 1 {
 		t.Fatalf("BeginAttempt = %d, %v", n1, err)
 	}
-	if err := sa.Commit(ctx, la, run.Write{
-		End:        &run.AttemptEnd{N: 1, State: run.AttemptCompleted, Usage: run.Usage{InputTokens: 80, OutputTokens: 20}, Outcome: []byte(`{"answer":1}`)},
-		Checkpoint: &run.Checkpoint{Step: 1, Data: []byte(`{"step":1}`)},
+	if err := sa.Commit(ctx, la, durable.Write{
+		End:        &durable.AttemptEnd{N: 1, State: durable.AttemptCompleted, Usage: durable.Usage{InputTokens: 80, OutputTokens: 20}, Outcome: []byte(`{"answer":1}`)},
+		Checkpoint: &durable.Checkpoint{Step: 1, Data: []byte(`{"step":1}`)},
 		Events:     [][]byte{[]byte(`{"round":1}`)},
 	}); err != nil {
 		t.Fatal(err)
 	}
 	// Attempt 2 starts and its worker dies before recording it.
-	if _, err := sa.BeginAttempt(ctx, la, run.AttemptStart{Round: 2, Reserve: reserve}, run.Ceilings{}); err != nil {
+	if _, err := sa.BeginAttempt(ctx, la, durable.AttemptStart{Round: 2, Reserve: reserve}, durable.Ceilings{}); err != nil {
 		t.Fatal(err)
 	}
 	if l, ok, err := sb.ClaimExpired(ctx, "worker-b", time.Minute); (ok && l.RunID == a.ID) || err != nil {
 		t.Fatalf("claimed a live lease: %v %v", ok, err)
 	}
 	time.Sleep(450 * time.Millisecond)
-	var lb run.Lease
+	var lb durable.Lease
 	for {
 		l, ok, err := sb.ClaimExpired(ctx, "worker-b", time.Minute)
 		if err != nil || !ok {
@@ -235,33 +235,33 @@ func testTakeover(t *testing.T, b Backend) {
 	if err != nil || len(atts) != 2 {
 		t.Fatalf("attempts %+v, %v", atts, err)
 	}
-	if atts[0].State != run.AttemptCompleted || string(atts[0].Outcome) != `{"answer":1}` || atts[1].State != run.AttemptUnknown {
+	if atts[0].State != durable.AttemptCompleted || string(atts[0].Outcome) != `{"answer":1}` || atts[1].State != durable.AttemptUnknown {
 		t.Fatalf("after takeover: %s %q / %s; want completed with outcome, then unknown", atts[0].State, atts[0].Outcome, atts[1].State)
 	}
 	c, err := sb.Checkpoint(ctx, a.ID)
-	if err != nil || c.Step != 1 || c.Digest != run.Digest([]byte(`{"step":1}`)) {
+	if err != nil || c.Step != 1 || c.Digest != durable.Digest([]byte(`{"step":1}`)) {
 		t.Fatalf("resumed checkpoint %+v, %v", c, err)
 	}
 	// Accounting: attempt 1 settled at 100, attempt 2 stays charged at
 	// its reservation (150): its outcome is unknown.
 	r, _ := sb.Get(ctx, a.ID)
-	if r.Used.Tokens != 250 || r.Attempts != 2 || r.Rounds != 2 || r.State != run.StateRunning {
+	if r.Used.Tokens != 250 || r.Attempts != 2 || r.Rounds != 2 || r.State != durable.StateRunning {
 		t.Fatalf("run after takeover: used %d, attempts %d, rounds %d, state %s", r.Used.Tokens, r.Attempts, r.Rounds, r.State)
 	}
 	if u, _ := sb.DayUsage(ctx, a.Site, time.Now()); u.Tokens != 250 {
 		t.Fatalf("day usage %d, want 250", u.Tokens)
 	}
-	wantCode(t, "the dead worker's late end", sa.Commit(ctx, la, run.Write{End: &run.AttemptEnd{N: 2, State: run.AttemptCompleted}}), run.CodeFenced)
+	wantCode(t, "the dead worker's late end", sa.Commit(ctx, la, durable.Write{End: &durable.AttemptEnd{N: 2, State: durable.AttemptCompleted}}), durable.CodeFenced)
 	// The unknown attempt cannot be ended again by the new holder.
-	wantCode(t, "ending an unknown attempt", sb.Commit(ctx, lb, run.Write{End: &run.AttemptEnd{N: 2, State: run.AttemptCompleted}}), run.CodeInvalid)
-	n3, err := sb.BeginAttempt(ctx, lb, run.AttemptStart{Round: 2, Reserve: reserve}, run.Ceilings{})
+	wantCode(t, "ending an unknown attempt", sb.Commit(ctx, lb, durable.Write{End: &durable.AttemptEnd{N: 2, State: durable.AttemptCompleted}}), durable.CodeInvalid)
+	n3, err := sb.BeginAttempt(ctx, lb, durable.AttemptStart{Round: 2, Reserve: reserve}, durable.Ceilings{})
 	if err != nil || n3 != 3 {
 		t.Fatalf("retry = %d, %v", n3, err)
 	}
 	// The attempts budget (3) is spent, unknown attempt included.
-	_, err = sb.BeginAttempt(ctx, lb, run.AttemptStart{Round: 3}, run.Ceilings{})
-	var be *run.BudgetError
-	if run.CodeOf(err) != run.CodeBudget || !asBudget(err, &be) || be.Limit != run.LimitAttempts {
+	_, err = sb.BeginAttempt(ctx, lb, durable.AttemptStart{Round: 3}, durable.Ceilings{})
+	var be *durable.BudgetError
+	if durable.CodeOf(err) != durable.CodeBudget || !asBudget(err, &be) || be.Limit != durable.LimitAttempts {
 		t.Fatalf("fourth attempt: %v, want the attempts budget", err)
 	}
 }
@@ -273,18 +273,18 @@ func testBudgets(t *testing.T, b Backend) {
 	a.Budget.MaxTokens = 1000
 	_, l := admit(t, s, a)
 	limitOf := func(err error) string {
-		var be *run.BudgetError
+		var be *durable.BudgetError
 		if asBudget(err, &be) {
 			return be.Limit
 		}
 		return fmt.Sprint(err)
 	}
-	_, err := s.BeginAttempt(ctx, l, run.AttemptStart{Round: 1, Reserve: run.Usage{InputTokens: 900, OutputTokens: 200}}, run.Ceilings{})
-	if limitOf(err) != run.LimitTokens {
+	_, err := s.BeginAttempt(ctx, l, durable.AttemptStart{Round: 1, Reserve: durable.Usage{InputTokens: 900, OutputTokens: 200}}, durable.Ceilings{})
+	if limitOf(err) != durable.LimitTokens {
 		t.Fatalf("over the token budget: %v", err)
 	}
-	_, err = s.BeginAttempt(ctx, l, run.AttemptStart{Round: 4}, run.Ceilings{})
-	if limitOf(err) != run.LimitRounds {
+	_, err = s.BeginAttempt(ctx, l, durable.AttemptStart{Round: 4}, durable.Ceilings{})
+	if limitOf(err) != durable.LimitRounds {
 		t.Fatalf("over the rounds budget: %v", err)
 	}
 	if r, _ := s.Get(ctx, a.ID); r.Attempts != 0 || r.Used.Tokens != 0 {
@@ -296,12 +296,12 @@ func testBudgets(t *testing.T, b Backend) {
 	if err != nil || !r.CancelRequested || r.State.Terminal() {
 		t.Fatalf("Cancel of a held run = %+v, %v", r, err)
 	}
-	_, err = s.BeginAttempt(ctx, l, run.AttemptStart{Round: 1}, run.Ceilings{})
-	wantCode(t, "attempt after cancel", err, run.CodeCancelled)
+	_, err = s.BeginAttempt(ctx, l, durable.AttemptStart{Round: 1}, durable.Ceilings{})
+	wantCode(t, "attempt after cancel", err, durable.CodeCancelled)
 	if _, rr, err := s.Renew(ctx, l, time.Minute); err != nil || !rr.CancelRequested {
 		t.Fatalf("Renew does not report the cancel: %v", err)
 	}
-	if err := s.Commit(ctx, l, run.Write{Final: run.StateCancelled, Code: "ASK_CANCELLED", Events: [][]byte{[]byte(`{"cancelled":1}`)}}); err != nil {
+	if err := s.Commit(ctx, l, durable.Write{Final: durable.StateCancelled, Code: "ASK_CANCELLED", Events: [][]byte{[]byte(`{"cancelled":1}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	// Cancel of a run nobody holds ends it at once, fenced.
@@ -310,53 +310,53 @@ func testBudgets(t *testing.T, b Backend) {
 	_, l2 := admit(t, s, a2)
 	time.Sleep(40 * time.Millisecond)
 	r2, err := s.Cancel(ctx, a2.ID, []byte(`{"type":"error","code":"ASK_CANCELLED"}`))
-	if err != nil || r2.State != run.StateCancelled || r2.Events != 2 {
+	if err != nil || r2.State != durable.StateCancelled || r2.Events != 2 {
 		t.Fatalf("Cancel of an unheld run = %s %d events, %v", r2.State, r2.Events, err)
 	}
-	wantCode(t, "write after cancel", s.Commit(ctx, l2, run.Write{Events: [][]byte{[]byte(`{}`)}}), run.CodeFenced)
+	wantCode(t, "write after cancel", s.Commit(ctx, l2, durable.Write{Events: [][]byte{[]byte(`{}`)}}), durable.CodeFenced)
 	// Deadline.
 	a3 := Admission("site-budget")
 	a3.Budget.Deadline = time.Now().Add(30 * time.Millisecond)
 	_, l3 := admit(t, s, a3)
 	time.Sleep(50 * time.Millisecond)
-	_, err = s.BeginAttempt(ctx, l3, run.AttemptStart{Round: 1}, run.Ceilings{})
-	if limitOf(err) != run.LimitDeadline {
+	_, err = s.BeginAttempt(ctx, l3, durable.AttemptStart{Round: 1}, durable.Ceilings{})
+	if limitOf(err) != durable.LimitDeadline {
 		t.Fatalf("attempt past the deadline: %v", err)
 	}
 	// Invalid admissions write nothing.
 	bad := Admission("site-budget")
-	bad.Budget.MaxRounds = run.HardMaxRounds + 1
+	bad.Budget.MaxRounds = durable.HardMaxRounds + 1
 	_, _, _, err = s.Admit(ctx, bad)
-	wantCode(t, "rounds over the hard bound", err, run.CodeInvalid)
+	wantCode(t, "rounds over the hard bound", err, durable.CodeInvalid)
 }
 
 func testCeilings(t *testing.T, b Backend) {
 	ctx := t.Context()
 	s1, s2 := b.Open(t), b.Open(t)
 	site := "site-ceil-" + rand.Text()[:6]
-	ceil := run.Ceilings{MaxConcurrent: 1, TokensPerDay: 500}
+	ceil := durable.Ceilings{MaxConcurrent: 1, TokensPerDay: 500}
 	a := Admission(site)
 	a.Ceilings = ceil
 	_, l := admit(t, s1, a)
 	b2 := Admission(site)
 	b2.Ceilings = ceil
 	_, _, _, err := s2.Admit(ctx, b2)
-	var be *run.BudgetError
-	if !asBudget(err, &be) || be.Limit != run.LimitConcurrent || be.RetryAfter <= 0 {
+	var be *durable.BudgetError
+	if !asBudget(err, &be) || be.Limit != durable.LimitConcurrent || be.RetryAfter <= 0 {
 		t.Fatalf("a second concurrent run on another instance: %v", err)
 	}
 	// The reservation is held against the day across instances.
-	if _, err := s1.BeginAttempt(ctx, l, run.AttemptStart{Round: 1, Reserve: run.Usage{InputTokens: 300, OutputTokens: 100}}, ceil); err != nil {
+	if _, err := s1.BeginAttempt(ctx, l, durable.AttemptStart{Round: 1, Reserve: durable.Usage{InputTokens: 300, OutputTokens: 100}}, ceil); err != nil {
 		t.Fatal(err)
 	}
-	if err := s1.Commit(ctx, l, run.Write{End: &run.AttemptEnd{N: 1, State: run.AttemptCompleted, Usage: run.Usage{InputTokens: 400, OutputTokens: 150}}, Final: run.StateCompleted}); err != nil {
+	if err := s1.Commit(ctx, l, durable.Write{End: &durable.AttemptEnd{N: 1, State: durable.AttemptCompleted, Usage: durable.Usage{InputTokens: 400, OutputTokens: 150}}, Final: durable.StateCompleted}); err != nil {
 		t.Fatal(err)
 	}
 	if u, _ := s2.DayUsage(ctx, site, time.Now()); u.Tokens != 550 {
 		t.Fatalf("day usage %d, want 550", u.Tokens)
 	}
 	_, _, _, err = s2.Admit(ctx, b2)
-	if !asBudget(err, &be) || be.Limit != run.LimitTokensPerDay || be.RetryAfter <= 0 || be.RetryAfter > 24*time.Hour {
+	if !asBudget(err, &be) || be.Limit != durable.LimitTokensPerDay || be.RetryAfter <= 0 || be.RetryAfter > 24*time.Hour {
 		t.Fatalf("admission past the day's tokens on another instance: %v", err)
 	}
 }
@@ -370,24 +370,24 @@ func testEvents(t *testing.T, b Backend) {
 	for i := range 5 {
 		evs = append(evs, fmt.Appendf(nil, `{"n":%d}`, i))
 	}
-	if err := s.Commit(ctx, l, run.Write{Events: evs}); err != nil {
+	if err := s.Commit(ctx, l, durable.Write{Events: evs}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Events(ctx, a.ID, 3, 2)
 	if err != nil || len(got) != 2 || got[0].Seq != 4 || string(got[0].Data) != `{"n":2}` || got[1].Seq != 5 {
 		t.Fatalf("Events(after 3, max 2) = %+v, %v", got, err)
 	}
-	big := make([]byte, run.MaxEventBytes+1)
+	big := make([]byte, durable.MaxEventBytes+1)
 	for i := range big {
 		big[i] = 'a'
 	}
-	wantCode(t, "an event over its bound", s.Commit(ctx, l, run.Write{Events: [][]byte{big}}), run.CodeLimit)
-	_, err = s.Events(ctx, a.ID, 0, run.MaxEventsPerRead+1)
-	wantCode(t, "a read over its bound", err, run.CodeInvalid)
-	if err := s.Commit(ctx, l, run.Write{Checkpoint: &run.Checkpoint{Step: 2, Data: []byte(`{}`)}}); err != nil {
+	wantCode(t, "an event over its bound", s.Commit(ctx, l, durable.Write{Events: [][]byte{big}}), durable.CodeLimit)
+	_, err = s.Events(ctx, a.ID, 0, durable.MaxEventsPerRead+1)
+	wantCode(t, "a read over its bound", err, durable.CodeInvalid)
+	if err := s.Commit(ctx, l, durable.Write{Checkpoint: &durable.Checkpoint{Step: 2, Data: []byte(`{}`)}}); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, "a checkpoint step that goes back", s.Commit(ctx, l, run.Write{Checkpoint: &run.Checkpoint{Step: 1, Data: []byte(`{}`)}}), run.CodeInvalid)
+	wantCode(t, "a checkpoint step that goes back", s.Commit(ctx, l, durable.Write{Checkpoint: &durable.Checkpoint{Step: 1, Data: []byte(`{}`)}}), durable.CodeInvalid)
 }
 
 func testPrune(t *testing.T, b Backend) {
@@ -395,7 +395,7 @@ func testPrune(t *testing.T, b Backend) {
 	s := b.Open(t)
 	done := Admission("site-prune")
 	_, l := admit(t, s, done)
-	if err := s.Commit(ctx, l, run.Write{Final: run.StateCompleted}); err != nil {
+	if err := s.Commit(ctx, l, durable.Write{Final: durable.StateCompleted}); err != nil {
 		t.Fatal(err)
 	}
 	live := Admission("site-prune")
@@ -404,7 +404,7 @@ func testPrune(t *testing.T, b Backend) {
 	if err != nil || n < 1 {
 		t.Fatalf("PruneRuns = %d, %v", n, err)
 	}
-	if _, err := s.Get(ctx, done.ID); run.CodeOf(err) != run.CodeNotFound {
+	if _, err := s.Get(ctx, done.ID); durable.CodeOf(err) != durable.CodeNotFound {
 		t.Fatalf("the finished run is still there: %v", err)
 	}
 	if ev, _ := s.Events(ctx, done.ID, 0, 10); len(ev) != 0 {
@@ -415,6 +415,6 @@ func testPrune(t *testing.T, b Backend) {
 	}
 }
 
-func asBudget(err error, be **run.BudgetError) bool {
+func asBudget(err error, be **durable.BudgetError) bool {
 	return errors.As(err, be)
 }

@@ -1,4 +1,4 @@
-package run_test
+package durable_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/askplane/askplane/internal/run"
-	"github.com/askplane/askplane/internal/run/runtest"
+	"github.com/askplane/askplane/internal/durable"
+	"github.com/askplane/askplane/internal/durable/runtest"
 	"github.com/askplane/askplane/internal/store"
 )
 
@@ -26,14 +26,14 @@ func openStore(t *testing.T, path string) *store.SQLite {
 // twoRounds is a program of two attempts, each checkpointed with its
 // outcome; dispatched counts the calls per round. Round 2 waits for
 // release (when not nil) as a slow provider would.
-func twoRounds(dispatched *[3]atomic.Int32, release chan struct{}) run.Program {
-	return func(ctx context.Context, x *run.Exec) error {
+func twoRounds(dispatched *[3]atomic.Int32, release chan struct{}) durable.Program {
+	return func(ctx context.Context, x *durable.Exec) error {
 		var cp struct{ Round int }
 		if err := json.Unmarshal(x.Checkpoint().Data, &cp); err != nil {
 			return err
 		}
 		for round := cp.Round + 1; round <= 2; round++ {
-			n, err := x.Begin(ctx, round, run.Usage{InputTokens: 10, OutputTokens: 10})
+			n, err := x.Begin(ctx, round, durable.Usage{InputTokens: 10, OutputTokens: 10})
 			if err != nil {
 				return err
 			}
@@ -45,13 +45,13 @@ func twoRounds(dispatched *[3]atomic.Int32, release chan struct{}) run.Program {
 					return context.Cause(ctx)
 				}
 			}
-			w := run.Write{
-				End:        &run.AttemptEnd{N: n, State: run.AttemptCompleted, Usage: run.Usage{InputTokens: 5, OutputTokens: 5}},
-				Checkpoint: &run.Checkpoint{Step: round, Data: fmt.Appendf(nil, `{"Round":%d}`, round)},
+			w := durable.Write{
+				End:        &durable.AttemptEnd{N: n, State: durable.AttemptCompleted, Usage: durable.Usage{InputTokens: 5, OutputTokens: 5}},
+				Checkpoint: &durable.Checkpoint{Step: round, Data: fmt.Appendf(nil, `{"Round":%d}`, round)},
 				Events:     [][]byte{fmt.Appendf(nil, `{"round":%d}`, round)},
 			}
 			if round == 2 {
-				w.Final = run.StateCompleted
+				w.Final = durable.StateCompleted
 			}
 			if err := x.Commit(ctx, w); err != nil {
 				return err
@@ -61,15 +61,15 @@ func twoRounds(dispatched *[3]atomic.Int32, release chan struct{}) run.Program {
 	}
 }
 
-func worker(s run.Store, owner string, prog run.Program, lease time.Duration, seen *atomic.Int32) *run.Worker {
-	return &run.Worker{
+func worker(s durable.Store, owner string, prog durable.Program, lease time.Duration, seen *atomic.Int32) *durable.Worker {
+	return &durable.Worker{
 		Store: s, Owner: owner, Lease: lease,
-		Program: func(run.Run) (run.Program, error) { return prog, nil },
-		End: func(_ run.Run, err error) run.Ending {
-			if err == run.ErrCancelRequested {
-				return run.Ending{State: run.StateCancelled, Code: "ASK_CANCELLED", Event: []byte(`{"cancelled":true}`)}
+		Program: func(durable.Run) (durable.Program, error) { return prog, nil },
+		End: func(_ durable.Run, err error) durable.Ending {
+			if err == durable.ErrCancelRequested {
+				return durable.Ending{State: durable.StateCancelled, Code: "ASK_CANCELLED", Event: []byte(`{"cancelled":true}`)}
 			}
-			return run.Ending{State: run.StateFailed, Code: "ASK_GENERATION_FAILED", Event: []byte(`{"failed":true}`)}
+			return durable.Ending{State: durable.StateFailed, Code: "ASK_GENERATION_FAILED", Event: []byte(`{"failed":true}`)}
 		},
 		Observe: func(site, name string) {
 			if seen != nil && name == "run.resumed" {
@@ -111,7 +111,7 @@ func TestCrashMidAttemptResumesWithoutRedispatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r.State.Terminal() {
-			if r.State != run.StateCompleted {
+			if r.State != durable.StateCompleted {
 				t.Fatalf("run ended %s %s", r.State, r.Code)
 			}
 			break
@@ -130,7 +130,7 @@ func TestCrashMidAttemptResumesWithoutRedispatch(t *testing.T) {
 		t.Fatalf("dispatched round 1 ×%d, round 2 ×%d, resumed %d; want 1, 2 (one unknown, one retry), 1", calls[1].Load(), calls[2].Load(), resumed.Load())
 	}
 	atts, _ := sb.Attempts(t.Context(), a.ID)
-	if len(atts) != 3 || atts[0].State != run.AttemptCompleted || atts[1].State != run.AttemptUnknown || atts[2].State != run.AttemptCompleted {
+	if len(atts) != 3 || atts[0].State != durable.AttemptCompleted || atts[1].State != durable.AttemptUnknown || atts[2].State != durable.AttemptCompleted {
 		t.Fatalf("attempts %+v", atts)
 	}
 	ev, _ := sb.Events(t.Context(), a.ID, 0, 10)
@@ -165,7 +165,7 @@ func TestCancelMidAttemptEndsExactly(t *testing.T) {
 	r, _ := s.Get(t.Context(), a.ID)
 	atts, _ := s.Attempts(t.Context(), a.ID)
 	ev, _ := s.Events(t.Context(), a.ID, 0, 10)
-	if r.State != run.StateCancelled || len(atts) != 2 || atts[1].State != run.AttemptUnknown || calls[2].Load() != 1 {
+	if r.State != durable.StateCancelled || len(atts) != 2 || atts[1].State != durable.AttemptUnknown || calls[2].Load() != 1 {
 		t.Fatalf("after cancel: %s, attempts %+v, round 2 ×%d", r.State, atts, calls[2].Load())
 	}
 	if string(ev[len(ev)-1].Data) != `{"cancelled":true}` {
@@ -195,7 +195,7 @@ func TestShutdownFinishesWithinGraceThenHandsOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	wa := worker(sa, "worker-a", nil, time.Minute, nil)
-	wa.Program = func(r run.Run) (run.Program, error) {
+	wa.Program = func(r durable.Run) (durable.Program, error) {
 		if r.ID == a1.ID {
 			return twoRounds(&calls1, quick), nil
 		}
@@ -222,10 +222,10 @@ func TestShutdownFinishesWithinGraceThenHandsOn(t *testing.T) {
 	}
 	r1, _ := sa.Get(t.Context(), a1.ID)
 	r2, _ := sa.Get(t.Context(), a2.ID)
-	if r1.State != run.StateCompleted || r2.State.Terminal() {
+	if r1.State != durable.StateCompleted || r2.State.Terminal() {
 		t.Fatalf("after shutdown: run 1 %s (want completed), run 2 %s (want still running)", r1.State, r2.State)
 	}
-	if atts, _ := sa.Attempts(t.Context(), a2.ID); len(atts) != 2 || atts[1].State != run.AttemptUnknown {
+	if atts, _ := sa.Attempts(t.Context(), a2.ID); len(atts) != 2 || atts[1].State != durable.AttemptUnknown {
 		t.Fatalf("run 2's attempts after its release: %+v", atts)
 	}
 	var resumed atomic.Int32
@@ -235,11 +235,11 @@ func TestShutdownFinishesWithinGraceThenHandsOn(t *testing.T) {
 		t.Fatalf("the other instance's sweep resumed %d runs (%v); want run 2 at once", n, err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for r2.State != run.StateCompleted && time.Now().Before(deadline) {
+	for r2.State != durable.StateCompleted && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 		r2, _ = sb.Get(t.Context(), a2.ID)
 	}
-	if r2.State != run.StateCompleted || calls2[1].Load() != 1 || calls2[2].Load() != 2 {
+	if r2.State != durable.StateCompleted || calls2[1].Load() != 1 || calls2[2].Load() != 2 {
 		t.Fatalf("run 2 %s; round 1 ×%d, round 2 ×%d (want completed, 1, 2)", r2.State, calls2[1].Load(), calls2[2].Load())
 	}
 	close(stuck)

@@ -1,4 +1,4 @@
-package agent
+package contract
 
 // JSONLimits bound one JSON document (a serialised input or a model's
 // output) before anything parses it into a tree, so a hostile or runaway

@@ -1,4 +1,4 @@
-// Package run holds durable model answers: the record of a run, its state
+// Package durable holds durable model answers: the record of a run, its state
 // machine, the store contract the SQLite and PostgreSQL backends
 // (internal/store) implement, and the Worker that executes a run under a
 // lease and a fence.
@@ -18,4 +18,4 @@
 //
 // The package sits below internal/store and internal/ask (as
 // internal/session does): it knows nothing of HTTP, providers or SQL.
-package run
+package durable

@@ -1,4 +1,4 @@
-package agent
+package contract
 
 // The Ask answer contract: askplane's first model-backed generation. The
 // model gets the question and the evidence records the evidence engine

@@ -1,4 +1,4 @@
-package agent
+package contract
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.json golden schemas"
 // The Ask answer contract's schemas, pinned. A change to AskInput,
 // AskRecord or AskOutput (a tag, a field, a bound) changes these digests
 // and the committed documents under testdata/, so the change shows up as
-// a reviewed diff. Regenerate with: go test ./internal/agent -run
+// a reviewed diff. Regenerate with: go test ./internal/contract -run
 // TestAskAnswerSchemasArePinned -update, then update the digests below
 // and bump AskAnswerMetadata.Version when the contract changed meaning.
 const (

@@ -1,4 +1,4 @@
-package agent
+package contract
 
 import (
 	"encoding/json"
