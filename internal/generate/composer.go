@@ -629,8 +629,8 @@ func (c *composer) collect() {
 				// the setting does ("endpoint = … # where the widget
 				// sends questions"): for a question naming a setting, an
 				// entry of its own, quoted alone.
-				if c.verbatim == "" && c.sh != shapeReference {
-					continue
+				if (c.verbatim == "" || strings.Contains(c.verbatim, " ")) && c.sh != shapeReference {
+					continue // a question that names no one setting
 				}
 				for pos, line := range strings.Split(b.Notes, "\n") {
 					if t := settingNote(line); t != "" && quotable(t) {
