@@ -1318,6 +1318,25 @@ func (c *composer) single(li int) {
 			break
 		}
 	}
+	// A yes-or-no question answered by a page's opening ("The widget is
+	// meant to be usable with a keyboard alone …") goes on with the list
+	// of its page's section whose own heading is only words asked
+	// ("Keyboard": Tab reaches …, Enter submits …): the specifics behind
+	// the yes.
+	if r := &c.pkg.Records[lead.rec]; c.sh == shapeWhy && r.Anchor == "" && size < 200 {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if ri == lead.rec || n.URL != r.URL || n.Anchor == "" || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.List ||
+				c.own[ri] == 0 || len(stemTerms(n.Headings[len(n.Headings)-1])) != bits.OnesCount64(c.own[ri]) {
+				continue
+			}
+			if c.quoteList(ri, 0, &size) {
+				c.seeAlso(lead.rec)
+				return
+			}
+			break
+		}
+	}
 	bs := c.pkg.Records[lead.rec].Blocks
 	// A list or small table the lead's paragraph introduces is the answer's
 	// body ("Lighthouse reads a few keys of its own:" then the keys); so is

@@ -835,3 +835,18 @@ func TestComposerGuideCautionAndStepLine(t *testing.T) {
 		t.Errorf("an imperative step's line: %q", got)
 	}
 }
+
+// A yes-or-no question answered by a page's opening goes on with the
+// list of the section whose heading is what is asked.
+func TestComposerYesWithSpecifics(t *testing.T) {
+	page := [3]string{"/widget/accessibility/", "Keyboard and screen reader use", `<p>The widget is meant to be usable with a keyboard alone and with a screen reader.</p>
+<h2 id="keyboard">Keyboard</h2>
+<ul><li>Tab reaches the question field.</li><li>Enter submits the question.</li></ul>
+<h2 id="screen-readers">Screen readers</h2>
+<p>Answers are written into a polite live region.</p>`}
+	text := composeNow(t, "can I use the widget with only a keyboard", page)
+	want := "The widget is meant to be usable with a keyboard alone and with a screen reader.\n\n- Tab reaches the question field.\n- Enter submits the question."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
