@@ -891,7 +891,7 @@ func (c *composer) score(s *sent) int {
 	if strings.HasPrefix(s.text, "(") || fewWords(s.text, 4) && s.kind != chunk.Table {
 		sc -= 14
 	}
-	if strings.HasSuffix(s.text, ";") || strings.HasSuffix(s.text, ",") {
+	if (strings.HasSuffix(s.text, ";") || strings.HasSuffix(s.text, ",")) && s.kind != chunk.List {
 		sc -= 10
 	}
 	if strings.HasSuffix(s.text, "?") {
@@ -924,6 +924,9 @@ func (c *composer) score(s *sent) int {
 			if strings.Contains(l, " is not ") || strings.Contains(l, " are not ") {
 				sc -= 12 // what something is not
 			}
+		}
+		if w, _, _ := strings.Cut(c.named, " "); w != "" && (strings.HasPrefix(l, w+" — ") || strings.HasPrefix(l, w+" - ")) {
+			sc += 36 // an entry naming it, then what it is ("stale — the artifact is past its expiresAt"): a glossary line
 		}
 		if s.kind == chunk.Table || s.kind == chunk.Definition {
 			if s.mask&c.subject != 0 {

@@ -850,3 +850,19 @@ func TestComposerYesWithSpecifics(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// "What is X?" is answered by the entry of a list that names X and then
+// says what it is ("stale — the artifact is past its expiresAt"), read
+// with the list's introduction, not by a sentence naming X among others.
+func TestComposerGlossaryEntry(t *testing.T) {
+	page := [3]string{"/concepts/", "Concepts", `<h2 id="escalation">Escalation</h2>
+<p>No fact can answer. The envelope carries low confidence and one reason:</p>
+<ul><li>miss — nothing matched exactly;</li>
+<li>stale — the artifact is past its <code>expiresAt</code>, so even an exact match is not trusted;</li>
+<li>corrupt — the artifact failed verification.</li></ul>
+<p>With <code>fallback = "backend"</code> a miss, stale or corrupt escalation is sent to the sidecar along with the original question.</p>`}
+	text := composeNow(t, "what is a stale escalation", page)
+	if !strings.HasPrefix(text, "The envelope carries low confidence and one reason:\n\n- miss") || !strings.Contains(text, "- stale — the artifact is past its `expiresAt`") {
+		t.Errorf("got\n%s", text)
+	}
+}
