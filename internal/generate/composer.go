@@ -863,6 +863,9 @@ func (c *composer) score(s *sent) int {
 		sc += 4
 		if r := &c.pkg.Records[s.rec]; r.Anchor == "" && c.heads[s.rec] != 0 && c.sh != shapeError {
 			sc += 8 // a page's opening says what the page is about
+			if t := c.mask(r.Title); c.sh == shapeHowto && t != 0 && len(stemTerms(r.Title)) == bits.OnesCount64(t) {
+				sc += 16 // and the page is what the how-to names ("deploy on Netlify": the Netlify page starts the guide)
+			}
 		}
 	}
 	if c.restated[s.rec] && s.pos == 0 && first {
@@ -1035,6 +1038,13 @@ func containsFold(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// fileName: h is a file's name alone ("netlify.toml", ".env"), as a
+// section named for its file is headed.
+func fileName(h string) bool {
+	dot := strings.LastIndexByte(h, '.')
+	return dot >= 0 && dot < len(h)-1 && len(h) <= 64 && !strings.ContainsAny(h, " `/\\")
 }
 
 // opens: no prose (paragraph, list, table) comes before block in rec.
@@ -1423,8 +1433,9 @@ func (c *composer) single(li int) {
 					n += 2
 				case c.pkg.Records[lead.rec].Anchor == "" && c.pkg.Records[ri].Order == c.pkg.Records[lead.rec].Order+1:
 					// A page's intro is followed by its first section,
-					// which usually holds the page's first command.
-					n++
+					// which usually holds the page's first command: it
+					// weighs more than one more word of the question.
+					n += 3
 				case bits.OnesCount64(m) < min(2, bits.OnesCount64(c.all)):
 					// Another section's code must earn its place with
 					// its own words, not the page title they share.
@@ -1465,6 +1476,10 @@ func (c *composer) single(li int) {
 				s := &c.sents[intro]
 				c.add("\n\n"+s.text, s.rec)
 				size += 2 + len(s.text)
+			} else if h := c.pkg.Records[codeRec].Headings; codeRec != lead.rec && len(h) > 0 && fileName(h[len(h)-1]) {
+				// A section named for the file its code is ("netlify.toml")
+				// says so by its heading.
+				c.add("\n\n`"+h[len(h)-1]+"`:", codeRec)
 			}
 		}
 		c.add("\n\n"+fence(cbs[code]), codeRec)

@@ -866,3 +866,32 @@ func TestComposerGlossaryEntry(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// "deploy on Netlify" is answered by the Netlify page's opening and the
+// code of its first section, named by its heading when that is the file
+// ("netlify.toml"), not by a later section that shares the verb.
+func TestComposerHowtoOnNamedPage(t *testing.T) {
+	page := [3]string{"/docs/deploy/netlify/", "Netlify", `<p>Netlify builds the site from your repository on every push.</p>
+<h2 id="netlifytoml">netlify.toml</h2>
+<pre><code class="language-toml">[build]
+  command = "hugo --gc --minify"</code></pre>
+<p><code>GO_VERSION</code> is needed because Hugo modules are fetched with Go.</p>
+<h2 id="deploy-previews">Deploy previews</h2>
+<p>Every pull request gets a preview at its own URL. Set <code>baseURL</code> from Netlify’s <code>DEPLOY_PRIME_URL</code> so links work there:</p>
+<pre><code class="language-toml">[context.deploy-preview]
+  command = "hugo --gc --minify -b $DEPLOY_PRIME_URL"</code></pre>`}
+	q := "deploy on Netlify"
+	pkg := evidence.NewIndex4(corpusOf(t, page)).Search(q, evidence.Budget{}) // the default engine
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Text
+	want := "Netlify builds the site from your repository on every push.\n\n`netlify.toml`:\n\n```toml\n[build]"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+	if !fileName("netlify.toml") || fileName("Deploy previews") {
+		t.Error("fileName")
+	}
+}
