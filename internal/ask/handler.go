@@ -28,8 +28,10 @@ type Config struct {
 	// are required.
 	Retriever grounding.Retriever
 	Generator grounding.Generator
-	// Auth says who is asking; required (CookieAuth for a public site).
-	Auth access.Authenticator
+	// Auth says who is asking, checked once where the config was loaded
+	// (access.Check: a site's Policy, or a CookieAuth for a public site);
+	// required.
+	Auth access.Checked
 	// Sessions stores conversations; nil means none. With
 	// Site.Persistence.Mode "required" every request needs a sessionId and
 	// a store, or it fails with 500 ASK_INTERNAL.
@@ -112,7 +114,8 @@ const (
 )
 
 // New checks c's dependencies and bounds and returns its Handler. The
-// site record is trusted as given: only a validator makes a TrustedSite.
+// site record and the authenticator are trusted as given: only a
+// validator makes a TrustedSite, only access.Check a Checked.
 func New(c Config) (*Handler, error) {
 	switch {
 	case !c.Site.Valid():
@@ -121,7 +124,7 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.Retriever is required")
 	case c.Generator == nil:
 		return nil, errors.New("ask: Config.Generator is required")
-	case c.Auth == nil:
+	case !c.Auth.Valid():
 		return nil, errors.New("ask: Config.Auth is required")
 	case c.MaxBodyBytes < 0 || c.MaxBodyBytes > protocol.MaxAskBodyBytes:
 		return nil, fmt.Errorf("ask: Config.MaxBodyBytes must be 1 to %d", protocol.MaxAskBodyBytes)
@@ -129,11 +132,6 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.BootstrapTimeout must be positive")
 	case c.BodyTimeout < 0:
 		return nil, errors.New("ask: Config.BodyTimeout must be positive")
-	}
-	if v, ok := c.Auth.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return nil, err
-		}
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = protocol.MaxAskBodyBytes
@@ -296,6 +294,12 @@ func (f found) query() grounding.Query {
 
 // retrieve runs steps 14–16 under the retrieval deadline. On an error
 // its found still holds t, for the outcome.
+//
+// It bounds the sources at the site's maxSources (grounding.Valid) although
+// the sidecar's evidence engine was given the same bound as its budget:
+// that budget is part of the evidence identity (the package, its recipe,
+// its context_id) and stays there, but Config.Retriever may be any
+// retriever, and no answer may cite more than the site allows.
 func retrieve(ctx context.Context, t turn) (found, error) {
 	h := t.h
 	limit := time.Duration(t.site.Limits.RetrievalTimeoutMs) * time.Millisecond
@@ -337,10 +341,6 @@ func retrieve(ctx context.Context, t turn) (found, error) {
 		h.log.Error("ask: retrieval failed", "requestId", t.id, "err", res.err)
 		return found{turn: t}, errRetrieval
 	}
-	// grounding.Valid bounds the list at maxSources again although the
-	// site's engine budget already did (that bound is part of the
-	// evidence identity and stays there): Config.Retriever may be any
-	// retriever, and the stream must never cite more than the site allows.
 	f := found{turn: t, sources: grounding.Valid(res.list, t.site.Limits.MaxSources), pkg: res.pkg}
 	t.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
 	t.metric(MetricRetrievalDocuments, float64(len(f.sources)), UnitCount, OutcomeOK)
