@@ -159,8 +159,7 @@ func loadHistory(ctx context.Context, a asker, req *protocol.AskRequest) (turn, 
 			return turn{}, errCannotSave
 		}
 	}
-	t := turn{asker: a, req: req}
-	var stored []protocol.AskMessage
+	rev, stored := 0, []protocol.AskMessage(nil)
 	if req.SessionID != "" && store != nil {
 		start := h.cfg.Now()
 		rec, err := store.Load(ctx, session.Key{SiteID: a.site.SiteID, Subject: a.subject, SessionID: req.SessionID})
@@ -182,12 +181,11 @@ func loadHistory(ctx context.Context, a asker, req *protocol.AskRequest) (turn, 
 			return turn{}, errInternal
 		}
 		a.metric(MetricPersistenceTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
-		t.rev, stored = rec.Revision, rec.Messages
+		rev, stored = rec.Revision, rec.Messages
 	}
 	merged, question, ok := protocol.MergeAskHistory(stored, req.Messages)
 	if !ok {
 		return turn{}, errNoQuestion
 	}
-	t.merged, t.question = merged, question
-	return t, nil
+	return turn{asker: a, req: req, rev: rev, merged: merged, question: question}, nil
 }
