@@ -91,7 +91,7 @@ var ErrInvalid = errors.New("access: invalid access")
 
 // Validate checks the configuration; New calls it.
 func (a *Policy) Validate() error {
-	if err := ValidateTokens(a.Tokens); err != nil {
+	if err := validateTokens(a.Tokens); err != nil {
 		return err
 	}
 	if a.Anonymous == nil && len(a.Tokens) == 0 {
@@ -103,10 +103,10 @@ func (a *Policy) Validate() error {
 	return nil
 }
 
-// ValidateTokens checks a list of tokens as Validate does: at most
+// validateTokens checks a list of tokens as Validate does: at most
 // MaxTokens, each subject well formed and used once, each secret
 // MinTokenBytes to 4,096 bytes. Errors never contain a secret.
-func ValidateTokens(tokens []Token) error {
+func validateTokens(tokens []Token) error {
 	if len(tokens) > MaxTokens {
 		return fmt.Errorf("%w: at most %d tokens", ErrInvalid, MaxTokens)
 	}

@@ -21,14 +21,13 @@ import (
 // the request deadline, never to none; when it could not be read, the
 // deadline is left passed, so the reply is not held and the connection
 // is closed after it.
-func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
-	x.bodyRead = true
-	max := x.h.cfg.MaxBodyBytes
-	if x.r.ContentLength > max {
+func (c *call) readBody(ctx context.Context) ([]byte, error) {
+	max := c.h.cfg.MaxBodyBytes
+	if c.r.ContentLength > max {
 		return nil, errTooLarge
 	}
 	end, _ := ctx.Deadline()
-	bodyEnd := x.h.cfg.Now().Add(x.h.cfg.BodyTimeout)
+	bodyEnd := c.h.cfg.Now().Add(c.h.cfg.BodyTimeout)
 	if end.IsZero() || bodyEnd.Before(end) {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadlineCause(ctx, bodyEnd, errBodyDeadline)
@@ -37,13 +36,13 @@ func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
 	dl, _ := ctx.Deadline()
 	// Best effort: a writer that does not support it leaves the server's
 	// own ReadTimeout in force.
-	x.rc.SetReadDeadline(dl)
+	c.rc.SetReadDeadline(dl)
 	fired := make(chan struct{})
 	stop := context.AfterFunc(ctx, func() {
-		x.rc.SetReadDeadline(time.Now())
+		c.rc.SetReadDeadline(time.Now())
 		close(fired)
 	})
-	body, err := io.ReadAll(http.MaxBytesReader(x.w, x.r.Body, max))
+	body, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, max))
 	if !stop() {
 		<-fired // its deadline must not land after the one set below
 	}
@@ -53,9 +52,9 @@ func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
 		// it before it sends the reply, and would wait for a stalled
 		// client until the deadline set here. Now, it gives up at once
 		// and closes the connection after the reply.
-		x.rc.SetReadDeadline(time.Now())
+		c.rc.SetReadDeadline(time.Now())
 	case !end.IsZero():
-		x.rc.SetReadDeadline(end.Add(streamReadSlack))
+		c.rc.SetReadDeadline(end.Add(streamReadSlack))
 	}
 	var tooLarge *http.MaxBytesError
 	switch {
@@ -72,7 +71,7 @@ func (x *exchange) readBody(ctx context.Context) ([]byte, error) {
 		// that went away: it is a timeout.
 		return nil, errTimeout
 	case ctx.Err() != nil:
-		return nil, x.ctxError(ctx)
+		return nil, c.ctxError(ctx)
 	case err != nil, len(body) == 0:
 		return nil, errNoBody
 	}

@@ -12,7 +12,8 @@
 //
 // Authority never comes from the request: the site, its corpus and its
 // limits are the server's config (protocol.BackendSite), the subject
-// comes from the access.Authenticator. Dependencies are small interfaces
+// comes from the access.Authenticator (checked once where the config is
+// loaded: access.Checked). Dependencies are small interfaces
 // (Gate declared here; answer.Retriever, answer.Generator, session.Store,
 // access.Authenticator, access.Limiter, metrics.Sink), so tests and the
 // command can plug in their own.

@@ -37,9 +37,9 @@ type Turn struct {
 	Sources   []grounding.Source    // valid, within the site's maxSources
 }
 
-func newTurn(x *exchange, a asker, t asked, ev evidenceFound) Turn {
-	return Turn{RequestID: x.id, Start: x.start, Site: a.site, Subject: a.subject, SessionID: t.req.SessionID,
-		Revision: t.rev, Merged: t.merged, Question: t.question, Evidence: ev.pkg, Sources: ev.sources}
+func newTurn(f found) Turn {
+	return Turn{RequestID: f.id, Start: f.start, Site: f.site, Subject: f.subject, SessionID: f.req.SessionID,
+		Revision: f.rev, Merged: f.merged, Question: f.question, Evidence: f.pkg, Sources: f.sources}
 }
 
 // ErrShutdown is the cause of a request context that the server's

@@ -28,8 +28,10 @@ type Config struct {
 	// are required.
 	Retriever grounding.Retriever
 	Generator grounding.Generator
-	// Auth says who is asking; required (CookieAuth for a public site).
-	Auth access.Authenticator
+	// Auth says who is asking, checked once where the config was loaded
+	// (access.Check: a site's Policy, or a CookieAuth for a public site);
+	// required.
+	Auth access.Checked
 	// Sessions stores conversations; nil means none. With
 	// Site.Persistence.Mode "required" every request needs a sessionId and
 	// a store, or it fails with 500 ASK_INTERNAL.
@@ -112,7 +114,8 @@ const (
 )
 
 // New checks c's dependencies and bounds and returns its Handler. The
-// site record is trusted as given: only a validator makes a TrustedSite.
+// site record and the authenticator are trusted as given: only a
+// validator makes a TrustedSite, only access.Check a Checked.
 func New(c Config) (*Handler, error) {
 	switch {
 	case !c.Site.Valid():
@@ -121,7 +124,7 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.Retriever is required")
 	case c.Generator == nil:
 		return nil, errors.New("ask: Config.Generator is required")
-	case c.Auth == nil:
+	case !c.Auth.Valid():
 		return nil, errors.New("ask: Config.Auth is required")
 	case c.MaxBodyBytes < 0 || c.MaxBodyBytes > protocol.MaxAskBodyBytes:
 		return nil, fmt.Errorf("ask: Config.MaxBodyBytes must be 1 to %d", protocol.MaxAskBodyBytes)
@@ -129,11 +132,6 @@ func New(c Config) (*Handler, error) {
 		return nil, errors.New("ask: Config.BootstrapTimeout must be positive")
 	case c.BodyTimeout < 0:
 		return nil, errors.New("ask: Config.BodyTimeout must be positive")
-	}
-	if v, ok := c.Auth.(interface{ Validate() error }); ok {
-		if err := v.Validate(); err != nil {
-			return nil, err
-		}
 	}
 	if c.MaxBodyBytes == 0 {
 		c.MaxBodyBytes = protocol.MaxAskBodyBytes
@@ -173,9 +171,14 @@ func isDeadline(cause error) bool {
 
 // ServeHTTP runs the pipeline for one request.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID()}
-	w.Header().Set("X-Request-Id", x.id)
-	x.serve()
+	h.newCall(w, r).serve()
+}
+
+// newCall starts a request: its id, sent at once as X-Request-Id.
+func (h *Handler) newCall(w http.ResponseWriter, r *http.Request) *call {
+	c := &call{h: h, w: w, r: r, rc: http.NewResponseController(w), start: h.cfg.Now(), id: h.requestID()}
+	w.Header().Set("X-Request-Id", c.id)
+	return c
 }
 
 // requestID returns a fresh SafeIdentifier.
@@ -192,34 +195,18 @@ func (h *Handler) requestID() (id string) {
 	return rand.Text()
 }
 
-// exchange is one request: its writer, its id and metrics, and (for
-// the answer's end) what admission established.
-type exchange struct {
+// call is one request's own, set when it starts and never written after:
+// its handler, writer, request, id and start. What the steps establish
+// is not kept here: each returns it as a value (asker, turn, found, in
+// admission.go and below) and the next takes it, so no step writes
+// anything another step reads back.
+type call struct {
 	h     *Handler
 	w     http.ResponseWriter
 	r     *http.Request
 	rc    *http.ResponseController
 	id    string
 	start time.Time
-
-	// What admission and retrieval established. The steps return it
-	// (asker, asked, evidenceFound); serve alone copies it here, for the
-	// stream and the outcome: site once it is known (metrics need it),
-	// the rest once retrieval is done.
-	site     *protocol.BackendSite
-	subject  string
-	req      *protocol.AskRequest
-	merged   []protocol.AskMessage // the stored history with this question, merged once
-	question string                // the trimmed latest user turn
-	bodyRead bool                  // readBody has run
-	rev      int                   // loaded session revision
-	pkg      *evidence.Package     // from an EvidenceRetriever, else nil
-
-	// stream accounting
-	buf        []byte
-	bytes      int
-	events     int
-	firstEvent bool
 }
 
 // untilShutdown cancels ctx with errShutdown once the server begins
@@ -245,15 +232,14 @@ func (h *Handler) untilShutdown(ctx context.Context, cancel context.CancelCauseF
 	return true
 }
 
-func (x *exchange) serve() {
-	h := x.h
-	x.rc = http.NewResponseController(x.w)
-	ctx, cancel := context.WithCancelCause(x.r.Context())
+func (c *call) serve() {
+	h := c.h
+	ctx, cancel := context.WithCancelCause(c.r.Context())
 	defer cancel(nil)
 	boot := time.AfterFunc(h.cfg.BootstrapTimeout, func() { cancel(errBootstrapDeadline) })
 	defer boot.Stop()
 	if !h.untilShutdown(ctx, cancel) {
-		x.fail(errShuttingDown)
+		c.refuse(nil, true, errShuttingDown)
 		return
 	}
 
@@ -262,60 +248,61 @@ func (x *exchange) serve() {
 	limit := time.Duration(h.site.Limits.RequestTimeoutMs) * time.Millisecond
 	ctx, cancelReq := context.WithDeadlineCause(ctx, time.Now().Add(limit), errRequestDeadline)
 	defer cancelReq()
-	a, t, ok := x.admit(ctx)
+	t, ok := c.admit(ctx)
 	if !ok {
 		return
 	}
-	ev, err := x.retrieve(ctx, a, t)
-	// What admission and retrieval established, kept for the answer's
-	// end: the live stream (stream.go) and the outcome read it here.
-	x.subject, x.req, x.rev, x.merged, x.question, x.pkg = a.subject, t.req, t.rev, t.merged, t.question, ev.pkg
+	f, err := retrieve(ctx, t)
 	if err != nil {
-		x.fail(err)
+		t.fail(err)
 		if err == errNoSources {
-			x.outcome(grounding.OutcomeNoSources, nil)
+			f.outcome(grounding.OutcomeNoSources, nil)
 		}
 		return
 	}
 	if h.cfg.Durable != nil {
 		boot.Stop()
-		if err := h.cfg.Durable.Answer(ctx, x.w, x.r, newTurn(x, a, t, ev)); err != nil {
-			x.fail(err)
+		if err := h.cfg.Durable.Answer(ctx, c.w, c.r, newTurn(f)); err != nil {
+			t.fail(err)
 		}
 		return
 	}
 	if g := h.cfg.Generations; g != nil {
 		release, err := g.Acquire(ctx)
 		if err != nil {
-			x.fail(x.busy(ctx, err))
+			t.fail(c.busy(ctx, err))
 			return
 		}
 		defer release()
 	}
 	boot.Stop()
-	x.stream(ctx, ev.sources)
+	stream(ctx, f)
 }
 
-func (x *exchange) key() session.Key {
-	return session.Key{SiteID: x.site.SiteID, Subject: x.subject, SessionID: x.req.SessionID}
-}
-
-func (x *exchange) query() grounding.Query {
-	return grounding.Query{RequestID: x.id, Site: x.site, Text: x.question, Messages: x.merged, Evidence: x.pkg}
-}
-
-// evidenceFound is what retrieval established: the valid sources, within
-// the site's maxSources, and the package they came from (an
+// found is what retrieval established for a turn: the valid sources,
+// within the site's maxSources, and the package they came from (an
 // EvidenceRetriever's), else nil.
-type evidenceFound struct {
+type found struct {
+	turn
 	sources []grounding.Source
 	pkg     *evidence.Package
 }
 
-// retrieve runs steps 14–16 under the retrieval deadline.
-func (x *exchange) retrieve(ctx context.Context, a asker, t asked) (evidenceFound, error) {
-	h := x.h
-	limit := time.Duration(a.site.Limits.RetrievalTimeoutMs) * time.Millisecond
+func (f found) query() grounding.Query {
+	return grounding.Query{RequestID: f.id, Site: f.site, Text: f.question, Messages: f.merged, Evidence: f.pkg}
+}
+
+// retrieve runs steps 14–16 under the retrieval deadline. On an error
+// its found still holds t, for the outcome.
+//
+// It bounds the sources at the site's maxSources (grounding.Valid) although
+// the sidecar's evidence engine was given the same bound as its budget:
+// that budget is part of the evidence identity (the package, its recipe,
+// its context_id) and stays there, but Config.Retriever may be any
+// retriever, and no answer may cite more than the site allows.
+func retrieve(ctx context.Context, t turn) (found, error) {
+	h := t.h
+	limit := time.Duration(t.site.Limits.RetrievalTimeoutMs) * time.Millisecond
 	rctx, cancel := context.WithTimeoutCause(ctx, limit, errRetrievalDeadline)
 	defer cancel()
 	type result struct {
@@ -324,7 +311,7 @@ func (x *exchange) retrieve(ctx context.Context, a asker, t asked) (evidenceFoun
 		err  error
 	}
 	done := make(chan result, 1)
-	q := grounding.Query{RequestID: x.id, Site: a.site, Text: t.question, Messages: t.merged}
+	q := grounding.Query{RequestID: t.id, Site: t.site, Text: t.question, Messages: t.merged}
 	start := h.cfg.Now()
 	go func() {
 		var res result
@@ -345,34 +332,34 @@ func (x *exchange) retrieve(ctx context.Context, a asker, t asked) (evidenceFoun
 	select {
 	case res = <-done:
 	case <-rctx.Done():
-		return evidenceFound{}, x.ctxError(rctx)
+		return found{turn: t}, t.ctxError(rctx)
 	}
 	if rctx.Err() != nil {
-		return evidenceFound{}, x.ctxError(rctx)
+		return found{turn: t}, t.ctxError(rctx)
 	}
 	if res.err != nil {
-		h.log.Error("ask: retrieval failed", "requestId", x.id, "err", res.err)
-		return evidenceFound{}, errRetrieval
+		h.log.Error("ask: retrieval failed", "requestId", t.id, "err", res.err)
+		return found{turn: t}, errRetrieval
 	}
-	ev := evidenceFound{sources: grounding.Valid(res.list, a.site.Limits.MaxSources), pkg: res.pkg}
-	x.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
-	x.metric(MetricRetrievalDocuments, float64(len(ev.sources)), UnitCount, OutcomeOK)
-	if len(ev.sources) == 0 {
-		return ev, errNoSources
+	f := found{turn: t, sources: grounding.Valid(res.list, t.site.Limits.MaxSources), pkg: res.pkg}
+	t.metric(MetricRetrievalTotal, ms(h.cfg.Now().Sub(start)), UnitMs, OutcomeOK)
+	t.metric(MetricRetrievalDocuments, float64(len(f.sources)), UnitCount, OutcomeOK)
+	if len(f.sources) == 0 {
+		return f, errNoSources
 	}
-	return ev, nil
+	return f, nil
 }
 
 // busy is the failure of a generation that found no place: the context's
 // own when it ended, else 503 with the gate's retry advice.
-func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
+func (c *call) busy(ctx context.Context, err error) *apierr.Error {
 	if ctx.Err() != nil {
-		return x.ctxError(ctx)
+		return c.ctxError(ctx)
 	}
 	after := time.Second
 	var le *limit.Error
 	if errors.As(err, &le) && le.Code == limit.CodeUnavailable {
-		x.h.log.Error("ask: the generation cap could not be consulted; refusing", "requestId", x.id, "err", err)
+		c.h.log.Error("ask: the generation cap could not be consulted; refusing", "requestId", c.id, "err", err)
 		return apierr.LimitUnavailable
 	}
 	if le != nil && le.RetryAfter > 0 {
@@ -384,54 +371,56 @@ func (x *exchange) busy(ctx context.Context, err error) *apierr.Error {
 
 // ctxError maps a done context to 499 (the client went away) or 408 (a
 // deadline fired).
-func (x *exchange) ctxError(ctx context.Context) *apierr.Error {
+func (c *call) ctxError(ctx context.Context) *apierr.Error {
 	if context.Cause(ctx) == errShutdown {
 		return errShuttingDown
 	}
-	if x.r.Context().Err() == nil && isDeadline(context.Cause(ctx)) {
+	if c.r.Context().Err() == nil && isDeadline(context.Cause(ctx)) {
 		return errTimeout
 	}
 	return errCancelled
 }
 
-// fail answers a failure before the stream starts and records it: 408 and
-// 499 as cancellations, other statuses under 500 as rejections, the rest
-// as errors.
-func (x *exchange) fail(err error) {
+// refuse answers a failure before the stream starts and records it under
+// site (nil before the asker is known: no metrics): 408 and 499 as
+// cancellations, other statuses under 500 as rejections, the rest as
+// errors. unread says the body was never read: the connection closes.
+func (c *call) refuse(site *protocol.BackendSite, unread bool, err error) {
 	var e *apierr.Error
 	if !errors.As(err, &e) {
-		x.h.log.Error("ask: internal failure", "requestId", x.id, "err", err)
+		c.h.log.Error("ask: internal failure", "requestId", c.id, "err", err)
 		e = errInternal
 	}
-	if !x.bodyRead {
-		apierr.CloseUnread(x.w, x.r)
+	if unread {
+		apierr.CloseUnread(c.w, c.r)
 	}
 	switch {
 	case e.Status == http.StatusRequestTimeout || e.Status == errCancelled.Status:
-		x.finish(MetricCancellation, OutcomeCancelled)
+		c.finish(site, MetricCancellation, OutcomeCancelled)
 	case e.Status < 500:
-		x.finish(MetricError, OutcomeRejected)
+		c.finish(site, MetricError, OutcomeRejected)
 	default:
-		x.finish(MetricError, OutcomeError)
+		c.finish(site, MetricError, OutcomeError)
 	}
-	apierr.Write(x.w, e)
+	apierr.Write(c.w, e)
 }
 
 // finish records the end of a failed request: its counter, then
 // request.total_ms with the same outcome.
-func (x *exchange) finish(counter, outcome string) {
-	x.metric(counter, 1, UnitCount, outcome)
-	x.metric(MetricRequestTotal, ms(x.h.cfg.Now().Sub(x.start)), UnitMs, outcome)
+func (c *call) finish(site *protocol.BackendSite, counter, outcome string) {
+	c.observe(site, counter, 1, UnitCount, outcome)
+	c.observe(site, MetricRequestTotal, ms(c.h.cfg.Now().Sub(c.start)), UnitMs, outcome)
 }
 
-// metric emits one observation once the site is known.
-func (x *exchange) metric(name string, value float64, unit, outcome string) {
-	m := x.h.cfg.Metrics
-	if m == nil || x.site == nil {
+// observe emits one observation under site; nil (the asker not yet
+// known) emits none.
+func (c *call) observe(site *protocol.BackendSite, name string, value float64, unit, outcome string) {
+	m := c.h.cfg.Metrics
+	if m == nil || site == nil {
 		return
 	}
 	m.Observe(metrics.Metric{
-		Name: name, SiteID: x.site.SiteID, CorpusID: x.site.Corpus.ID, RequestID: x.id,
-		Value: clampValue(value), Unit: unit, Outcome: outcome, EmittedAt: x.h.cfg.Now(),
+		Name: name, SiteID: site.SiteID, CorpusID: site.Corpus.ID, RequestID: c.id,
+		Value: clampValue(value), Unit: unit, Outcome: outcome, EmittedAt: c.h.cfg.Now(),
 	})
 }

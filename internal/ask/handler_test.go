@@ -127,21 +127,28 @@ func (r *recorder) jsonText(t *testing.T) string {
 	return b.String()
 }
 
-// config is an ask.Config whose Site is the plain record a test edits;
-// handler trusts it once, as the sidecar's config check does.
+// config is an ask.Config whose Site is the plain record and whose Auth
+// the plain Authenticator a test edits; handler checks them once, as the
+// sidecar's config check does.
 type config struct {
 	ask.Config
 	Site protocol.BackendSite
+	Auth access.Authenticator
 }
 
-// handler validates c.Site into the trusted record and builds the Handler.
+// handler validates c.Site into the trusted record, checks c.Auth and
+// builds the Handler.
 func (c config) handler() (*ask.Handler, error) {
 	site, err := c.Site.Trust()
 	if err != nil {
 		return nil, err
 	}
+	auth, err := access.Check(c.Auth)
+	if err != nil {
+		return nil, err
+	}
 	ac := c.Config
-	ac.Site = site
+	ac.Site, ac.Auth = site, auth
 	return ask.New(ac)
 }
 
@@ -156,10 +163,9 @@ type fixture struct {
 func newFixture(t *testing.T, edit func(*config)) *fixture {
 	t.Helper()
 	f := &fixture{metrics: newRecorder(), store: session.NewMemoryStore()}
-	cfg := config{Site: testSite(), Config: ask.Config{
+	cfg := config{Site: testSite(), Auth: fixedSubject, Config: ask.Config{
 		Retriever: localRetriever,
 		Generator: fixtureGenerator,
-		Auth:      fixedSubject,
 		Sessions:  f.store,
 		Metrics:   f.metrics,
 		NewID:     func() string { return "request-1" },

@@ -12,17 +12,17 @@ import (
 const outcomeTimeout = 2 * time.Second
 
 // outcome tells Config.Outcome how the question ended.
-func (x *exchange) outcome(kind grounding.OutcomeKind, sources []grounding.Source) {
-	if x.h.cfg.Outcome == nil || x.site == nil {
+func (f found) outcome(kind grounding.OutcomeKind, sources []grounding.Source) {
+	if f.h.cfg.Outcome == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(x.r.Context()), outcomeTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(f.r.Context()), outcomeTimeout)
 	defer cancel()
-	o := grounding.Outcome{Kind: kind, Question: x.question, Subject: x.subject, Pages: grounding.OutcomePages(sources)}
-	if x.pkg != nil {
-		o.ContextID = x.pkg.ContextID
+	o := grounding.Outcome{Kind: kind, Question: f.question, Subject: f.subject, Pages: grounding.OutcomePages(sources)}
+	if f.pkg != nil {
+		o.ContextID = f.pkg.ContextID
 	}
-	x.h.tell(ctx, o)
+	f.h.tell(ctx, o)
 }
 
 // tell calls Config.Outcome, a panic in it logged and contained.

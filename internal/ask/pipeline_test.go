@@ -228,12 +228,21 @@ func TestRequestIDFallback(t *testing.T) {
 // record where it is trusted (its one validation), the rest in New, which
 // refuses a site nobody validated.
 func TestNewRejectsBadConfig(t *testing.T) {
-	good := config{Site: testSite(), Config: ask.Config{Retriever: localRetriever, Generator: fixtureGenerator, Auth: fixedSubject}}
+	good := config{Site: testSite(), Auth: fixedSubject, Config: ask.Config{Retriever: localRetriever, Generator: fixtureGenerator}}
 	if _, err := good.handler(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ask.New(good.Config); err == nil || !strings.Contains(err.Error(), "Config.Site is required") {
 		t.Errorf("a site nobody validated: %v", err)
+	}
+	// An authenticator nobody checked (access.Check) is refused too: New
+	// never checks one itself.
+	unchecked := good.Config
+	if unchecked.Site, _ = good.Site.Trust(); !unchecked.Site.Valid() {
+		t.Fatal("testSite does not validate")
+	}
+	if _, err := ask.New(unchecked); err == nil || !strings.Contains(err.Error(), "Config.Auth is required") {
+		t.Errorf("an authenticator nobody checked: %v", err)
 	}
 	for name, edit := range map[string]func(*config){
 		"site":      func(c *config) { c.Site.Limits.MaxSources = 9 },

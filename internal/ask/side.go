@@ -9,17 +9,16 @@ import (
 )
 
 // sideRoute starts a request of a route beside /v1/ask that reads no
-// body (the run routes, forget): its exchange and request id, and the
+// body (the run routes, forget): its call and request id, and the
 // protocol's 405 for another method than method.
-func (h *Handler) sideRoute(w http.ResponseWriter, r *http.Request, method string) (*exchange, bool) {
-	x := &exchange{h: h, w: w, r: r, start: h.cfg.Now(), id: h.requestID(), rc: http.NewResponseController(w)}
-	w.Header().Set("X-Request-Id", x.id)
+func (h *Handler) sideRoute(w http.ResponseWriter, r *http.Request, method string) (*call, bool) {
+	c := h.newCall(w, r)
 	if r.Method != method {
 		w.Header().Set("Allow", method)
-		x.fail(errMethod)
+		c.refuse(nil, true, errMethod)
 		return nil, false
 	}
-	return x, true
+	return c, true
 }
 
 // Caller is what the admission of a bodiless route established: the
@@ -38,34 +37,34 @@ type Caller struct {
 // (admitCaller) under ctx. When ok is false the request has been
 // answered.
 func (h *Handler) AdmitBodiless(ctx context.Context, w http.ResponseWriter, r *http.Request, method string) (Caller, bool) {
-	x, ok := h.sideRoute(w, r, method)
+	c, ok := h.sideRoute(w, r, method)
 	if !ok {
 		return Caller{}, false
 	}
 	if context.Cause(ctx) == errShutdown {
-		x.fail(errShuttingDown)
+		c.refuse(nil, true, errShuttingDown)
 		return Caller{}, false
 	}
-	a, ok := x.admitCaller(ctx, false)
+	a, ok := c.admitCaller(ctx, false)
 	if !ok {
 		return Caller{}, false
 	}
-	return Caller{RequestID: x.id, Start: x.start, Site: a.site, Subject: a.subject}, true
+	return Caller{RequestID: c.id, Start: c.start, Site: a.site, Subject: a.subject}, true
 }
 
 // Refuse answers a failure of a request AdmitBodiless admitted, as the
 // handler answers its own: the error body, its metrics, the connection
 // closed when a body was left unread.
 func (h *Handler) Refuse(w http.ResponseWriter, r *http.Request, c Caller, err error) {
-	x := &exchange{h: h, w: w, r: r, start: c.Start, id: c.RequestID, site: c.Site, subject: c.Subject}
-	x.fail(err)
+	x := &call{h: h, w: w, r: r, start: c.Start, id: c.RequestID}
+	x.refuse(c.Site, true, err)
 }
 
 // Done records the request.total_ms of a request AdmitBodiless admitted
 // that succeeded.
 func (h *Handler) Done(c Caller) {
-	x := &exchange{h: h, start: c.Start, id: c.RequestID, site: c.Site}
-	x.metric(MetricRequestTotal, ms(h.cfg.Now().Sub(x.start)), UnitMs, OutcomeOK)
+	x := &call{h: h, start: c.Start, id: c.RequestID}
+	x.observe(c.Site, MetricRequestTotal, ms(h.cfg.Now().Sub(c.Start)), UnitMs, OutcomeOK)
 }
 
 // UntilShutdown cancels ctx with ErrShutdown once the server begins

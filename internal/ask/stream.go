@@ -47,15 +47,27 @@ func evidenceLink(corpusID string, p *evidence.Package) (link string, ok bool) {
 
 // issued tells Config.Issued the package's context_id, the one the
 // answer's Link names.
-func (x *exchange) issued(p *evidence.Package) {
+func (x *streamer) issued(p *evidence.Package) {
 	if f := x.h.cfg.Issued; f != nil && p != nil {
 		f(p.ContextID)
 	}
 }
 
+// streamer is the stream step's own: what retrieval found, which it
+// answers, and the stream's accounting, which only write writes.
+type streamer struct {
+	found
+	buf        []byte
+	bytes      int
+	events     int
+	firstEvent bool
+}
+
 // stream runs step 17: headers, text deltas, one cite event, the session
 // save and done, or one terminal error event.
-func (x *exchange) stream(ctx context.Context, sources []grounding.Source) {
+func stream(ctx context.Context, f found) {
+	x := &streamer{found: f}
+	sources := f.sources
 	hd := x.w.Header()
 	hd.Set("Content-Type", "application/x-ndjson; charset=utf-8")
 	hd.Set("Cache-Control", "no-store")
@@ -101,7 +113,7 @@ func (x *exchange) stream(ctx context.Context, sources []grounding.Source) {
 // generate runs the generator on its own goroutine and writes its deltas as
 // they arrive, so a generator that ignores its context cannot hold the
 // response past the deadline.
-func (x *exchange) generate(ctx context.Context, sources []grounding.Source) (grounding.Result, string, *streamFailure) {
+func (x *streamer) generate(ctx context.Context, sources []grounding.Source) (grounding.Result, string, *streamFailure) {
 	type outcome struct {
 		res grounding.Result
 		err error
@@ -197,7 +209,7 @@ const headerFlushDelay = 20 * time.Millisecond
 
 // ctxFailure is the failure of a done context: nothing when the client is
 // gone, ASK_TIMEOUT when a deadline fired.
-func (x *exchange) ctxFailure(ctx context.Context) *streamFailure {
+func (x *streamer) ctxFailure(ctx context.Context) *streamFailure {
 	if context.Cause(ctx) == errShutdown && x.r.Context().Err() == nil {
 		return &streamFailure{protocol.CodeAskInternal, msgShuttingDown, true}
 	}
@@ -209,7 +221,7 @@ func (x *exchange) ctxFailure(ctx context.Context) *streamFailure {
 
 // conclude checks the answer, writes the cite event, saves the session and
 // writes done.
-func (x *exchange) conclude(ctx context.Context, sources []grounding.Source, res grounding.Result, answer string) *streamFailure {
+func (x *streamer) conclude(ctx context.Context, sources []grounding.Source, res grounding.Result, answer string) *streamFailure {
 	h := x.h
 	model := protocol.Trim(res.Model)
 	if protocol.Trim(answer) == "" || protocol.UTF16Len(model) > protocol.MaxAskModelLen || !validUsage(res.Usage) {
@@ -277,18 +289,18 @@ func (x *exchange) conclude(ctx context.Context, sources []grounding.Source, res
 
 // streamFail ends the stream: a cancellation is recorded and nothing is
 // sent; anything else is one terminal error event.
-func (x *exchange) streamFail(ctx context.Context, f *streamFailure) {
+func (x *streamer) streamFail(ctx context.Context, f *streamFailure) {
 	if f.code == protocol.CodeAskCancelled {
-		x.finish(MetricCancellation, OutcomeCancelled)
+		x.finish(x.site, MetricCancellation, OutcomeCancelled)
 		return
 	}
 	retryable := f.retryable
 	x.write(protocol.AskErrorEvent{Message: f.message, Code: string(f.code), Retryable: &retryable}, false, true)
-	x.finish(MetricError, OutcomeError)
+	x.finish(x.site, MetricError, OutcomeError)
 }
 
 // write sends one NDJSON event and flushes it.
-func (x *exchange) write(ev protocol.AskEvent, token, flush bool) error {
+func (x *streamer) write(ev protocol.AskEvent, token, flush bool) error {
 	x.buf = protocol.AppendNDJSON(x.buf[:0], ev)
 	n, err := x.w.Write(x.buf)
 	x.bytes += n

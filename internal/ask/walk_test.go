@@ -40,7 +40,7 @@ func TestQuestionWalk(t *testing.T) {
 	recs[0].ID = corpus.RecordID(recs[0].URL, recs[0].Anchor)
 	eng.Engine = evidence.NewIndex3(&corpus.Corpus{SiteID: "docs-site", Language: "en", Version: "sha256:" + strings.Repeat("0", 64), Records: recs})
 	g := &grounding.Grounded{Engine: eng}
-	h, err := config{Site: testSite(), Config: ask.Config{Retriever: g, Generator: g, Auth: fixedSubject}}.handler()
+	h, err := config{Site: testSite(), Auth: fixedSubject, Config: ask.Config{Retriever: g, Generator: g}}.handler()
 	if err != nil {
 		t.Fatal(err)
 	}

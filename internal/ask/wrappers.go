@@ -19,8 +19,8 @@ import (
 // admission is the outcome of the wrappers for one request: who they
 // admitted, or nothing when one refused (and answered).
 type admission struct {
-	x       *exchange // the request, for refuseAdmission
-	subject string    // set by admitted
+	c       *call  // the request, for refuseAdmission
+	subject string // set by admitted
 	ok      bool
 }
 
@@ -40,16 +40,16 @@ func siteRules(c Config, site *protocol.BackendSite) http.Handler {
 	}.Wrap(http.HandlerFunc(admitted))
 }
 
-// runSiteRules runs the per-site rules for x under ctx and returns who
-// asks, or false when a rule refused (the refusal is answered).
-func (x *exchange) runSiteRules(ctx context.Context) (asker, bool) {
-	adm := &admission{x: x}
-	x.h.rules.ServeHTTP(x.w, x.r.WithContext(context.WithValue(ctx, admissionKey{}, adm)))
+// runSiteRules runs the per-site rules for c under ctx and returns who
+// asks, or false when a rule refused (the refusal is answered). Its
+// admission is its own: only the wrappers it runs write it.
+func (c *call) runSiteRules(ctx context.Context) (asker, bool) {
+	adm := &admission{c: c}
+	c.h.rules.ServeHTTP(c.w, c.r.WithContext(context.WithValue(ctx, admissionKey{}, adm)))
 	if !adm.ok {
 		return asker{}, false
 	}
-	x.site = &x.h.site // the metrics' site, from here on
-	return asker{site: &x.h.site, subject: adm.subject}, true
+	return asker{call: c, site: &c.h.site, subject: adm.subject}, true
 }
 
 // admitted ends the wrappers: the request passed every rule.
@@ -59,20 +59,21 @@ func admitted(_ http.ResponseWriter, r *http.Request) {
 }
 
 // refuseAdmission answers a wrapper's refusal as the handler answers its
-// own (x.fail). Once the asker is authenticated, the refusal counts under
+// own (call.refuse). Once the asker is authenticated, the refusal counts under
 // the site's metrics; a limit that could not be consulted and a subject
 // the Authenticator got wrong are logged with the request id.
 func refuseAdmission(_ http.ResponseWriter, r *http.Request, err, cause error) {
-	x := r.Context().Value(admissionKey{}).(*admission).x
+	c := r.Context().Value(admissionKey{}).(*admission).c
+	var site *protocol.BackendSite // the metrics' site, once someone is authenticated
 	if err == access.ErrInvalidSubject || access.SubjectOf(r.Context()) != "" {
-		x.site = &x.h.site
+		site = &c.h.site
 	}
 	if cause != nil {
-		x.h.log.Error("ask: a rate limit could not be consulted; refusing", "requestId", x.id, "err", cause)
+		c.h.log.Error("ask: a rate limit could not be consulted; refusing", "requestId", c.id, "err", cause)
 	}
 	if err == access.ErrInvalidSubject {
-		x.h.log.Error("ask: authenticator returned an invalid subject", "requestId", x.id)
+		c.h.log.Error("ask: authenticator returned an invalid subject", "requestId", c.id)
 		err = errInternal
 	}
-	x.fail(err)
+	c.refuse(site, true, err)
 }

@@ -47,9 +47,8 @@ func (c *countingConn) Write(b []byte) (int, error) {
 // alone, the text, cite and done, the end; each write a syscall and a
 // wakeup of the reader, about a tenth of the server's CPU under load).
 func TestAnswerTakesTwoWrites(t *testing.T) {
-	h, err := config{Site: testSite(), Config: ask.Config{
-		Retriever: localRetriever, Generator: fixtureGenerator,
-		Auth: fixedSubject, Sessions: session.NewMemoryStore(),
+	h, err := config{Site: testSite(), Auth: fixedSubject, Config: ask.Config{
+		Retriever: localRetriever, Generator: fixtureGenerator, Sessions: session.NewMemoryStore(),
 	}}.handler()
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,7 @@ type site struct {
 	record   *protocol.BackendSite // trusted's record, for reading
 	secret   []byte                // nil when not anonymous
 	tokens   []access.Token        // from the environment
+	auth     access.Checked        // its access (hosts, origins, tokens, cookie), checked once
 	gen      generate.Generator
 	public   fs.FS // nil without a public folder
 	corpus   *corpus.Corpus
@@ -115,9 +116,6 @@ func provisionSite(cs checkedSite, env Env, logger *slog.Logger) (*site, error) 
 		}
 		s.tokens = append(s.tokens, access.Token{Subject: t.Subject, Secret: []byte(v)})
 	}
-	if err := access.ValidateTokens(s.tokens); err != nil {
-		return nil, fmt.Errorf("tokens: %s", strings.TrimPrefix(err.Error(), "access: invalid access: "))
-	}
 	if sc.anonymous() {
 		v, err := env.secret("cookieSecretEnv", sc.CookieSecretEnv, minSecretBytes)
 		if err != nil {
@@ -125,6 +123,17 @@ func provisionSite(cs checkedSite, env Env, logger *slog.Logger) (*site, error) 
 		}
 		s.secret = []byte(v)
 	}
+	// The site's access, checked here once (its tokens, its cookie);
+	// internal/ask trusts the Checked without a second check.
+	auth, err := access.Check(s.access())
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "access: invalid access: ")
+		if strings.HasPrefix(msg, "tokens") {
+			return nil, fmt.Errorf("tokens: %s", msg)
+		}
+		return nil, fmt.Errorf("access: %s", msg)
+	}
+	s.auth = auth
 	if in := sc.Insights; in != nil && in.OwnerTokenEnv != "" {
 		v, err := env.secret("insights.ownerTokenEnv", in.OwnerTokenEnv, minSecretBytes)
 		if err != nil {
@@ -132,7 +141,6 @@ func provisionSite(cs checkedSite, env Env, logger *slog.Logger) (*site, error) 
 		}
 		s.insightsToken = []byte(v)
 	}
-	var err error
 	if s.gen, err = sc.Generator.build(env, logger); err != nil {
 		return nil, fmt.Errorf("generator: %s", strings.TrimPrefix(err.Error(), "provider: "))
 	}

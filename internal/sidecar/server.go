@@ -293,11 +293,11 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	if err != nil {
 		return nil, siteError("generations", err)
 	}
-	auth := st.access()
-	auth.FailedAuth, auth.ClientAddr = edge.failedAuth, edge.addr
-	if auth.Anonymous != nil {
-		auth.Anonymous.BeforeMint = access.LimitMints(edge.mints, edge.addr, s.log)
+	var mint func(http.ResponseWriter, *http.Request) bool
+	if st.secret != nil {
+		mint = access.LimitMints(edge.mints, edge.addr, s.log)
 	}
+	auth := st.auth.Guarded(edge.failedAuth, edge.addr, mint)
 	engine := st.engine.Index(st.corpus)
 	grounded := &grounding.Grounded{Engine: engine, Generator: st.gen}
 	bodyTimeout := s.cfg.Edge.BodyTimeout.or(DefaultBodyTimeout)

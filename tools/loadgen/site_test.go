@@ -145,7 +145,15 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 		limit = 1_000_000
 	}
 	grounded := &grounding.Grounded{Engine: evidence.NewIndex(c)}
-	auth := &subjects{inner: &access.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))}, seen: map[string]int{}}
+	inner, err := access.Check(&access.CookieAuth{Origins: []string{testOrigin}, Secret: []byte(strings.Repeat("s", 32))})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	auth := &subjects{inner: inner, seen: map[string]int{}}
+	checked, err := access.Check(auth)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	site, err := (&protocol.BackendSite{
 		SiteID:      c.SiteID,
 		Assistant:   protocol.BackendAssistant{ID: "docs-guide", Name: "Docs guide"},
@@ -160,7 +168,7 @@ func askServer(tb testing.TB, c *corpus.Corpus, limit int) (*httptest.Server, *s
 		Site:        site,
 		Retriever:   grounded,
 		Generator:   grounded,
-		Auth:        auth,
+		Auth:        checked,
 		Sessions:    session.NewMemoryStore(),
 		RateLimiter: mustKeyed(tb, limit),
 		Metrics:     &metrics.Prometheus{},
