@@ -683,7 +683,10 @@ func sentences(text string) []string {
 	out := ss[:0]
 	for i := 0; i < len(ss); i++ {
 		s := ss[i]
-		for i+1 < len(ss) && (abbreviated(s) || strings.Count(s, "`")%2 == 1) { // nor inside a code span ("`{{%/* ... */%}}`")
+		// Nor inside a code span ("`{{%/* ... */%}}`"), nor after a
+		// question quoted in a sentence ("What is the module path? is a
+		// package question").
+		for i+1 < len(ss) && (abbreviated(s) || strings.Count(s, "`")%2 == 1 || quotedAsk(s, ss[i+1])) {
 			i++
 			s += " " + ss[i]
 		}
@@ -693,6 +696,12 @@ func sentences(text string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// quotedAsk: s ends with a question and next goes on in lower case, so
+// the question was quoted inside one sentence.
+func quotedAsk(s, next string) bool {
+	return (strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!")) && next != "" && next[0] >= 'a' && next[0] <= 'z'
 }
 
 // abbreviated: s ends with an abbreviation, not a sentence's stop.

@@ -376,6 +376,11 @@ func TestComposerSentences(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("a code span was cut: got %q\nwant %q", got, want)
 	}
+	got = sentences("What is the module path? is a package question. Why? Because.")
+	want = []string{"What is the module path? is a package question.", "Why?", "Because."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("a quoted question was cut: got %q\nwant %q", got, want)
+	}
 }
 
 // An error's entry on a troubleshooting page is answered with its cause
