@@ -1,0 +1,113 @@
+package store
+
+import (
+	"strings"
+
+	"github.com/askplane/askplane/internal/session"
+)
+
+// A session's row in SQLite is padded to a capacity class: its messages
+// text is followed by spaces so that the row's record (SQLite's encoding
+// of all its columns) is exactly a class's length. An answer that grows
+// its session within the class then rewrites a row of the same length,
+// which SQLite overwrites in place, writing only the pages whose bytes
+// changed: the page holding the row's start and the overflow pages the new
+// turn lands on. A row of another length is a new cell whose overflow
+// chain is freed and allocated again, every page of the history written
+// anew with the freelist's pages: a 4-turn session with 1.5 KB answers
+// wrote 6, 7, 7 and 8 WAL frames (two pwrite calls each) for its turns,
+// and writes 6, 5, 8 and 5 padded.
+//
+// The classes double from sqliteMinRowClass up to sqliteRowStep, then
+// grow by sqliteRowStep: a row takes at most twice its record's bytes
+// when small, and less than sqliteRowStep more when large (the bounds
+// count session.Size, never the padding). Load trims the spaces; a row
+// written unpadded (an older askplane, an eviction's '[]') reads the same.
+const (
+	sqliteMinRowClass = 4 << 10
+	sqliteRowStep     = 16 << 10
+)
+
+// sqliteRowClass is the capacity class of a record of need bytes.
+func sqliteRowClass(need int64) int64 {
+	if need > sqliteRowStep {
+		return (need + sqliteRowStep - 1) / sqliteRowStep * sqliteRowStep
+	}
+	class := int64(sqliteMinRowClass)
+	for class < need {
+		class *= 2
+	}
+	return class
+}
+
+// sqlitePadRow returns raw followed by the spaces that make the sessions
+// row of k with these values a class's length.
+func sqlitePadRow(k session.Key, revision, bytes, updatedAt int64, raw string) string {
+	need := sqliteRecordLen(k, revision, bytes, updatedAt, len(raw))
+	class := sqliteRowClass(need)
+	pad := int(class - need)
+	// The text's serial type grows by a byte at some lengths, and the
+	// header with it: settle on the longest padding that fits.
+	for pad > 0 && sqliteRecordLen(k, revision, bytes, updatedAt, len(raw)+pad) > class {
+		pad--
+	}
+	if pad == 0 {
+		return raw
+	}
+	return raw + strings.Repeat(" ", pad)
+}
+
+// sqliteRecordLen is the length of SQLite's record of a sessions row: a
+// WITHOUT ROWID table's record holds its primary key's columns, then the
+// others in table order, each described by a serial type in the header.
+func sqliteRecordLen(k session.Key, revision, bytes, updatedAt int64, msgLen int) int64 {
+	var hdr, body int64
+	text := func(n int) {
+		hdr += varintLen(uint64(2*n + 13))
+		body += int64(n)
+	}
+	integer := func(v int64) {
+		hdr++ // serial types of integers are 0..9: one byte
+		body += intLen(v)
+	}
+	text(len(k.SiteID))
+	text(len(k.Subject))
+	text(len(k.SessionID))
+	integer(revision)
+	integer(bytes)
+	integer(updatedAt)
+	text(msgLen)
+	h := hdr + 1
+	for varintLen(uint64(h)) != h-hdr {
+		h = hdr + varintLen(uint64(h))
+	}
+	return h + body
+}
+
+// intLen is how many bytes SQLite's record format stores v in.
+func intLen(v int64) int64 {
+	switch {
+	case v == 0 || v == 1:
+		return 0
+	case v >= -128 && v <= 127:
+		return 1
+	case v >= -32768 && v <= 32767:
+		return 2
+	case v >= -8388608 && v <= 8388607:
+		return 3
+	case v >= -2147483648 && v <= 2147483647:
+		return 4
+	case v >= -140737488355328 && v <= 140737488355327:
+		return 6
+	}
+	return 8
+}
+
+// varintLen is the length of SQLite's varint of v.
+func varintLen(v uint64) int64 {
+	n := int64(1)
+	for v >>= 7; v != 0 && n < 9; v >>= 7 {
+		n++
+	}
+	return n
+}
