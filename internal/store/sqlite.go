@@ -208,6 +208,11 @@ var sqliteMigrations = []string{
 	`CREATE INDEX sessions_subject_recent ON sessions (site_id, subject, updated_at, session_id, bytes)`,
 	// 8: each subject's bytes, kept by triggers (subject_sqlite.go).
 	sqliteSubjectsMigration,
+	// 9: the pruner's index goes (prune_sqlite.go): every save moved the
+	// row's entry in it (a WAL frame and two b-tree seeks a save) for a
+	// scan that runs once an hour; the pruner walks
+	// sessions_subject_recent instead.
+	`DROP INDEX sessions_updated_at_bytes`,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
@@ -531,58 +536,6 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	committed = true
 	s.health.note(ctx, nil)
 	return true, nil
-}
-
-// Prune implements Pruner, deleting in batches so the write lock is never
-// held for long.
-func (s *SQLite) Prune(ctx context.Context, before time.Time) (int64, error) {
-	total, err := s.pruneBefore(ctx, before.UnixMilli())
-	if err != nil {
-		return total, err
-	}
-	// The total bound: the newest row that does not fit beside the rows
-	// written after it, and every row written no later, go.
-	qctx, cancel := context.WithTimeout(ctx, OpTimeout)
-	defer cancel()
-	var cutoff sql.NullInt64
-	if err := s.db.QueryRowContext(qctx, `SELECT max(updated_at) FROM (
-		SELECT updated_at, sum(bytes) OVER (ORDER BY updated_at DESC ROWS UNBOUNDED PRECEDING) AS newer FROM sessions)
-		WHERE newer > ?`, s.limits.MaxTotalBytes).Scan(&cutoff); err != nil {
-		return total, unavailable(qctx, "prune", err)
-	}
-	if !cutoff.Valid {
-		return total, nil
-	}
-	n, err := s.pruneBefore(ctx, cutoff.Int64+1)
-	return total + n, err
-}
-
-func (s *SQLite) pruneBefore(ctx context.Context, beforeMillis int64) (int64, error) {
-	var total int64
-	for {
-		n, err := s.pruneBatch(ctx, beforeMillis)
-		total += n
-		if err != nil || n < pruneBatch {
-			return total, err
-		}
-	}
-}
-
-func (s *SQLite) pruneBatch(ctx context.Context, beforeMillis int64) (int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
-	defer cancel()
-	res, err := s.db.ExecContext(ctx,
-		`DELETE FROM sessions WHERE (site_id, subject, session_id) IN
-		 (SELECT site_id, subject, session_id FROM sessions WHERE updated_at < ? LIMIT ?)`,
-		beforeMillis, pruneBatch)
-	if err != nil {
-		return 0, unavailable(ctx, "prune", err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, unavailable(ctx, "prune", err)
-	}
-	return n, nil
 }
 
 // Close closes the database; operations in flight finish first.
