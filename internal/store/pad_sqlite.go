@@ -11,20 +11,25 @@ import (
 // of all its columns) is exactly a class's length. An answer that grows
 // its session within the class then rewrites a row of the same length,
 // which SQLite overwrites in place, writing only the pages whose bytes
-// changed: the page holding the row's start and the overflow pages the new
-// turn lands on. A row of another length is a new cell whose overflow
-// chain is freed and allocated again, every page of the history written
-// anew with the freelist's pages: a 4-turn session with 1.5 KB answers
-// wrote 6, 7, 7 and 8 WAL frames (two pwrite calls each) for its turns,
-// and writes 6, 5, 8 and 5 padded.
+// changed. A row of another length is a new cell: in a page too full for
+// it the page is split and its neighbours and parent written too, and
+// with an overflow chain the chain is freed and allocated again, every
+// page of the history written anew with the freelist's pages. A 4-turn
+// session with 1.5 KB answers wrote 6, 7, 7 and 8 WAL frames (two pwrite
+// calls each) for its turns in the WITHOUT ROWID table before, and writes
+// 4, 3, 6 and 4 now; under the load bench's turns (~600 B answers, 32
+// readers) about 3.9 frames a save.
 //
-// The classes double from sqliteMinRowClass up to sqliteRowStep, then
-// grow by sqliteRowStep: a row takes at most twice its record's bytes
-// when small, and less than sqliteRowStep more when large (the bounds
-// count session.Size, never the padding). Load trims the spaces; a row
-// written unpadded (an older askplane, an eviction's '[]') reads the same.
+// The first class, sqliteRowLocal, is the most a rowid table's leaf holds
+// of a row without an overflow page: a short session fills a page of its
+// own, whole. Longer ones take 8 and 16 KiB, then steps of sqliteRowStep,
+// so a row takes at most about twice its record's bytes when small and
+// less than sqliteRowStep more when large (the bounds count session.Size,
+// never the padding). Load trims the spaces; a row written unpadded (an
+// older askplane, an eviction's '[]') reads the same.
 const (
-	sqliteMinRowClass = 4 << 10
+	sqliteRowLocal    = 4096 - 35 // the page size less a table leaf cell's most overhead
+	sqliteMinRowClass = 8 << 10
 	sqliteRowStep     = 16 << 10
 )
 
@@ -32,6 +37,9 @@ const (
 func sqliteRowClass(need int64) int64 {
 	if need > sqliteRowStep {
 		return (need + sqliteRowStep - 1) / sqliteRowStep * sqliteRowStep
+	}
+	if need <= sqliteRowLocal {
+		return sqliteRowLocal
 	}
 	class := int64(sqliteMinRowClass)
 	for class < need {

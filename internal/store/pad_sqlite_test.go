@@ -52,11 +52,11 @@ func TestSQLiteSaveWithinClassWritesInPlace(t *testing.T) {
 			t.Fatalf("turn %d: Load = revision %d, %d messages, %v; want %d, %d", turn, got.Revision, len(got.Messages), err, turn+1, len(msgs))
 		}
 	}
-	// Records of about 1.7, 3.3, 4.9 and 6.5 KB: turns 2 and 4 stay in the
-	// class of the turn before (4 and 8 KB), turn 3 moves to a new one.
-	// Unpadded, every turn rewrote the row's overflow chain: 6, 7, 7 and 8
-	// frames; padded 6, 5, 8 and 5, and 5, 4, 7 and 4 once the pruner's
-	// index went (migration 9).
+	// Records of about 1.7, 3.3, 4.9 and 6.5 KB: turn 2 stays in the
+	// first class (a page's whole row), turn 3 moves to 8 KiB, where turn
+	// 4 stays. Unpadded, in the WITHOUT ROWID table every turn rewrote the
+	// row's overflow chain: 6, 7, 7 and 8 frames; now 4, 3, 6 and 4.
+	t.Logf("WAL frames a turn: %v", frames)
 	for _, turn := range []int{1, 3} {
 		if frames[turn] > 4 || frames[turn] >= frames[2] {
 			t.Errorf("WAL frames a turn = %v: turn %d, within its class, was not written in place", frames, turn+1)

@@ -213,6 +213,8 @@ var sqliteMigrations = []string{
 	// scan that runs once an hour; the pruner walks
 	// sessions_subject_recent instead.
 	`DROP INDEX sessions_updated_at_bytes`,
+	// 10: sessions becomes a rowid table (sessions_rowid_sqlite.go).
+	sqliteSessionsRowidMigration,
 }
 
 // OpenSQLite opens (creating when absent) the SQLite file at path and its
