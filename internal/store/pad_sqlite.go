@@ -6,6 +6,10 @@ import (
 	"github.com/askplane/askplane/internal/session"
 )
 
+// spaces is the padding's source: no class is wider than sqliteRowStep
+// past its record (a smaller pad is all a row ever needs).
+var spaces = []byte(strings.Repeat(" ", sqliteRowStep))
+
 // A session's row in SQLite is padded to a capacity class: its messages
 // text is followed by spaces so that the row's record (SQLite's encoding
 // of all its columns) is exactly a class's length. An answer that grows
@@ -49,25 +53,22 @@ func sqliteRowClass(need int64) int64 {
 }
 
 // sqlitePadRow returns raw followed by the spaces that make the sessions
-// row of k with these values a class's length.
-func sqlitePadRow(k session.Key, revision, bytes, updatedAt int64, raw string) string {
+// row of k with these values a class's length, appended to raw.
+func sqlitePadRow(k session.Key, revision, bytes, updatedAt int64, raw []byte) []byte {
 	need := sqliteRecordLen(k, revision, bytes, updatedAt, len(raw))
 	class := sqliteRowClass(need)
-	pad := int(class - need)
+	pad := int(min(class-need, int64(len(spaces))))
 	// The text's serial type grows by a byte at some lengths, and the
 	// header with it: settle on the longest padding that fits.
 	for pad > 0 && sqliteRecordLen(k, revision, bytes, updatedAt, len(raw)+pad) > class {
 		pad--
 	}
-	if pad == 0 {
-		return raw
-	}
-	return raw + strings.Repeat(" ", pad)
+	return append(raw, spaces[:pad]...)
 }
 
-// sqliteRecordLen is the length of SQLite's record of a sessions row: a
-// WITHOUT ROWID table's record holds its primary key's columns, then the
-// others in table order, each described by a serial type in the header.
+// sqliteRecordLen is the length of SQLite's record of a sessions row: its
+// columns in table order (a rowid table's record; the rowid is the cell's
+// key, not the record's), each described by a serial type in the header.
 func sqliteRecordLen(k session.Key, revision, bytes, updatedAt int64, msgLen int) int64 {
 	var hdr, body int64
 	text := func(n int) {

@@ -479,12 +479,12 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}
-	size, err := checkRecord(r, expectedRevision, s.limits.MaxSessionBytes)
+	enc, size, err := checkRecord(r, expectedRevision, s.limits.MaxSessionBytes)
 	if err != nil {
 		return false, err
 	}
-	raw := string(encodeMessages(r.Messages))
 	now := time.Now().UnixMilli()
+	raw := string(sqlitePadRow(k, int64(r.Revision), size, now, enc))
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
 	if err := ctx.Err(); err != nil {
@@ -514,10 +514,10 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	var res sql.Result
 	if expectedRevision == 0 {
 		res, err = s.stmts.insert.ExecContext(quiet,
-			k.SiteID, k.Subject, k.SessionID, r.Revision, size, now, sqlitePadRow(k, int64(r.Revision), size, now, raw))
+			k.SiteID, k.Subject, k.SessionID, r.Revision, size, now, raw)
 	} else {
 		res, err = s.stmts.update.ExecContext(quiet,
-			r.Revision, size, now, sqlitePadRow(k, int64(r.Revision), size, now, raw), k.SiteID, k.Subject, k.SessionID, expectedRevision)
+			r.Revision, size, now, raw, k.SiteID, k.Subject, k.SessionID, expectedRevision)
 	}
 	if err != nil {
 		return false, s.wrote(ctx, "save", err)
