@@ -1,36 +1,33 @@
 package store
 
 import (
-	"strings"
-
 	"github.com/askplane/askplane/internal/session"
 )
 
-// spaces is the padding's source: no class is wider than sqliteRowStep
-// past its record (a smaller pad is all a row ever needs).
-var spaces = []byte(strings.Repeat(" ", sqliteRowStep))
-
-// A session's row in SQLite is padded to a capacity class: its messages
-// text is followed by spaces so that the row's record (SQLite's encoding
-// of all its columns) is exactly a class's length. An answer that grows
-// its session within the class then rewrites a row of the same length,
-// which SQLite overwrites in place, writing only the pages whose bytes
-// changed. A row of another length is a new cell: in a page too full for
-// it the page is split and its neighbours and parent written too, and
-// with an overflow chain the chain is freed and allocated again, every
-// page of the history written anew with the freelist's pages. A 4-turn
-// session with 1.5 KB answers wrote 6, 7, 7 and 8 WAL frames (two pwrite
-// calls each) for its turns in the WITHOUT ROWID table before, and writes
-// 4, 3, 6 and 4 now; under the load bench's turns (~600 B answers, 32
-// readers) about 3.9 frames a save.
+// A session's row in SQLite is padded to a capacity class: its last
+// column, pad, holds the zeros that make the row's record (SQLite's
+// encoding of all its columns) exactly a class's length. An answer that
+// grows its session within the class then rewrites a row of the same
+// length, which SQLite overwrites in place, writing only the pages whose
+// bytes changed. A row of another length is a new cell: in a page too
+// full for it the page is split and its neighbours and parent written
+// too, and with an overflow chain the chain is freed and allocated again,
+// every page of the history written anew with the freelist's pages. A
+// 4-turn session with 1.5 KB answers wrote 6, 7, 7 and 8 WAL frames (two
+// pwrite calls each) for its turns in the WITHOUT ROWID table before, and
+// writes 4, 3, 6 and 4 now; under the load bench's turns (~600 B answers,
+// 32 readers) about 3.9 frames a save.
+//
+// The messages text stays byte for byte what the other backends store,
+// and Load never reads pad: it comes after the columns Load selects, so
+// SQLite stops reading the row before it.
 //
 // The first class, sqliteRowLocal, is the most a rowid table's leaf holds
 // of a row without an overflow page: a short session fills a page of its
 // own, whole. Longer ones take 8 and 16 KiB, then steps of sqliteRowStep,
 // so a row takes at most about twice its record's bytes when small and
 // less than sqliteRowStep more when large (the bounds count session.Size,
-// never the padding). Load trims the spaces; a row written unpadded (an
-// older askplane, an eviction's '[]') reads the same.
+// never the padding). An eviction empties pad with the messages.
 const (
 	sqliteRowLocal    = 4096 - 35 // the page size less a table leaf cell's most overhead
 	sqliteMinRowClass = 8 << 10
@@ -52,28 +49,32 @@ func sqliteRowClass(need int64) int64 {
 	return class
 }
 
-// sqlitePadRow returns raw followed by the spaces that make the sessions
-// row of k with these values a class's length, appended to raw.
-func sqlitePadRow(k session.Key, revision, bytes, updatedAt int64, raw []byte) []byte {
-	need := sqliteRecordLen(k, revision, bytes, updatedAt, len(raw))
+// sqlitePadLen is the length of the pad that makes the sessions row of k
+// with these values, and messages of msgLen bytes, a class's length.
+func sqlitePadLen(k session.Key, revision, bytes, updatedAt int64, msgLen int) int64 {
+	need := sqliteRecordLen(k, revision, bytes, updatedAt, msgLen, 0)
 	class := sqliteRowClass(need)
-	pad := int(min(class-need, int64(len(spaces))))
-	// The text's serial type grows by a byte at some lengths, and the
-	// header with it: settle on the longest padding that fits.
-	for pad > 0 && sqliteRecordLen(k, revision, bytes, updatedAt, len(raw)+pad) > class {
+	pad := class - need
+	// The pad's serial type takes a byte or two of the header: settle on
+	// the longest pad that fits.
+	for pad > 0 && sqliteRecordLen(k, revision, bytes, updatedAt, msgLen, pad) > class {
 		pad--
 	}
-	return append(raw, spaces[:pad]...)
+	return pad
 }
 
 // sqliteRecordLen is the length of SQLite's record of a sessions row: its
 // columns in table order (a rowid table's record; the rowid is the cell's
 // key, not the record's), each described by a serial type in the header.
-func sqliteRecordLen(k session.Key, revision, bytes, updatedAt int64, msgLen int) int64 {
+func sqliteRecordLen(k session.Key, revision, bytes, updatedAt int64, msgLen int, padLen int64) int64 {
 	var hdr, body int64
 	text := func(n int) {
 		hdr += varintLen(uint64(2*n + 13))
 		body += int64(n)
+	}
+	blob := func(n int64) {
+		hdr += varintLen(uint64(2*n + 12))
+		body += n
 	}
 	integer := func(v int64) {
 		hdr++ // serial types of integers are 0..9: one byte
@@ -86,6 +87,7 @@ func sqliteRecordLen(k session.Key, revision, bytes, updatedAt int64, msgLen int
 	integer(bytes)
 	integer(updatedAt)
 	text(msgLen)
+	blob(padLen)
 	h := hdr + 1
 	for varintLen(uint64(h)) != h-hdr {
 		h = hdr + varintLen(uint64(h))

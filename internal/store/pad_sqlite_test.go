@@ -27,18 +27,18 @@ func walFrames(t *testing.T, path string) int64 {
 // A turn that grows a session within its row's capacity class is written
 // in place: SQLite writes only the pages whose bytes changed, not the
 // whole history's overflow chain and the freelist's pages. Load gives back
-// exactly what was saved, the padding trimmed, message text ending in
-// spaces included.
+// exactly what was saved, and the messages column holds the JSON as the
+// other backends store it.
 func TestSQLiteSaveWithinClassWritesInPlace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pad.db")
 	s := openSQLite(t, path)
 	raw := rawSQLite(t, path)
 	k := session.Key{SiteID: "site-a", Subject: "anon:pad", SessionID: "s1"}
-	answer := fmt.Sprintf("%01500d", 0) + "  "
+	answer := fmt.Sprintf("%01500d", 0)
 	var frames []int64
 	var msgs []protocol.AskMessage
 	for turn := range 4 {
-		msgs = append(msgs, protocol.AskMessage{Role: protocol.RoleUser, Content: "how do I configure the widget? "},
+		msgs = append(msgs, protocol.AskMessage{Role: protocol.RoleUser, Content: "how do I configure the widget?"},
 			protocol.AskMessage{Role: protocol.RoleAssistant, Content: answer})
 		if _, err := raw.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 			t.Fatal(err)
@@ -62,11 +62,12 @@ func TestSQLiteSaveWithinClassWritesInPlace(t *testing.T) {
 			t.Errorf("WAL frames a turn = %v: turn %d, within its class, was not written in place", frames, turn+1)
 		}
 	}
-	var stored int
-	if err := raw.QueryRow(`SELECT length(CAST(messages AS BLOB)) FROM sessions`).Scan(&stored); err != nil {
+	var stored string
+	var pad int
+	if err := raw.QueryRow(`SELECT messages, length(pad) FROM sessions`).Scan(&stored, &pad); err != nil {
 		t.Fatal(err)
 	}
-	if size := session.Size(session.Record{Messages: msgs}); int64(stored) <= size-session.RecordOverheadBytes {
-		t.Errorf("stored messages %d bytes, the JSON %d: not padded", stored, size-session.RecordOverheadBytes)
+	if size := session.Size(session.Record{Messages: msgs}); int64(len(stored)) != size-session.RecordOverheadBytes || pad == 0 {
+		t.Errorf("stored messages %d bytes and a pad of %d, the JSON %d: want the JSON as it is, padded beside it", len(stored), pad, size-session.RecordOverheadBytes)
 	}
 }

@@ -141,7 +141,6 @@ func decodeRow(revision int64, raw string) (session.Record, error) {
 	if revision < 1 {
 		return corrupt(reasonRowRevision)
 	}
-	raw = strings.TrimRight(raw, " ") // SQLite's padding (pad_sqlite.go)
 	if len(raw) > MaxEncodedBytes {
 		return corrupt(reasonRowTooLarge)
 	}

@@ -11,7 +11,8 @@ package store
 // holds only the key: seeks compare short keys, and a turn rewrites one
 // table page instead of a page and its overflow chain. The subject
 // triggers and the other indexes go with the old table and are made
-// again, the same.
+// again, the same. pad, last, holds the zeros that keep a row's length
+// in its class (pad_sqlite.go).
 const sqliteSessionsRowidMigration = `CREATE TABLE sessions_v10 (
 		site_id    TEXT    NOT NULL,
 		subject    TEXT    NOT NULL,
@@ -20,6 +21,7 @@ const sqliteSessionsRowidMigration = `CREATE TABLE sessions_v10 (
 		bytes      INTEGER NOT NULL CHECK (bytes >= 0), -- session.Size
 		updated_at INTEGER NOT NULL, -- Unix milliseconds
 		messages   TEXT    NOT NULL,
+		pad        BLOB    NOT NULL DEFAULT x'', -- zeros (pad_sqlite.go)
 		UNIQUE (site_id, subject, session_id)
 	) STRICT;
 	INSERT INTO sessions_v10 (site_id, subject, session_id, revision, bytes, updated_at, messages)

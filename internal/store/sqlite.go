@@ -72,9 +72,9 @@ type sqliteStmts struct {
 // The session statements Load and Save run.
 const (
 	sqliteLoad   = `SELECT revision, messages FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`
-	sqliteInsert = `INSERT INTO sessions (site_id, subject, session_id, revision, bytes, updated_at, messages)
-			 VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
-	sqliteUpdate = `UPDATE sessions SET revision = ?, bytes = ?, updated_at = ?, messages = ?
+	sqliteInsert = `INSERT INTO sessions (site_id, subject, session_id, revision, bytes, updated_at, messages, pad)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, zeroblob(?)) ON CONFLICT DO NOTHING`
+	sqliteUpdate = `UPDATE sessions SET revision = ?, bytes = ?, updated_at = ?, messages = ?, pad = zeroblob(?)
 			 WHERE site_id = ? AND subject = ? AND session_id = ? AND revision = ?`
 	sqliteDelete = `DELETE FROM sessions WHERE site_id = ? AND subject = ? AND session_id = ?`
 )
@@ -484,7 +484,8 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 		return false, err
 	}
 	now := time.Now().UnixMilli()
-	raw := string(sqlitePadRow(k, int64(r.Revision), size, now, enc))
+	raw := string(enc)
+	pad := sqlitePadLen(k, int64(r.Revision), size, now, len(raw))
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
 	if err := ctx.Err(); err != nil {
@@ -514,10 +515,10 @@ func (s *SQLite) Save(ctx context.Context, k session.Key, r session.Record, expe
 	var res sql.Result
 	if expectedRevision == 0 {
 		res, err = s.stmts.insert.ExecContext(quiet,
-			k.SiteID, k.Subject, k.SessionID, r.Revision, size, now, raw)
+			k.SiteID, k.Subject, k.SessionID, r.Revision, size, now, raw, pad)
 	} else {
 		res, err = s.stmts.update.ExecContext(quiet,
-			r.Revision, size, now, raw, k.SiteID, k.Subject, k.SessionID, expectedRevision)
+			r.Revision, size, now, raw, pad, k.SiteID, k.Subject, k.SessionID, expectedRevision)
 	}
 	if err != nil {
 		return false, s.wrote(ctx, "save", err)

@@ -64,7 +64,7 @@ const (
 	// evicted) still saves over that revision, where a deleted row would
 	// make its save a conflict after its text streamed. The purge deletes
 	// the emptied rows once no answer can be in flight for them.
-	sqliteEvictSession = `UPDATE sessions SET messages = '[]', bytes = 0, updated_at = ?4
+	sqliteEvictSession = `UPDATE sessions SET messages = '[]', pad = x'', bytes = 0, updated_at = ?4
 		WHERE site_id = ?1 AND subject = ?2 AND session_id = ?3 AND bytes > 0`
 	// sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than
 	// ?3 that were evicted before ?4 (EvictedGrace ago).
