@@ -24,8 +24,9 @@
 // text's length plus session.RecordOverheadBytes) and updated_at. The JSON is written with
 // JSON.stringify's escaping (internal/ecmajson) and kept as text, never
 // jsonb, so Load returns exactly the strings that were saved. SQLite
-// follows the text with spaces up to the row's capacity class, so a turn
-// that stays in its class is written in place (pad_sqlite.go). Rows are
+// keeps each row at a capacity class with a column of zeros after the
+// text, so a turn that stays in its class is written in place
+// (pad_sqlite.go). Rows are
 // decoded strictly on the way out; a row that is not a valid record is a
 // CodeCorrupt error, never a panic or a partial record.
 //
