@@ -23,7 +23,10 @@
 // the messages as JSON text, bytes (the record's session.Size: that
 // text's length plus session.RecordOverheadBytes) and updated_at. The JSON is written with
 // JSON.stringify's escaping (internal/ecmajson) and kept as text, never
-// jsonb, so Load returns exactly the strings that were saved. Rows are
+// jsonb, so Load returns exactly the strings that were saved. SQLite
+// keeps each row at a capacity class with a column of zeros after the
+// text, so a turn that stays in its class is written in place
+// (pad_sqlite.go). Rows are
 // decoded strictly on the way out; a row that is not a valid record is a
 // CodeCorrupt error, never a panic or a partial record.
 //

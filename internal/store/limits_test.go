@@ -123,6 +123,7 @@ func TestSQLiteMigrationBackfillsBytes(t *testing.T) {
 	if got := bytesOf(); got != session.Size(next) {
 		t.Fatalf("saved bytes = %d, want %d", got, session.Size(next))
 	}
+	subjectTotalsMatch(t, raw) // the triggers migration 10 made again follow the save
 	var version int
 	if err := raw.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version < 5 { // 4: sources, 5: runs; later migrations only add
 		t.Fatalf("user_version = %d, %v", version, err)

@@ -259,11 +259,11 @@ func (p *Postgres) Save(ctx context.Context, k session.Key, r session.Record, ex
 	if err := checkKey("save", k); err != nil {
 		return false, err
 	}
-	size, err := checkRecord(r, expectedRevision, p.limits.MaxSessionBytes)
+	enc, size, err := checkRecord(r, expectedRevision, p.limits.MaxSessionBytes)
 	if err != nil {
 		return false, err
 	}
-	raw := string(encodeMessages(r.Messages))
+	raw := string(enc)
 	ctx, cancel := context.WithTimeout(ctx, OpTimeout)
 	defer cancel()
 	sql := postgresInsert

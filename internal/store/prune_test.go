@@ -73,3 +73,42 @@ func TestPostgresPrune(t *testing.T) {
 		}
 	})
 }
+
+// SQLite's pruner walks sessions_subject_recent in batches that resume
+// after the last key deleted: aged sessions spread over many subjects,
+// each beside a fresh one written before and after them in the index's
+// order, all go, over several batches, and no fresh one does.
+func TestSQLitePruneResumesAcrossSubjects(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sessions.db")
+	s := openSQLite(t, path)
+	raw := rawSQLite(t, path)
+	const subjects = 1200 // 2 aged sessions each: 2,400, more than two batches
+	now := time.Now().UnixMilli()
+	dayAgo := time.Now().Add(-24 * time.Hour).UnixMilli()
+	tx, err := raw.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range subjects {
+		for j, at := range []int64{dayAgo, dayAgo + 1, now} {
+			if _, err := tx.Exec(`INSERT INTO sessions (site_id, subject, session_id, revision, bytes, updated_at, messages)
+				VALUES ('site-a', ?, ?, 1, 66, ?, '[]')`, fmt.Sprintf("anon:%04d", i), fmt.Sprintf("s%d", 2-j), at); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Prune(t.Context(), time.Now().Add(-time.Hour))
+	if err != nil || n != 2*subjects {
+		t.Fatalf("Prune = %d, %v; want %d", n, err, 2*subjects)
+	}
+	var fresh, aged int
+	if err := raw.QueryRow(`SELECT count(*) FILTER (WHERE updated_at = ?), count(*) FILTER (WHERE updated_at < ?) FROM sessions`, now, now).Scan(&fresh, &aged); err != nil {
+		t.Fatal(err)
+	}
+	if fresh != subjects || aged != 0 {
+		t.Fatalf("after Prune: %d fresh sessions, %d aged; want %d, 0", fresh, aged, subjects)
+	}
+}

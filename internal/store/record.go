@@ -67,18 +67,22 @@ func checkKey(op string, k session.Key) error {
 }
 
 // checkRecord enforces the record schema before anything is written, and
-// returns the record's session.Size, which must be at most maxBytes.
-// Content must be valid UTF-8 because JSON cannot carry other bytes: a
-// store that silently replaced them would not give back what it was given.
-func checkRecord(r session.Record, expectedRevision int, maxBytes int64) (int64, error) {
+// returns the messages' stored JSON and the record's session.Size, which
+// must be at most maxBytes. Content must be valid UTF-8 because JSON
+// cannot carry other bytes: a store that silently replaced them would not
+// give back what it was given. For valid UTF-8, session.Size is the JSON's
+// length plus RecordOverheadBytes (record_test.go holds the two equal), so
+// the record's text is read once here, not once more to size it.
+func checkRecord(r session.Record, expectedRevision int, maxBytes int64) ([]byte, int64, error) {
 	if err := checkSchema(r, expectedRevision); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	size := session.Size(r)
+	raw := encodeMessages(r.Messages)
+	size := int64(session.RecordOverheadBytes + len(raw))
 	if size > maxBytes {
-		return 0, &Error{Code: CodeInvalidRecord, Op: "save", Reason: reasonTooLarge, Limit: int(maxBytes), Err: session.ErrRecordTooLarge}
+		return nil, 0, &Error{Code: CodeInvalidRecord, Op: "save", Reason: reasonTooLarge, Limit: int(maxBytes), Err: session.ErrRecordTooLarge}
 	}
-	return size, nil
+	return raw, size, nil
 }
 
 func checkSchema(r session.Record, expectedRevision int) error {

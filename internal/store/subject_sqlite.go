@@ -24,7 +24,11 @@ const sqliteSubjectsMigration = `CREATE TABLE session_subjects (
 	) STRICT, WITHOUT ROWID;
 	INSERT INTO session_subjects (site_id, subject, bytes)
 		SELECT site_id, subject, sum(bytes) FROM sessions GROUP BY site_id, subject;
-	CREATE TRIGGER sessions_subject_insert AFTER INSERT ON sessions BEGIN
+	` + sqliteSubjectTriggers + `
+	CREATE INDEX sessions_emptied ON sessions (site_id, subject, updated_at) WHERE bytes = 0`
+
+// sqliteSubjectTriggers keep session_subjects (migrations 8 and 10).
+const sqliteSubjectTriggers = `	CREATE TRIGGER sessions_subject_insert AFTER INSERT ON sessions BEGIN
 		INSERT INTO session_subjects (site_id, subject, bytes) VALUES (new.site_id, new.subject, new.bytes)
 			ON CONFLICT (site_id, subject) DO UPDATE SET bytes = bytes + excluded.bytes;
 	END;
@@ -37,8 +41,7 @@ const sqliteSubjectsMigration = `CREATE TABLE session_subjects (
 			WHERE site_id = old.site_id AND subject = old.subject;
 		DELETE FROM session_subjects WHERE site_id = old.site_id AND subject = old.subject
 			AND NOT EXISTS (SELECT 1 FROM sessions WHERE site_id = old.site_id AND subject = old.subject);
-	END;
-	CREATE INDEX sessions_emptied ON sessions (site_id, subject, updated_at) WHERE bytes = 0`
+	END;`
 
 // The subject bound's statements.
 const (
@@ -61,7 +64,7 @@ const (
 	// evicted) still saves over that revision, where a deleted row would
 	// make its save a conflict after its text streamed. The purge deletes
 	// the emptied rows once no answer can be in flight for them.
-	sqliteEvictSession = `UPDATE sessions SET messages = '[]', bytes = 0, updated_at = ?4
+	sqliteEvictSession = `UPDATE sessions SET messages = '[]', pad = x'', bytes = 0, updated_at = ?4
 		WHERE site_id = ?1 AND subject = ?2 AND session_id = ?3 AND bytes > 0`
 	// sqlitePurgeEvicted deletes subject (?1, ?2)'s sessions other than
 	// ?3 that were evicted before ?4 (EvictedGrace ago).
