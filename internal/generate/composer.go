@@ -420,7 +420,7 @@ func (c *composer) mask(s string) uint64 {
 
 func (c *composer) maskOf(s string) uint64 {
 	var m uint64
-	for _, w := range stems.of(s) {
+	for _, w := range stemsOf(s) {
 		if i, ok := slices.BinarySearch(c.terms, w); ok {
 			m |= 1 << uint(i)
 			continue

@@ -1,9 +1,6 @@
 package generate
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // The Composer scores the same records' sentences for question after
 // question, and most of what it reads of a sentence does not depend on
@@ -12,7 +9,7 @@ import (
 // defines something. Lower-casing and scanning each sentence for those
 // phrases was about half of composing an answer; textFacts keeps them
 // per sentence text, and sentencesOf keeps a block's split into
-// sentences, both bounded like the stems (stemcache.go). Every field is
+// sentences, both bounded (textcache.go). Every field is
 // exactly what the function it names returns for the text, so answers
 // are byte for byte those computed without the cache.
 
@@ -24,9 +21,6 @@ type textFacts struct {
 	// definitional(lower), and whether lower holds a closing phrase.
 	quotable, leans, anaphoric, pointer, definitional, closing bool
 }
-
-// factsCacheSize bounds each generation of the sentence caches, in texts.
-const factsCacheSize = 8192
 
 var (
 	facts     = newTextCache[*textFacts]()
@@ -54,45 +48,4 @@ func factsOf(s string) *textFacts {
 // sentencesOf returns sentences(text). Callers must not modify the slice.
 func sentencesOf(text string) []string {
 	return sentenceS.of(text, sentences)
-}
-
-// textCache maps a text to a value computed from it alone, in two
-// generations of at most factsCacheSize texts each: the older is dropped
-// whole when the newer fills, so memory stays flat under any load and a
-// text in use survives one turnover.
-type textCache[T any] struct {
-	mu       sync.RWMutex
-	new, old map[string]T
-}
-
-func newTextCache[T any]() *textCache[T] {
-	return &textCache[T]{new: make(map[string]T, factsCacheSize)}
-}
-
-// of returns the value of s, computing it with f when it is not held.
-func (c *textCache[T]) of(s string, f func(string) T) T {
-	c.mu.RLock()
-	v, ok := c.new[s]
-	if !ok {
-		v, ok = c.old[s]
-	}
-	c.mu.RUnlock()
-	if ok {
-		return v
-	}
-	v = f(s)
-	c.mu.Lock()
-	if len(c.new) >= factsCacheSize {
-		c.old, c.new = c.new, make(map[string]T, factsCacheSize)
-	}
-	c.new[s] = v
-	c.mu.Unlock()
-	return v
-}
-
-// len is how many texts the cache holds.
-func (c *textCache[T]) len() int {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return len(c.new) + len(c.old)
 }

@@ -42,16 +42,16 @@ func TestFactsAreTheFunctionsTheyReplace(t *testing.T) {
 // The caches stay bounded however many distinct texts pass through.
 func TestTextCacheStaysBounded(t *testing.T) {
 	c := newTextCache[int]()
-	for i := range 3*factsCacheSize + 7 {
+	for i := range 3*textCacheSize + 7 {
 		if got := c.of(strconv.Itoa(i), func(s string) int { return len(s) }); got != len(strconv.Itoa(i)) {
 			t.Fatalf("of(%d) = %d", i, got)
 		}
 	}
-	if n := c.len(); n > 2*factsCacheSize {
-		t.Errorf("cache holds %d texts, bound %d", n, 2*factsCacheSize)
+	if n := c.len(); n > 2*textCacheSize {
+		t.Errorf("cache holds %d texts, bound %d", n, 2*textCacheSize)
 	}
 	// The newest text is held: asking again does not compute.
-	last := strconv.Itoa(3*factsCacheSize + 6)
+	last := strconv.Itoa(3*textCacheSize + 6)
 	if got := c.of(last, func(string) int { return -1 }); got != len(last) {
 		t.Errorf("the newest text was computed again: %d", got)
 	}
