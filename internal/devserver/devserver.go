@@ -58,11 +58,17 @@ const MaxFiles = 200_000
 // skipped are folders Hugo writes into or that hold no site source.
 var skipped = map[string]bool{"public": true, "resources": true, ".git": true, "node_modules": true, ".askplane": true}
 
+// hugoLock is the file every Hugo build of the site touches, this one's
+// or another's (a test, an editor, the author's own hugo): no source, so
+// a change to it rebuilds nothing.
+const hugoLock = ".hugo_build.lock"
+
 // ErrTooManyFiles is returned when a folder holds more than MaxFiles files.
 var ErrTooManyFiles = errors.New("devserver: more than 200,000 files to watch; point --site at the Hugo site's folder")
 
 // Fingerprint digests the path, size and modification time of every file
-// under roots (skipping public/, resources/, .git/ and node_modules/), so
+// under roots (skipping public/, resources/, .git/, node_modules/ and
+// Hugo's build lock), so
 // any edit, addition or removal changes it. Polling this is what watches
 // the site: it needs no platform notifier and sees edits made by any tool.
 func Fingerprint(roots ...string) (string, error) {
@@ -80,6 +86,9 @@ func Fingerprint(roots ...string) (string, error) {
 				if path != root && skipped[d.Name()] {
 					return filepath.SkipDir
 				}
+				return nil
+			}
+			if d.Name() == hugoLock {
 				return nil
 			}
 			if n++; n > MaxFiles {
