@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/askplane/askplane/internal/sitetest"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -316,4 +318,22 @@ func (tb *tab) count(sel string) int {
 func (tb *tab) text(sel string) string {
 	tb.t.Helper()
 	return tb.eval(fmt.Sprintf(`Array.from(document.querySelectorAll('[data-askplane-log] %s'), (e) => e.textContent).join('\n')`, sel))
+}
+
+// pressSlash presses "/" as a keyboard does: one keydown carrying the
+// text, which a handler that calls preventDefault keeps out of every
+// field. chromedp.KeyEvent sends the text as a separate char event that
+// Chromium inserts into whatever has focus by then, so a shortcut that
+// moves focus to a field quickly enough would find "/" typed into it.
+func pressSlash() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		down := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: "/", Code: "Slash", Text: "/", UnmodifiedText: "/", WindowsVirtualKeyCode: 191, NativeVirtualKeyCode: 191}
+		if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, down); err != nil {
+			return err
+		}
+		up := down
+		up.Type, up.Text, up.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
+		_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, up)
+		return err
+	})
 }

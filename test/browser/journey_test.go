@@ -120,10 +120,13 @@ func journey(t *testing.T, browser context.Context, base, public string, stopBac
 	panelOpen := `document.querySelector('[data-askplane-panel]')?.hidden === false`
 
 	// Open with /, close with Escape, open with the launcher.
-	tb.do(chromedp.KeyEvent("/"))
+	tb.do(pressSlash())
 	tb.wait(panelOpen)
 	if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
 		t.Errorf("focus after / is %q; want the question", got)
+	}
+	if got := tb.eval(`document.getElementById('askplane-q').value`); got != "" {
+		t.Errorf("the / that opened the panel was typed into the question: %q", got)
 	}
 	tb.do(chromedp.KeyEvent(kb.Escape))
 	tb.wait(`document.querySelector('[data-askplane-panel]').hidden`)

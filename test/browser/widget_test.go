@@ -95,7 +95,7 @@ func TestWidget(t *testing.T) {
 		// From a link in the page: / opens, Escape (focus in the panel)
 		// closes, and focus returns to that link.
 		tb.eval(`const a = document.querySelector('main a[href], body a[href]'); a.setAttribute('data-test-from', ''); a.focus(); 0`)
-		tb.do(chromedp.KeyEvent("/"))
+		tb.do(pressSlash())
 		tb.wait(`document.querySelector('[data-askplane-panel]')?.hidden === false`)
 		if got := tb.eval(`document.activeElement.id`); got != "askplane-q" {
 			t.Errorf("focus after / is %q; want the question", got)
