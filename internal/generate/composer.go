@@ -173,7 +173,8 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 // package.
 func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer {
 	c := &composer{pkg: pkg, question: question, maxBytes: maxBytes}
-	c.terms = stemTerms(phrasal.Replace(question))
+	asked := phrasal.Replace(question) // in the words the pages use
+	c.terms = stemTerms(asked)
 	c.all = 1<<uint(len(c.terms)) - 1
 	if len(c.terms) == 64 {
 		c.all = ^uint64(0)
@@ -181,12 +182,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.sh, c.subject = classify(question, c)
 	l := strings.ToLower(question)
 	c.weighs = weighing(l)
-	for _, w := range strings.Fields(unquote.Replace(question)) {
-		if w = strings.Trim(w, ".,:;!?()"); errorCode(w) {
-			c.errCode = strings.ToLower(w)
-			break
-		}
-	}
+	c.errCode = strings.ToLower(errorCodeIn(question))
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l)
 	if v := plain(question); codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
@@ -195,10 +191,10 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.literal = make([]bool, len(pkg.Records))
 	c.sents = make([]sent, 0, 32) // collect's sentences: 11–27 a question, median 18
 	c.restated = make([]bool, len(pkg.Records))
-	asked := strings.TrimRight(plain(question), "?!. ")
+	restated := strings.TrimRight(plain(question), "?!. ")
 	if c.sh == shapeDefine {
 		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of "} {
-			if r, ok := strings.CutPrefix(asked, p); ok {
+			if r, ok := strings.CutPrefix(restated, p); ok {
 				c.named = r
 				break
 			}
@@ -208,7 +204,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.code = make([]uint64, len(pkg.Records))
 	c.own = make([]uint64, len(pkg.Records))
 	if c.sh == shapeHowto {
-		if t := evidence.Terms(phrasal.Replace(question)); len(t) > 0 {
+		if t := evidence.Terms(asked); len(t) > 0 {
 			if i, ok := slices.BinarySearch(c.terms, stem(t[0])); ok && len(c.terms) > 1 {
 				c.verb = 1 << uint(i)
 			}
@@ -223,7 +219,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.heads[ri] = m
 		if n := len(r.Headings); r.Anchor != "" && n > 0 {
 			c.own[ri] = c.mask(r.Headings[n-1])
-			c.restated[ri] = strings.TrimRight(plain(r.Headings[n-1]), "?!. ") == asked
+			c.restated[ri] = strings.TrimRight(plain(r.Headings[n-1]), "?!. ") == restated
 		} else {
 			c.own[ri] = c.mask(r.Title)
 		}
@@ -382,10 +378,8 @@ func errorLike(q string) bool {
 			return true
 		}
 	}
-	for _, w := range strings.Fields(q) {
-		if errorCode(strings.Trim(w, "`'\"?.,:;()")) {
-			return true // "what does ASK_PERSISTENCE_CONFLICT mean"
-		}
+	if errorCodeIn(q) != "" {
+		return true // "what does ASK_PERSISTENCE_CONFLICT mean"
 	}
 	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
 }
@@ -402,6 +396,16 @@ func errorCode(w string) bool {
 		}
 	}
 	return true
+}
+
+// errorCodeIn is the first error code q names, quoted or not, or "".
+func errorCodeIn(q string) string {
+	for _, w := range strings.Fields(q) {
+		if w = strings.Trim(w, "`'\"“”?!.,:;()"); errorCode(w) {
+			return w
+		}
+	}
+	return ""
 }
 
 // mask is the question terms s contains, computed once per text: titles,
@@ -805,6 +809,11 @@ var imperative = map[string]bool{
 	"clear": true, "click": true, "paste": true, "press": true, "ensure": true, "assign": true, "mount": true, "skip": true,
 }
 
+// directs: s opens by saying what to do ("Add …", "To pin it, …").
+func directs(s string) bool {
+	return imperative[firstWord(s)] || strings.HasPrefix(factsOf(s).lower, "to ")
+}
+
 func firstWord(s string) string {
 	w, _, _ := strings.Cut(s, " ")
 	return strings.ToLower(strings.Trim(w, ",:;."))
@@ -873,7 +882,7 @@ func (c *composer) score(s *sent) int {
 		sc += 4
 		if r := &c.pkg.Records[s.rec]; r.Anchor == "" && c.heads[s.rec] != 0 && c.sh != shapeError {
 			sc += 8 // a page's opening says what the page is about
-			if t := c.mask(r.Title); c.sh == shapeHowto && t != 0 && len(stemTerms(r.Title)) == bits.OnesCount64(t) {
+			if c.sh == shapeHowto && c.allAsked(r.Title) {
 				sc += 16 // and the page is what the how-to names ("deploy on Netlify": the Netlify page starts the guide)
 			}
 		}
@@ -884,6 +893,9 @@ func (c *composer) score(s *sent) int {
 	sc -= 6 * s.rec // the engine's ranking
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
+		if c.sh == shapeHowto {
+			sc -= 10 // a release note says a thing can now be done; the docs say how
+		}
 	}
 	if then, ok := strings.CutPrefix(l, "then "); ok && imperative[firstWord(then)] {
 		sc -= 6 // "Then add `sidebar_root_for` to …": a later step, but it says what to do
@@ -926,7 +938,6 @@ func (c *composer) score(s *sent) int {
 	if c.weighs && (strings.Contains(l, " than ") || strings.Contains(l, "recommend") || strings.Contains(l, "prefer")) {
 		sc += 10 // weighs one option against another, as asked
 	}
-	fw := firstWord(s.text)
 	switch c.sh {
 	case shapeDefine, shapeReference:
 		if c.named != "" && s.pos == 0 && (strings.HasPrefix(p, c.named+" is ") || strings.HasPrefix(p, c.named+" are ")) {
@@ -950,13 +961,10 @@ func (c *composer) score(s *sent) int {
 			sc += 8 // the section names the subject
 		}
 	case shapeHowto:
-		if imperative[fw] || strings.HasPrefix(l, "to ") {
+		if directs(s.text) {
 			sc += 8
 		}
 		sc += c.purpose(l)
-		if c.aside(s.rec) {
-			sc -= 10 // a release note says a thing can now be done; the docs say how
-		}
 		if s.kind == chunk.Table && !c.listing {
 			sc -= 8 // a reference row is rarely how to do something
 		}
@@ -1055,6 +1063,14 @@ func containsFold(s, sub string) bool {
 func fileName(h string) bool {
 	dot := strings.LastIndexByte(h, '.')
 	return dot >= 0 && dot < len(h)-1 && len(h) <= 64 && !strings.ContainsAny(h, " `/\\")
+}
+
+// allAsked: every word of the heading or title h is one the question
+// asks ("Netlify" for "deploy on Netlify", "Keyboard" for "can I use
+// the widget with only a keyboard").
+func (c *composer) allAsked(h string) bool {
+	m := c.mask(h)
+	return m != 0 && len(stemTerms(h)) == bits.OnesCount64(m)
 }
 
 // opens: no prose (paragraph, list, table) comes before block in rec.
@@ -1280,7 +1296,7 @@ func (c *composer) single(li int) {
 			// section while it is short: what the thing is, then what
 			// it holds or does.
 			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300 &&
-				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && (imperative[firstWord(s.text)] || strings.HasPrefix(strings.ToLower(s.text), "to ")))
+				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && directs(s.text))
 			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 				break
 			}
@@ -1350,7 +1366,7 @@ func (c *composer) single(li int) {
 		for ri := range c.pkg.Records {
 			n := &c.pkg.Records[ri]
 			if ri == lead.rec || n.URL != r.URL || n.Anchor == "" || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.List ||
-				c.own[ri] == 0 || len(stemTerms(n.Headings[len(n.Headings)-1])) != bits.OnesCount64(c.own[ri]) {
+				!c.allAsked(n.Headings[len(n.Headings)-1]) {
 				continue
 			}
 			if c.quoteList(ri, 0, &size) {
@@ -1477,7 +1493,7 @@ func (c *composer) single(li int) {
 				// section's code, the instruction before it ("Add the
 				// parameter `hide_feedback` to the page's front matter
 				// and set it to `true`.").
-				if strings.HasSuffix(s.text, ":") || codeRec != lead.rec && (imperative[firstWord(s.text)] || strings.HasPrefix(factsOf(s.text).lower, "to ")) {
+				if strings.HasSuffix(s.text, ":") || codeRec != lead.rec && directs(s.text) {
 					intro = i
 					break
 				}
@@ -1651,11 +1667,10 @@ func (c *composer) instruction(s *sent) bool {
 	if !strings.HasSuffix(s.text, ":") || !c.introducesCode(s) {
 		return false
 	}
-	l := factsOf(s.text).lower
-	if imperative[firstWord(l)] || strings.HasPrefix(l, "to ") {
+	if directs(s.text) {
 		return true
 	}
-	_, main, ok := strings.Cut(l, ", ")
+	_, main, ok := strings.Cut(factsOf(s.text).lower, ", ")
 	return ok && imperative[firstWord(main)]
 }
 

@@ -414,7 +414,7 @@ func (c *composer) outscored(rec int) bool {
 func (c *composer) states(rec int) bool {
 	for i := range c.sents {
 		if s := &c.sents[i]; s.rec == rec {
-			if p := plain(s.text); hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
+			if p := factsOf(s.text).plain; hasWord(p, c.verbatim) && !mentioned(p, c.verbatim) {
 				return true
 			}
 		}
