@@ -33,6 +33,23 @@ func composeNow(t *testing.T, q string, pages ...[3]string) string {
 	return res.Text
 }
 
+// composeRanked answers q over the pages with their records in the
+// order of ranked (page URLs), as an engine ranked them on a real site
+// the test stands for; every page must give a record.
+func composeRanked(t *testing.T, q string, ranked []string, pages ...[3]string) string {
+	t.Helper()
+	pkg := evidence.NewIndex3(corpusOf(t, pages...)).Search(q, evidence.Budget{})
+	if len(pkg.Records) != len(ranked) {
+		t.Fatalf("%d records for %d pages", len(pkg.Records), len(ranked))
+	}
+	slices.SortFunc(pkg.Records, func(a, b evidence.Selected) int { return slices.Index(ranked, a.URL) - slices.Index(ranked, b.URL) })
+	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return res.Text
+}
+
 // A sentence leaning on what came before ("This …", "For example …")
 // or a guide's closing line does not lead; the sentence that says how
 // does, with its code.
@@ -541,20 +558,10 @@ func TestComposerHowtoNotFromAnnouncement(t *testing.T) {
 <p>You can configure your site to display last-modified metadata at the bottom of documentation and blog pages. For details, see the User Guide.</p>`}
 	docs := [3]string{"/docs/adding-content/", "Adding content", `<h2 id="page-metadata">Last-modified page metadata</h2>
 <p>To have page metadata displayed at the bottom of pages, set the <code>GitInfo</code> parameter to <code>true</code>.</p>`}
-	q := "show the last modified date at the bottom of pages"
-	pkg := evidence.NewIndex3(corpusOf(t, note, docs)).Search(q, evidence.Budget{})
-	if len(pkg.Records) != 2 {
-		t.Fatalf("%d records", len(pkg.Records))
-	}
-	if !strings.HasPrefix(pkg.Records[0].URL, "/blog/") {
-		pkg.Records[0], pkg.Records[1] = pkg.Records[1], pkg.Records[0] // as the engine ranked them on Docsy's docs
-	}
-	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(res.Text, "To have page metadata displayed") {
-		t.Errorf("lead:\n%s", res.Text)
+	// As the engine ranked them on Docsy's docs: the release note first.
+	text := composeRanked(t, "show the last modified date at the bottom of pages", []string{note[0], docs[0]}, note, docs)
+	if !strings.HasPrefix(text, "To have page metadata displayed") {
+		t.Errorf("lead:\n%s", text)
 	}
 }
 
@@ -777,21 +784,11 @@ func TestComposerHowtoNotDeferred(t *testing.T) {
 	icons := [3]string{"/docs/icons/", "Navbar icons", `<p>You can add icons to the navbar selector menu entries.</p>`}
 	versions := [3]string{"/docs/versioning/", "Doc versioning", `<h2 id="menu">Adding a version drop-down menu</h2>
 <p>If you add some <code>[params.versions]</code> in <code>hugo.toml</code>, the theme adds a version selector drop down to the navbar.</p>`}
-	q := "add a version selector to the navbar"
-	pkg := evidence.NewIndex3(corpusOf(t, nav, lang, icons, versions)).Search(q, evidence.Budget{})
 	// As the engine ranked them on Docsy's docs: the deferring section
 	// first, the one that says how fourth.
-	order := map[string]int{"/docs/navigation/": 0, "/docs/language/": 1, "/docs/icons/": 2, "/docs/versioning/": 3}
-	slices.SortFunc(pkg.Records, func(a, b evidence.Selected) int { return order[a.URL] - order[b.URL] })
-	if len(pkg.Records) != 4 {
-		t.Fatalf("%d records", len(pkg.Records))
-	}
-	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(res.Text, "If you add some `[params.versions]`") {
-		t.Errorf("lead:\n%s", res.Text)
+	text := composeRanked(t, "add a version selector to the navbar", []string{nav[0], lang[0], icons[0], versions[0]}, nav, lang, icons, versions)
+	if !strings.HasPrefix(text, "If you add some `[params.versions]`") {
+		t.Errorf("lead:\n%s", text)
 	}
 }
 
