@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -460,5 +461,36 @@ func testInsightsPage(t *testing.T, srv *edgeServer) {
 	}
 	if strings.Contains(a.body, "<script") || strings.Contains(a.body, "style=") {
 		t.Error("the page carries script or inline style")
+	}
+}
+
+// TestInsightsPageKeepsEdgeRules: the owner's page refuses, as /v1/ask
+// does, a foreign Host and a foreign Origin, and spends the client
+// address's budget (edge.perAddress), so a right token ends in 429.
+func TestInsightsPageKeepsEdgeRules(t *testing.T) {
+	env := Env(func(name string) (string, bool) {
+		if name == "ASKPLANE_TEST_INSIGHTS_OWNER" {
+			return ownerToken, true
+		}
+		return edgeEnv(name)
+	})
+	const budget = 4
+	cfg := edgeConfig(t, `,"hosts":["ask.example.com"],"sessions":"sqlite:`+filepath.Join(t.TempDir(), "s.db")+`"`,
+		`"perAddress":{"requests":`+strconv.Itoa(budget)+`,"windowSeconds":60}`,
+		siteJSON(insightsPublic(t), "docs", "docs", `,"insights":{"ownerTokenEnv":"ASKPLANE_TEST_INSIGHTS_OWNER"}`))
+	srv, _ := startRestartable(t, cfg, env)
+	good := []string{"Host", "ask.example.com", "Authorization", "Bearer " + ownerToken}
+	if a := srv.send(t, "GET", "/insights/docs/", "", append([]string{"Host", "evil.example"}, good[2:]...)...); a.status != 403 {
+		t.Errorf("a foreign Host: %d, want 403", a.status)
+	}
+	if a := srv.send(t, "GET", "/insights/docs/", "", append(good, "Origin", "https://evil.example")...); a.status != 403 {
+		t.Errorf("a foreign Origin: %d, want 403", a.status)
+	}
+	statuses := map[int]int{}
+	for range 2 * budget {
+		statuses[srv.send(t, "GET", "/insights/docs/", "", good...).status]++
+	}
+	if statuses[200] == 0 || statuses[429] == 0 || statuses[200]+statuses[429] != 2*budget {
+		t.Errorf("right token, %d requests on a budget of %d: %v, want 200s then 429s", 2*budget, budget, statuses)
 	}
 }
