@@ -922,6 +922,9 @@ func (c *composer) score(s *sent) int {
 	if strings.HasSuffix(s.text, "?") {
 		sc -= 20 // a question is not its answer
 	}
+	if c.sh != shapeDefine && c.sh != shapeReference && c.definesOther(s.text) {
+		sc -= 12 // "`deterministic` is the envelope …": it says what another thing is
+	}
 	if f.pointer {
 		sc -= 10 // it sends the reader elsewhere rather than answering
 		if c.sh == shapeHowto && !strings.Contains(s.text, "`") {
@@ -1139,6 +1142,16 @@ func codeStart(s string) bool {
 	return strings.ContainsAny(w, ".:_=/<>{}()") || strings.ToLower(w) != w
 }
 
+// definesOther: s opens by saying what a code-named thing is ("`x` is
+// …", "`x` are …") and the question does not name that thing.
+func (c *composer) definesOther(s string) bool {
+	name, rest, ok := strings.Cut(strings.TrimPrefix(s, "`"), "`")
+	if !ok || !strings.HasPrefix(s, "`") || !(strings.HasPrefix(rest, " is ") || strings.HasPrefix(rest, " are ")) {
+		return false
+	}
+	return c.mask(name) == 0
+}
+
 func definitional(l string) bool {
 	for _, v := range []string{" is a ", " is an ", " is the ", " are ", " is ", " means ", " refers to ", " holds ", " lets ", " makes "} {
 		if i := strings.Index(l, v); i > 0 && i < 80 {
@@ -1327,6 +1340,27 @@ func (c *composer) single(li int) {
 			}
 		}
 	}
+	// A short answer from a page's opening goes on with the list of its
+	// page's section whose own heading is only words asked: the
+	// specifics behind it (a yes-or-no question: "The widget is meant to
+	// be usable with a keyboard alone …" then "Keyboard": Tab reaches …,
+	// Enter submits …; "what does the sidecar measure": "The sidecar
+	// measures enough to establish a baseline …" then "What is
+	// measured": time to the first event …).
+	if r := &c.pkg.Records[lead.rec]; c.sh != shapeError && r.Anchor == "" && size < 200 {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if ri == lead.rec || n.URL != r.URL || n.Anchor == "" || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.List ||
+				!c.allAsked(n.Headings[len(n.Headings)-1]) {
+				continue
+			}
+			if c.quoteList(ri, 0, &size) {
+				c.seeAlso(lead.rec)
+				return
+			}
+			break
+		}
+	}
 	// A short how-to answer from a page's opening goes on with its first
 	// section's opening paragraph, which usually says how ("Declare
 	// those in data files." then "Any file under data/askplane/ is
@@ -1353,25 +1387,6 @@ func (c *composer) single(li int) {
 				size += len(sep) + len(t.text)
 				covered |= t.mask
 				lead = *t
-			}
-			break
-		}
-	}
-	// A yes-or-no question answered by a page's opening ("The widget is
-	// meant to be usable with a keyboard alone …") goes on with the list
-	// of its page's section whose own heading is only words asked
-	// ("Keyboard": Tab reaches …, Enter submits …): the specifics behind
-	// the yes.
-	if r := &c.pkg.Records[lead.rec]; c.sh == shapeWhy && r.Anchor == "" && size < 200 {
-		for ri := range c.pkg.Records {
-			n := &c.pkg.Records[ri]
-			if ri == lead.rec || n.URL != r.URL || n.Anchor == "" || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.List ||
-				!c.allAsked(n.Headings[len(n.Headings)-1]) {
-				continue
-			}
-			if c.quoteList(ri, 0, &size) {
-				c.seeAlso(lead.rec)
-				return
 			}
 			break
 		}

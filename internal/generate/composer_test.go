@@ -893,3 +893,40 @@ func TestComposerHowtoOnNamedPage(t *testing.T) {
 		t.Error("fileName")
 	}
 }
+
+// A sentence that says what another, code-named thing is ("`deterministic`
+// is the envelope … a stale escalation") does not answer a question about
+// something else, though it shares its words; the sentence about what was
+// asked does.
+func TestComposerNotAnotherThingsDefinition(t *testing.T) {
+	request := [3]string{"/ask/request/", "The request", `<p>The request carries the question and the widget's verdict.</p>
+<p><code>deterministic</code> is the envelope the widget produced for a stale artifact or a miss. It grants no authority.</p>`}
+	dates := [3]string{"/artifact/dates/", "Artifact dates", `<p>Dates are RFC 3339 strings.</p>
+<p>An artifact is stale from its <code>expiresAt</code> instant onwards.</p>`}
+	text := composeRanked(t, "why is my artifact stale", []string{"/ask/request/", "/artifact/dates/"}, request, dates)
+	if !strings.HasPrefix(text, "An artifact is stale from its `expiresAt` instant onwards.") {
+		t.Errorf("got\n%s", text)
+	}
+	c := &composer{terms: stemTerms("why is my artifact stale")}
+	c.all = 1<<uint(len(c.terms)) - 1
+	if !c.definesOther("`deterministic` is the envelope.") || c.definesOther("`artifact` is a file.") || c.definesOther("The `deterministic` field is set.") {
+		t.Error("definesOther")
+	}
+}
+
+// A "what does …" question answered by a page's opening goes on with the
+// list of the section whose heading is what was asked ("What is
+// measured"), not with the page's first section.
+func TestComposerOpeningThenAskedList(t *testing.T) {
+	page := [3]string{"/sidecar/metrics/", "Metrics", `<p>The sidecar measures enough to establish a baseline without recording what readers wrote.</p>
+<h2 id="what-a-measurement-contains">What a measurement contains</h2>
+<p>Every measurement has the same small shape:</p>
+<ul><li>a fixed metric name;</li><li>a numeric value and its unit.</li></ul>
+<h2 id="what-is-measured">What is measured</h2>
+<ul><li>time to the first event and total latency;</li><li>deterministic fallbacks, by reason.</li></ul>`}
+	text := composeNow(t, "what does the sidecar measure", page)
+	want := "The sidecar measures enough to establish a baseline without recording what readers wrote.\n\n- time to the first event and total latency;\n- deterministic fallbacks, by reason."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
