@@ -1267,7 +1267,10 @@ func (c *composer) single(li int) {
 	}
 	// An explanation or a definition is read from the start of its
 	// paragraph when the paragraph is short and opens on its own: the
-	// sentence before the lead is usually its reason.
+	// sentences before the lead are usually its reason ("… loads as an
+	// external ES module from your origin, so script-src 'self' covers
+	// it. … Nothing needs a nonce …"). Short is about three sentences,
+	// 520 bytes: still well under the answer's budget.
 	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError) && l.pos > 0 && l.kind == chunk.Paragraph {
 		first, n := li, 0
 		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
@@ -1276,7 +1279,7 @@ func (c *composer) single(li int) {
 		for i := first; i <= li; i++ {
 			n += len(c.sents[i].text) + 1
 		}
-		if f := &c.sents[first]; n <= 400 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") {
+		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") {
 			li = first
 		}
 	}

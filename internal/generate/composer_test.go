@@ -930,3 +930,14 @@ func TestComposerOpeningThenAskedList(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A yes-or-no answer found at the end of a paragraph of about three
+// sentences is read from the paragraph's start, which gives its reason.
+func TestComposerYesNoWithItsReason(t *testing.T) {
+	page := [3]string{"/widget/csp/", "Content Security Policy", `<h2 id="script-src">script-src</h2>
+<p>The widget’s JavaScript ships pre-bundled with the module; Hugo fingerprints it and it loads as an external ES module from your origin, so <code>script-src 'self'</code> covers it. Its protocol core is a second such module, imported on the reader’s first intent and checked against its integrity. The page holds no inline script element at all, not even JSON data: the widget fetches its site config. Nothing needs a nonce or a hash, and neither <code>'unsafe-inline'</code> nor <code>'unsafe-eval'</code> is needed.</p>`}
+	text := composeNow(t, "Does the widget need unsafe-inline in the Content Security Policy?", page)
+	if !strings.HasPrefix(text, "The widget’s JavaScript ships pre-bundled") || !strings.Contains(text, "neither `'unsafe-inline'` nor `'unsafe-eval'` is needed.") {
+		t.Errorf("got\n%s", text)
+	}
+}
