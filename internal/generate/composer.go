@@ -90,6 +90,7 @@ func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Packag
 		maxBytes = DefaultComposeBytes
 	}
 	out := compose(q.Text, pkg, maxBytes)
+	out.dropDangling()
 	if out == nil || len(out.deltas) == 0 {
 		return ErrEmpty
 	}
@@ -564,11 +565,14 @@ var phrasal = strings.NewReplacer(
 // action to one of them: a reader asks to "change" what the page says
 // to "customize", to "delete" what it says to "remove". Only words that
 // name the same action whatever the subject; "set", "hide" or "override"
-// say more than "change" and keep their own stems.
+// say more than "change" and keep their own stems. So too the names
+// readers shorten or vary for one thing: a "folder" the page calls a
+// "directory", a "repo" it calls a "repository".
 var synonym = map[string]string{
 	"customiz": "chang", "modify": "chang", "modifi": "chang", "alter": "chang", "adjust": "chang",
 	"delet": "remov", "display": "show", "activat": "enabl", "deactivat": "disabl",
 	"launch": "start", "upgrad": "updat",
+	"folder": "directory", "subfolder": "subdirectory", "dir": "directory", "repo": "repository",
 }
 
 // american spells w as American English does where British differs

@@ -941,3 +941,29 @@ func TestComposerYesNoWithItsReason(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A sentence ending in ":" is kept only when what it announces follows.
+func TestDropDangling(t *testing.T) {
+	var c composed
+	for _, d := range []string{"Links are:", "\n\nSet a value:", "\n\n```toml\nx = 1\n```", "\n\nSteps:", "\n\n1. Clone.", "\n\nThe end:"} {
+		c.add(d, "r")
+	}
+	c.dropDangling()
+	var b strings.Builder
+	for _, d := range c.deltas {
+		b.WriteString(d.Delta)
+	}
+	if want := "Set a value:\n\n```toml\nx = 1\n```\n\nSteps:\n\n1. Clone."; b.String() != want || c.size != len(want) {
+		t.Errorf("got %q (%d bytes)\nwant %q", b.String(), c.size, want)
+	}
+}
+
+// A reader's "folder" and "repo" are the page's "directory" and
+// "repository".
+func TestStemNounSynonyms(t *testing.T) {
+	for a, b := range map[string]string{"folders": "directories", "subfolder": "subdirectory", "repo": "repository"} {
+		if stem(a) != stem(b) {
+			t.Errorf("stem(%q) = %q, stem(%q) = %q", a, stem(a), b, stem(b))
+		}
+	}
+}

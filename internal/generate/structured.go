@@ -42,6 +42,42 @@ func (c *composed) add(text string, id string) {
 	c.size += len(text)
 }
 
+// dropDangling removes a sentence that ends in ":" when what follows it
+// is not the list, table or code it announces ("The current generated
+// links are:" then another section's sentence): the composition left out
+// what the sentence promised, and a colon over nothing reads as broken.
+func (c *composed) dropDangling() {
+	if c == nil {
+		return
+	}
+	kept := c.deltas[:0]
+	for i, d := range c.deltas {
+		if strings.HasSuffix(d.Delta, ":") && (i+1 == len(c.deltas) || !announced(c.deltas[i+1].Delta)) {
+			c.size -= len(d.Delta)
+			continue
+		}
+		kept = append(kept, d)
+	}
+	c.deltas = kept
+	if len(kept) > 0 {
+		if t := strings.TrimLeft(kept[0].Delta, " \n"); t != kept[0].Delta {
+			c.size -= len(kept[0].Delta) - len(t)
+			kept[0].Delta = t
+		}
+	}
+}
+
+// announced: text, the piece after a sentence ending in ":", is what
+// such a sentence introduces: a list item, a table row or code.
+func announced(text string) bool {
+	t := strings.TrimLeft(text, " \n")
+	if strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || strings.HasPrefix(t, "|") {
+		return true
+	}
+	n := len(t) - len(strings.TrimLeft(t, "0123456789"))
+	return n > 0 && strings.HasPrefix(t[n:], ". ")
+}
+
 // structured writes a markdown answer from records that carry blocks:
 //
 //  1. The lead is the best-ranked record's sentence covering the most
