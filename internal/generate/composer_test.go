@@ -967,3 +967,25 @@ func TestStemNounSynonyms(t *testing.T) {
 		}
 	}
 }
+
+// A comparison is answered by the list whose items each open by naming
+// one side, with the sentence introducing it, not by a sentence that
+// mentions both in passing.
+func TestComposerCompareList(t *testing.T) {
+	page := [3]string{"/docs/deployment/chrome/", "Chrome build modes", `<p>A docs site re-emits the same chrome on every page.</p>
+<p>Use the <code>td.chrome</code> parameter to select one of two build modes:</p>
+<ul><li><code>full</code> (default) emits each page’s chrome on the page itself.</li>
+<li><code>shared</code> emits each region on one donor page and restores it in the browser.</li></ul>
+<h2 id="caveats">Caveats</h2>
+<p>A scoped sidebar can differ structurally from a full build, and shared mode is experimental.</p>`}
+	text := composeNow(t, "difference between full and shared chrome build modes", page)
+	want := "Use the `td.chrome` parameter to select one of two build modes:\n\n- `full` (default) emits each page’s chrome on the page itself.\n- `shared` emits"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+	c := &composer{terms: stemTerms("full or shared")}
+	c.all = 1<<uint(len(c.terms)) - 1
+	if !c.namesEachSide("- Full: one.\n- `shared` two.") || c.namesEachSide("- Full: one.\n- Full: again.") || c.namesEachSide("- Full: one.\n- Other: two.") {
+		t.Error("namesEachSide")
+	}
+}
