@@ -1,0 +1,52 @@
+package generate
+
+import (
+	"strings"
+	"testing"
+)
+
+// A pasted command is answered from the section whose code runs it: the
+// paragraph introducing the code, the code, and what the text after it
+// says, not from a sentence elsewhere that names the command in passing.
+func TestComposerPastedCommand(t *testing.T) {
+	deploying := [3]string{"/deploying/", "Deploying", `<h2 id="checks">Every deployment runs the same checks</h2>
+<p>Whatever the host, the build step is <code>hugo</code> followed by <code>askplane verify public/</code>.</p>`}
+	quickstart := [3]string{"/quickstart/", "Quickstart", `<h2 id="build-and-check">Build and check</h2>
+<p>Run <code>hugo</code> as usual. Then check the result with the Go verifier:</p>
+<pre><code class="language-sh">askplane verify public/</code></pre>
+<p>It recomputes every hash and explains each failure with the fact id and the file that declared it.</p>`}
+	text := composeRanked(t, "askplane verify public/", []string{"/deploying/", "/quickstart/"}, deploying, quickstart)
+	want := "Run `hugo` as usual. Then check the result with the Go verifier:\n\n```sh\naskplane verify public/\n```\n\nIt recomputes every hash and explains each failure with the fact id and the file that declared it."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
+
+func TestCommandAsked(t *testing.T) {
+	for q, want := range map[string]bool{
+		"askplane verify public/":                   true,
+		"hugo mod get github.com/askplane/askplane": true,
+		"npm run install:theme-deps":                true,
+		"static: true":                              false,
+		"params.askplane.endpoint":                  false,
+		"install github.com/x/y":                    false, // a request, worded as one
+		"how to run hugo --gc":                      false,
+	} {
+		if got := commandAsked(q, plain(q)); got != want {
+			t.Errorf("commandAsked(%q) = %v", q, got)
+		}
+	}
+	for _, tc := range []struct {
+		code, v string
+		want    bool
+	}{
+		{"$ askplane verify public/", "askplane verify public/", true},
+		{"hugo mod get github.com/askplane/askplane/hugo-module", "hugo mod get github.com/askplane/askplane", true},
+		{"go run github.com/x/askplane@latest verify public/", "askplane verify public/", false},
+		{"hugo mod get github.com/askplane/askplanes", "hugo mod get github.com/askplane/askplane", false},
+	} {
+		if got := runs(tc.code, tc.v); got != tc.want {
+			t.Errorf("runs(%q, %q) = %v", tc.code, tc.v, got)
+		}
+	}
+}
