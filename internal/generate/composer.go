@@ -314,7 +314,7 @@ func classify(q string, c *composer) (shape, uint64) {
 		return shapeError, c.all
 	case strings.Contains(l, "difference between") || strings.Contains(l, " vs ") || strings.Contains(l, " versus "):
 		return shapeCompare, c.all
-	case has("why ", "does ", "can ", "is ", "should "):
+	case has("why ", "does ", "do ", "can ", "is ", "are ", "should ", "will ", "has ", "have "):
 		return shapeWhy, c.all
 	case has("what is ", "what's ", "what are ", "what is a ", "define ", "meaning of ", "what does ") && !strings.Contains(l, " need") && !has("what does the ", "what does a "):
 		return shapeDefine, rest("what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of ", "what does ")
@@ -1327,7 +1327,7 @@ func (c *composer) single(li int) {
 			if size+1+len(s.text) > c.maxBytes || closingLike(s.text) {
 				break
 			}
-			if strings.HasSuffix(s.text, ":") && (c.sh == shapeWhy || c.sh == shapeCompare) {
+			if strings.HasSuffix(s.text, ":") && (c.sh == shapeWhy || c.sh == shapeCompare) && !c.introducesList(s) {
 				break // it introduces code this answer does not quote
 			}
 			// A how-to goes on while the sentence adds a question word or

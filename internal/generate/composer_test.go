@@ -989,3 +989,23 @@ func TestComposerCompareList(t *testing.T) {
 		t.Error("namesEachSide")
 	}
 }
+
+// Yes-or-no questions opening with "do", "are", "will", "has" are read as
+// such, and a yes-or-no answer keeps the list of conditions its next
+// sentence introduces ("Install PostCSS only if:").
+func TestComposerYesNoConditions(t *testing.T) {
+	c := &composer{}
+	for _, q := range []string{"do I need PostCSS", "are streamed answers announced by screen readers", "will old links break", "has the widget a dark mode"} {
+		if sh, _ := classify(q, c); sh != shapeWhy {
+			t.Errorf("classify(%q) = %v, want a yes-or-no question", q, sh)
+		}
+	}
+	page := [3]string{"/docs/prerequisites/", "Prerequisites", `<h2 id="install-postcss">Install PostCSS</h2>
+<p>Docsy builds its CSS without PostCSS by default, so most sites don’t need it. Install PostCSS only if:</p>
+<ul><li>Your site has a right-to-left language, or</li><li>You post-process your own CSS.</li></ul>`}
+	text := composeNow(t, "do I need PostCSS", page)
+	want := "Docsy builds its CSS without PostCSS by default, so most sites don’t need it. Install PostCSS only if:\n\n- Your site has a right-to-left language, or\n- You post-process your own CSS."
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
