@@ -1304,9 +1304,16 @@ func (c *composer) single(li int) {
 	c.earlierStep(li)
 	lead := c.sents[li]
 	c.leadBlock = lead.block
+	size, covered := 0, lead.mask
+	// A setting's value asked by name ("td.chrome shared") and answered
+	// by how to set it says first what the value does, from the list
+	// that names it ("`shared` emits each region on one donor page …").
+	if m := c.meaning(&lead); m != nil {
+		c.add(m.text+"\n\n", m.rec)
+		size, covered = len(m.text)+2, covered|m.mask
+	}
 	c.add(lead.text, lead.rec)
-	size := len(lead.text)
-	covered := lead.mask
+	size += len(lead.text)
 	// The sentences that follow the lead in its block, while they add to
 	// the answer and fit: the rest of a definition, the fix after a cause.
 	if lead.kind != chunk.Table && lead.kind != chunk.List && lead.kind != chunk.Code && !strings.HasSuffix(lead.text, ":") {
@@ -1561,6 +1568,31 @@ func (c *composer) single(li int) {
 	}
 	c.support(lead.rec, &covered)
 	c.seeAlso(lead.rec)
+}
+
+// meaning is, for a reference question answered by an instruction
+// (lead), the list item elsewhere in the package that opens with a
+// code-named value the question names and says what it does; nil when
+// there is none.
+func (c *composer) meaning(lead *sent) *sent {
+	if c.sh != shapeReference || !directs(lead.text) {
+		return nil
+	}
+	var best *sent
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.kind != chunk.List || s.rec == lead.rec && s.block == lead.block || s.score <= 0 || len(s.text) > maxSupportBytes || directs(s.text) {
+			continue
+		}
+		name, _, ok := strings.Cut(strings.TrimPrefix(s.text, "`"), "`")
+		if !ok || !strings.HasPrefix(s.text, "`") || c.mask(name) == 0 || !hasWord(plain(c.question), plain(name)) {
+			continue
+		}
+		if best == nil || s.score > best.score {
+			best = s
+		}
+	}
+	return best
 }
 
 // listLead answers a question asking for several things ("what are the

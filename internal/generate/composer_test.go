@@ -1009,3 +1009,21 @@ func TestComposerYesNoConditions(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A setting's value asked by name and answered by how to set it says
+// first what the value does, from the list item that names it.
+func TestComposerValueMeaning(t *testing.T) {
+	setting := [3]string{"/docs/chrome/", "Chrome build modes", `<p>Use the <code>td.chrome</code> parameter to select one of two build modes:</p>
+<ul><li><code>full</code> (default) emits each page’s chrome on the page itself.</li>
+<li><code>shared</code> emits each region on just one donor page and restores it in the browser.</li></ul>
+<h2 id="setting-the-build-mode">Setting the build mode</h2>
+<p>Set the <code>td.chrome</code> parameter to <code>shared</code> (the default is <code>full</code>):</p>
+<pre><code class="language-yaml">params:
+  td:
+    chrome: shared</code></pre>`}
+	text := composeNow(t, "td.chrome shared", setting)
+	want := "`shared` emits each region on just one donor page and restores it in the browser.\n\nSet the `td.chrome` parameter to `shared` (the default is `full`):\n\n```yaml"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
