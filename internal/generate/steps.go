@@ -220,3 +220,117 @@ func (c *composer) writeSteps(rec int, all []step, sep string) {
 		}
 	}
 }
+
+// afterSteps answers with a lead that names steps of the numbered list
+// just before it ("Steps 3 and 5 fail with DETERMINISTIC_HASH_MISMATCH"),
+// or points back at the list or table ("A body that breaks any of these
+// is rejected …"), by the list's introduction, the list, then the lead:
+// without them, "step 3" or "these" tell a reader nothing. False when
+// the lead does neither or the list is too long to quote whole.
+func (c *composer) afterSteps(li int) bool {
+	l := &c.sents[li]
+	if !c.pointsBack(l) {
+		return false
+	}
+	before := c.out
+	size := 0
+	if l.block >= 2 {
+		for i := li - 1; i >= 0 && c.sents[i].rec == l.rec && c.sents[i].block >= l.block-2; i-- {
+			if t := &c.sents[i]; t.block == l.block-2 && t.kind == chunk.Paragraph && strings.HasSuffix(t.text, ":") {
+				c.add(t.text, t.rec)
+				size = len(t.text)
+				break
+			}
+		}
+	}
+	if !c.quoteList(l.rec, l.block-1, &size) {
+		c.out = before // a list too long to quote: the lead alone
+		return false
+	}
+	c.leadBlock = l.block - 1
+	c.add("\n\n"+l.text, l.rec)
+	return true
+}
+
+// earlierStep quotes, before a how-to's lead, the instruction that the
+// lead's step follows: a section of two instructions, each with its
+// code ("To create a doc-rooted site, redefine the permalinks as
+// follows:" then "Add the following front matter to each site root
+// index file:"), is answered by both in order, not by the second alone.
+// The earlier instruction's code comes right before the lead (an
+// instruction further back is another task of the section), it names a
+// word of the question and it opens with what to do ("To …", "Add …").
+func (c *composer) earlierStep(li int) {
+	l := &c.sents[li]
+	if c.sh != shapeHowto || l.kind != chunk.Paragraph {
+		return
+	}
+	if next := li + 1; !c.instruction(l) && !(next < len(c.sents) && c.sents[next].rec == l.rec && c.sents[next].block <= l.block+1 && c.instruction(&c.sents[next])) {
+		return // the lead is no step of a guide
+	}
+	for i := range c.sents {
+		t := &c.sents[i]
+		if t.rec != l.rec || t.block >= l.block-1 || t.mask == 0 || !c.instruction(t) {
+			continue
+		}
+		k := c.codeAfter(t.rec, t.block)
+		if k != l.block-1 {
+			continue // its code is not right before the lead: another task of the section
+		}
+		if c.out.size+len(t.text)+len(c.pkg.Records[t.rec].Blocks[k].Text) > c.maxBytes {
+			return
+		}
+		c.add(t.text, t.rec)
+		c.add("\n\n"+fence(c.pkg.Records[t.rec].Blocks[k])+"\n\n", t.rec)
+		return
+	}
+}
+
+// instruction: s says what to do ("Add …", "To pin it, specify …",
+// "After updating the theme, tidy …") and introduces the code that does
+// it.
+func (c *composer) instruction(s *sent) bool {
+	if !strings.HasSuffix(s.text, ":") || !c.introducesCode(s) {
+		return false
+	}
+	if directs(s.text) {
+		return true
+	}
+	_, main, ok := strings.Cut(factsOf(s.text).lower, ", ")
+	return ok && imperative[firstWord(main)]
+}
+
+// pointsBack: s opens the paragraph right after a list or table in its
+// record and speaks of it ("Steps 3 and 5 fail …" after a numbered list,
+// "any of these" after a table), so it answers with it.
+func (c *composer) pointsBack(s *sent) bool {
+	if s.pos != 0 || s.kind != chunk.Paragraph || s.block < 1 || s.rec >= len(c.pkg.Records) {
+		return false
+	}
+	switch prev := c.pkg.Records[s.rec].Blocks[s.block-1]; {
+	case prev.Kind == chunk.List && strings.HasPrefix(prev.Text, "1.") && namesStep(s.text):
+		return true
+	case prev.Kind == chunk.List || prev.Kind == chunk.Table:
+		return factsOf(s.text).anaphoric
+	}
+	return false
+}
+
+// namesStep: s speaks of numbered steps ("Steps 3 and 5 fail …", "In
+// step 2, …").
+func namesStep(s string) bool {
+	l := strings.ToLower(s)
+	for _, p := range []string{"step ", "steps "} {
+		for i := strings.Index(l, p); i >= 0; {
+			if j := i + len(p); j < len(l) && l[j] >= '1' && l[j] <= '9' && (i == 0 || l[i-1] == ' ') {
+				return true
+			}
+			k := strings.Index(l[i+1:], p)
+			if k < 0 {
+				break
+			}
+			i += 1 + k
+		}
+	}
+	return false
+}

@@ -1,0 +1,174 @@
+package generate
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+)
+
+// listLead answers a question asking for several things ("what are the
+// parts", "which keys") with the list or small table of one of the
+// engine's first two records whose own heading speaks to the question,
+// after the sentence introducing it; false when there is none.
+func (c *composer) listLead() bool {
+	for ri := range min(2, len(c.pkg.Records)) {
+		if c.own[ri] == 0 {
+			continue
+		}
+		bs := c.pkg.Records[ri].Blocks
+		for bi, b := range bs {
+			if b.Kind != chunk.List && b.Kind != chunk.Table {
+				continue
+			}
+			size := 0
+			var m uint64 // what the introduction and the listed lines say
+			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
+				for i := range c.sents {
+					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && s.score > 0 && len(s.text) <= maxSupportBytes {
+						c.add(s.text, ri)
+						size = len(s.text)
+						m |= s.mask
+					}
+				}
+			}
+			if !c.listSpeaks(ri, bi, m) {
+				c.out = composed{}
+				continue
+			}
+			if c.quoteList(ri, bi, &size) {
+				c.seeAlso(ri)
+				return true
+			}
+			c.out = composed{}
+		}
+	}
+	return false
+}
+
+// compareList answers a comparison with a list whose items each open by
+// naming one of the things compared ("`full` (default) emits each
+// page's chrome …", "`shared` emits each region on one donor page …"),
+// read with the sentence that introduces it: the docs' own side-by-side.
+func (c *composer) compareList() bool {
+	for ri := range c.pkg.Records {
+		bs := c.pkg.Records[ri].Blocks
+		for bi, b := range bs {
+			if b.Kind != chunk.List || !c.namesEachSide(b.Text) {
+				continue
+			}
+			size := 0
+			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
+				for i := range c.sents {
+					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") {
+						c.add(s.text, ri)
+						size = len(s.text)
+					}
+				}
+			}
+			if c.quoteList(ri, bi, &size) {
+				c.seeAlso(ri)
+				return true
+			}
+			c.out = composed{}
+		}
+	}
+	return false
+}
+
+// namesEachSide: every top-level item of the list opens with a name (a
+// code span, or a few words before a colon or dash) that is a question
+// term, and the items name at least two different ones.
+func (c *composer) namesEachSide(list string) bool {
+	var seen uint64
+	n := 0
+	for _, l := range strings.Split(list, "\n") {
+		if strings.HasPrefix(l, " ") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		item := strings.TrimSpace(listItem(l))
+		var name string
+		if rest, ok := strings.CutPrefix(item, "`"); ok {
+			name, _, _ = strings.Cut(rest, "`")
+		} else if i := strings.IndexAny(item, ":—–"); i > 0 && fewWords(item[:i], 5) {
+			name = item[:i]
+		}
+		m := c.mask(name)
+		if name == "" || m == 0 {
+			return false
+		}
+		seen |= m
+		n++
+	}
+	return n >= 2 && bits.OnesCount64(seen) >= 2
+}
+
+// listSpeaks: the list or table block (its top-level lines, with intro,
+// the terms of its introduction) speaks of what is asked beyond its
+// section's name, or its section's own heading is most of the question
+// ("What gets deployed"): a page's steps do not answer which variables
+// it sets.
+func (c *composer) listSpeaks(rec, block int, intro uint64) bool {
+	m := intro
+	for _, l := range strings.Split(c.pkg.Records[rec].Blocks[block].Text, "\n") {
+		if !strings.HasPrefix(l, " ") {
+			m |= c.mask(l)
+		}
+	}
+	return m&^c.heads[rec] != 0 || 2*bits.OnesCount64(c.own[rec]) >= bits.OnesCount64(c.all)
+}
+
+// quoteList quotes a list or table block one "- " line per item or
+// row when it has at most maxTableRows and fits; false when it does not.
+func (c *composer) quoteList(rec, block int, size *int) bool {
+	b := c.pkg.Records[rec].Blocks[block]
+	if b.Kind != chunk.List && b.Kind != chunk.Table {
+		return false
+	}
+	// One line per item or row, whole: an item of two sentences is one
+	// line, not two.
+	var lines []string
+	n := 0
+	if b.Kind == chunk.List {
+		for _, l := range strings.Split(b.Text, "\n") {
+			if strings.HasPrefix(l, " ") {
+				continue // a nested item belongs to the one above it
+			}
+			if t := strings.TrimSpace(listItem(l)); t != "" {
+				if !quotable(t) || len(t) > maxTableRowBytes {
+					return false
+				}
+				lines = append(lines, t)
+				n += 3 + len(t)
+			}
+		}
+	} else {
+		for i := range c.sents {
+			if s := &c.sents[i]; s.rec == rec && s.block == block {
+				lines = append(lines, s.text)
+				n += 3 + len(s.text)
+			}
+		}
+	}
+	if len(lines) == 0 || len(lines) > maxTableRows || *size+n > c.maxBytes+200 {
+		return false
+	}
+	// An ordered list keeps its numbers.
+	ordered := b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text
+	for i, l := range lines {
+		marker := "- "
+		if ordered {
+			marker = itoa(i+1) + ". "
+		}
+		sep := "\n"
+		switch {
+		case i == 0 && c.out.size == 0:
+			sep = ""
+		case i == 0:
+			sep = "\n\n"
+		}
+		c.add(sep+marker+l, rec)
+	}
+	*size += n
+	return true
+}

@@ -1,0 +1,142 @@
+package generate
+
+import (
+	"strings"
+)
+
+// classify says what the question asks and which of its terms name the
+// subject (the terms after "what is", or the whole short question).
+func classify(q string, c *composer) (shape, uint64) {
+	l := strings.ToLower(strings.TrimSpace(q))
+	l = strings.TrimRight(l, "?!. ")
+	words := strings.Fields(l)
+	has := func(ps ...string) bool {
+		for _, p := range ps {
+			if strings.HasPrefix(l, p) {
+				return true
+			}
+		}
+		return false
+	}
+	rest := func(ps ...string) uint64 {
+		for _, p := range ps {
+			if r, ok := strings.CutPrefix(l, p); ok {
+				return c.mask(r)
+			}
+		}
+		return c.all
+	}
+	switch {
+	case procedureAsked(l):
+		return shapeHowto, c.all
+	case errorLike(q):
+		return shapeError, c.all
+	case strings.Contains(l, "difference between") || strings.Contains(l, " vs ") || strings.Contains(l, " versus "):
+		return shapeCompare, c.all
+	case has("why ", "does ", "do ", "can ", "is ", "are ", "should ", "will ", "has ", "have "):
+		return shapeWhy, c.all
+	case has("what is ", "what's ", "what are ", "what is a ", "define ", "meaning of ", "what does ") && !strings.Contains(l, " need") && !has("what does the ", "what does a "):
+		return shapeDefine, rest("what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of ", "what does ")
+	case has("how ", "to ", "where ", "when ", "which ", "what ", "can i", "i "):
+		return shapeHowto, c.all
+	case len(words) <= 4 && codeLike(q):
+		return shapeReference, c.all
+	case len(words) <= 5 && !imperative[words[0]] && !strings.HasSuffix(strings.TrimSpace(q), "?"):
+		// A few nouns, no question word and no verb ("request body
+		// size limit", "tabpane options"): a lookup of what they are.
+		return shapeReference, c.all
+	}
+	return shapeHowto, c.all
+}
+
+// pluralAsked: "what <things> …" asks for several ("what files does
+// it write", "what order are the steps in"); "what does …", "what is …"
+// do not, whatever plural follows.
+func pluralAsked(l string) bool {
+	w := strings.Fields(l)
+	if len(w) < 3 || w[0] != "what" {
+		return false
+	}
+	switch w[1] {
+	case "is", "does", "do", "was", "has", "happens", "causes":
+		return false
+	}
+	return strings.Contains(l, "s ")
+}
+
+// procedureAsked: the question asks for the steps, not one action.
+func procedureAsked(l string) bool {
+	for _, w := range []string{"steps", "step by step", "step-by-step", "set up", "setup", "get started", "getting started", "walk me through", "from scratch"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeLike: a question naming a setting or function (a dot, an
+// underscore, camelCase, a colon) rather than asking in words.
+func codeLike(q string) bool {
+	for _, w := range strings.Fields(q) {
+		if strings.ContainsAny(w, "._:/") && len(w) > 2 {
+			return true
+		}
+		for i := 1; i < len(w); i++ {
+			if w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z' {
+				return true
+			}
+		}
+	}
+	return len(strings.Fields(q)) <= 2
+}
+
+// errorLike: a pasted error message, or a question about one.
+func errorLike(q string) bool {
+	l := strings.ToLower(q)
+	for _, w := range []string{"error", "failed", "fails", "not found", "can't", "cannot", "404", "unable", "invalid", "panic", "refused", "denied", "doesn't work", "does not work", "not working", "broken"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	if errorCodeIn(q) != "" {
+		return true // "what does ASK_PERSISTENCE_CONFLICT mean"
+	}
+	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
+}
+
+// errorCode: an upper-case code with an underscore, as error codes are
+// written (ASK_RATE_LIMITED, EACCES_DENIED), not an acronym (CSS, SHA256).
+func errorCode(w string) bool {
+	if len(w) < 5 || !strings.Contains(w, "_") {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// errorCodeIn is the first error code q names, quoted or not, or "".
+func errorCodeIn(q string) string {
+	for _, w := range strings.Fields(q) {
+		if w = strings.Trim(w, "`'\"“”?!.,:;()"); errorCode(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// weighing: the question asks which of several options is better in
+// some way ("Hugo modules or git submodule, which is easier to
+// maintain?", "which installation option do you recommend").
+func weighing(l string) bool {
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == ',' || r == '?' }) {
+		switch w {
+		case "easier", "harder", "better", "worse", "faster", "slower", "simpler", "safer", "cheaper", "best", "easiest", "simplest", "recommend", "recommended", "prefer", "preferred":
+			return true
+		}
+	}
+	return false
+}

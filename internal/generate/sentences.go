@@ -1,0 +1,215 @@
+package generate
+
+import (
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+	"github.com/askplane/askplane/internal/evidence"
+)
+
+// collect gathers the quotable sentences of records with blocks.
+func (c *composer) collect() {
+	for ri := range c.pkg.Records {
+		for bi, b := range c.pkg.Records[ri].Blocks {
+			switch b.Kind {
+			case chunk.Paragraph, chunk.Note, chunk.Definition:
+				if tabLabel(b) {
+					continue
+				}
+				text := b.Text
+				if b.Kind == chunk.Note {
+					text = noteBody(text)
+				}
+				for si, s := range sentencesOf(text) {
+					if factsOf(s).quotable {
+						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: si, text: s, kind: b.Kind, mask: c.mask(s), heads: c.heads[ri]})
+					}
+				}
+			case chunk.Code:
+				// A setting's comment in a TOML or YAML example says what
+				// the setting does ("endpoint = … # where the widget
+				// sends questions"): for a question naming a setting, an
+				// entry of its own, quoted alone.
+				if (c.verbatim == "" || strings.Contains(c.verbatim, " ")) && c.sh != shapeReference {
+					continue // a question that names no one setting
+				}
+				for pos, line := range strings.Split(b.Notes, "\n") {
+					if t := settingNote(line); t != "" && quotable(t) {
+						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: t, kind: chunk.Code, mask: c.mask(t), heads: c.heads[ri]})
+					}
+				}
+			case chunk.Table:
+				for pos, cells := range tableRows(b.Text) {
+					if t := rowText(cells); t != "" && len(t) <= maxTableRowBytes && quotable(t) {
+						var m uint64
+						if c.mask(cells[0]) != 0 {
+							m = c.mask(t)
+						}
+						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: t, kind: chunk.Table, mask: m, heads: c.heads[ri]})
+					}
+				}
+			case chunk.List:
+				pos := 0
+				for _, line := range strings.Split(b.Text, "\n") {
+					for _, s := range sentencesOf(listItem(line)) {
+						if factsOf(s).quotable {
+							c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: s, kind: chunk.List, mask: c.mask(s), heads: c.heads[ri]})
+						}
+						pos++
+					}
+				}
+			}
+		}
+	}
+}
+
+// collectExcerpts gathers sentences of records without blocks (v1, v2
+// corpora): their excerpts, one paragraph each.
+func (c *composer) collectExcerpts() {
+	for ri := range c.pkg.Records {
+		for si, s := range sentences(c.pkg.Records[ri].Excerpt) {
+			if quotable(s) {
+				c.sents = append(c.sents, sent{rec: ri, pos: si, text: s, kind: chunk.Paragraph, mask: c.mask(s), heads: c.heads[ri]})
+			}
+		}
+	}
+}
+
+// sentences is evidence.Sentences as an answer quotes them: a sentence
+// cut after an abbreviation ("traditional vs.", "e.g.") joined with the
+// next, and a footnote number after a sentence's stop ("aliases.2")
+// dropped.
+func sentences(text string) []string {
+	ss := evidence.Sentences(text)
+	out := ss[:0]
+	for i := 0; i < len(ss); i++ {
+		s := ss[i]
+		// Nor inside a code span ("`{{%/* ... */%}}`"), nor after a
+		// question quoted in a sentence ("What is the module path? is a
+		// package question").
+		for i+1 < len(ss) && (abbreviated(s) || strings.Count(s, "`")%2 == 1 || quotedAsk(s, ss[i+1])) {
+			i++
+			s += " " + ss[i]
+		}
+		if n := len(s); n > 2 && s[n-1] >= '0' && s[n-1] <= '9' && (s[n-2] == '.' || n > 3 && s[n-2] >= '0' && s[n-2] <= '9' && s[n-3] == '.') {
+			s = strings.TrimRight(s, "0123456789")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// quotedAsk: s ends with a question and next goes on in lower case, so
+// the question was quoted inside one sentence.
+func quotedAsk(s, next string) bool {
+	return (strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!")) && next != "" && next[0] >= 'a' && next[0] <= 'z'
+}
+
+// abbreviated: s ends with an abbreviation, not a sentence's stop.
+func abbreviated(s string) bool {
+	for _, a := range []string{" vs.", "(vs.", " e.g.", "(e.g.", " i.e.", "(i.e.", " cf.", " approx.", " incl."} {
+		if strings.HasSuffix(s, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// dependent openings: a sentence starting so leans on what came before.
+var dependent = []string{
+	"this ", "it ", "its ", "these ", "those ", "that ", "they ", "them ", "then ", "also ", "however", "but ", "so ", "otherwise",
+	"instead", "for example", "for instance", "in the future", "in that case", "in this case", "here ", "there ", "such ",
+	"the same ", "both ", "either ", "likewise", "finally", "next,", "afterwards", "once ", "now ", "still ", "as above", "see ",
+	"e.g.", "and ", "or ", "which ", "like ", "in addition", "additionally", "moreover", "furthermore", "as a consequence",
+	"as a result", "consequently", "to do so", "to do this", "to do that", "when it ", "if it ", "when they ", "if they ", "where it ",
+}
+
+// anaphoric: the sentence names what came before it mid-way ("any of
+// these", "the above"), so it does not stand alone.
+func anaphoric(l string) bool {
+	l = l[:min(len(l), 72)]
+	for _, a := range []string{" of these", " of those", " these ", " those ", " the above", " above,", " mentioned "} {
+		if i := strings.Index(l, a); i >= 0 && i < 60 {
+			return true
+		}
+	}
+	return false
+}
+
+// leans: s opens leaning on what came before it.
+func leans(s string) bool {
+	return leansLower(strings.ToLower(s[:min(len(s), 24)]))
+}
+
+// leansLower is leans of a lower-cased sentence.
+func leansLower(l string) bool {
+	for _, d := range dependent {
+		if strings.HasPrefix(l, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// closing boilerplate: sentences that end a guide rather than answer.
+var closing = []string{"whenever you", "from now on", "that's it", "that is it", "you're done", "you are done", "congratulations", "happy ", "next steps", "read on", "learn more", "in the next"}
+
+// imperative first words of a sentence that says how.
+var imperative = map[string]bool{
+	"add": true, "set": true, "run": true, "use": true, "create": true, "put": true, "install": true, "call": true, "give": true,
+	"pass": true, "declare": true, "enable": true, "disable": true, "remove": true, "copy": true, "write": true, "open": true,
+	"change": true, "configure": true, "import": true, "include": true, "start": true, "build": true, "deploy": true, "allow": true,
+	"point": true, "keep": true, "make": true, "save": true, "list": true, "check": true, "initialise": true, "initialize": true,
+	"override": true, "replace": true, "clone": true, "push": true, "select": true, "choose": true, "type": true, "edit": true,
+	"download": true, "upgrade": true, "update": true, "define": true, "mark": true, "name": true, "bundle": true, "proxy": true,
+	"serve": true, "place": true, "register": true, "quote": true, "wrap": true, "follow": true, "ask": true,
+	"show": true, "hide": true, "turn": true, "stop": true, "display": true, "exclude": true, "migrate": true, "publish": true,
+	"host": true, "preview": true, "embed": true, "insert": true, "rename": true, "move": true, "translate": true, "customize": true,
+	"customise": true, "render": true, "verify": true, "fetch": true,
+	"tidy": true, "refresh": true, "reinstall": true, "specify": true, "navigate": true, "restart": true, "delete": true,
+	"uninstall": true, "modify": true, "adjust": true, "apply": true, "commit": true, "pull": true, "append": true,
+	"generate": true, "pin": true, "upload": true, "rebuild": true, "rerun": true, "re-run": true, "reload": true,
+	"clear": true, "click": true, "paste": true, "press": true, "ensure": true, "assign": true, "mount": true, "skip": true,
+}
+
+// directs: s opens by saying what to do ("Add …", "To pin it, …").
+func directs(s string) bool {
+	return imperative[firstWord(s)] || strings.HasPrefix(factsOf(s).lower, "to ")
+}
+
+func firstWord(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return strings.ToLower(strings.Trim(w, ",:;."))
+}
+
+// fewWords: s has fewer than n words.
+func fewWords(s string, n int) bool {
+	words, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sp && !in {
+			words++
+			if words >= n {
+				return false
+			}
+		}
+		in = !sp
+	}
+	return true
+}
+
+// fixLike: a sentence saying how to fix something.
+func fixLike(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "fix") || strings.HasPrefix(l, "to fix") || imperative[firstWord(s)] || strings.Contains(l, " instead")
+}
+
+func closingLike(s string) bool {
+	l := strings.ToLower(s)
+	for _, d := range closing {
+		if strings.Contains(l, d) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,530 @@
+package generate
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+)
+
+// said: the answer already quotes text (as a sentence or a list line).
+func (c *composer) said(text string) bool {
+	for _, ev := range c.out.deltas {
+		if strings.Contains(ev.Delta, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// single composes one section's answer: the lead, the sentences after it
+// in its block that still answer, the list or table it introduces, its
+// code (with a code block directly after it), and the sentence after the
+// code; all from the lead's record, the code also from another section
+// of the same page when the lead's has none.
+func (c *composer) single(li int) {
+	// A lead that is itself a question (a FAQ item, a heading-like
+	// sentence) is answered by the sentence after it.
+	if strings.HasSuffix(c.sents[li].text, "?") && li+1 < len(c.sents) && c.sents[li+1].rec == c.sents[li].rec {
+		li++
+	}
+	// An explanation or a definition is read from the start of its
+	// paragraph when the paragraph is short and opens on its own: the
+	// sentences before the lead are usually its reason ("… loads as an
+	// external ES module from your origin, so script-src 'self' covers
+	// it. … Nothing needs a nonce …"). Short is about three sentences,
+	// 520 bytes: still well under the answer's budget.
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError) && l.pos > 0 && l.kind == chunk.Paragraph {
+		first, n := li, 0
+		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
+			first--
+		}
+		for i := first; i <= li; i++ {
+			n += len(c.sents[i].text) + 1
+		}
+		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") {
+			li = first
+		}
+	}
+	// A definition found in a list item is read from the sentence that
+	// introduces the list ("… a doc-rooted site structure, where:"), the
+	// list following it whole.
+	if l := &c.sents[li]; c.sh == shapeDefine && l.kind == chunk.List && l.block > 0 {
+		for i := li - 1; i >= 0 && c.sents[i].rec == l.rec && c.sents[i].block >= l.block-1; i-- {
+			if t := &c.sents[i]; t.block == l.block-1 && t.kind == chunk.Paragraph && c.introducesList(t) && strings.HasSuffix(t.text, ":") {
+				li = i
+				break
+			}
+		}
+	}
+	if c.afterSteps(li) {
+		return
+	}
+	c.earlierStep(li)
+	lead := c.sents[li]
+	c.leadBlock = lead.block
+	size, covered := 0, lead.mask
+	// A setting's value asked by name ("td.chrome shared") and answered
+	// by how to set it says first what the value does, from the list
+	// that names it ("`shared` emits each region on one donor page …").
+	if m := c.meaning(&lead); m != nil {
+		c.add(m.text+"\n\n", m.rec)
+		size, covered = len(m.text)+2, covered|m.mask
+	}
+	c.add(lead.text, lead.rec)
+	size += len(lead.text)
+	// The sentences that follow the lead in its block, while they add to
+	// the answer and fit: the rest of a definition, the fix after a cause.
+	if lead.kind != chunk.Table && lead.kind != chunk.List && lead.kind != chunk.Code && !strings.HasSuffix(lead.text, ":") {
+		for i := li + 1; i < len(c.sents); i++ {
+			s := &c.sents[i]
+			// A definition goes on into the next paragraph of its
+			// section while it is short: what the thing is, then what
+			// it holds or does.
+			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300 &&
+				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && directs(s.text))
+			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
+				break
+			}
+			sep := " "
+			if s.block != lead.block {
+				sep = "\n\n"
+			}
+			if size+1+len(s.text) > c.maxBytes || closingLike(s.text) {
+				break
+			}
+			if strings.HasSuffix(s.text, ":") && (c.sh == shapeWhy || c.sh == shapeCompare) && !c.introducesList(s) {
+				break // it introduces code this answer does not quote
+			}
+			// A how-to goes on while the sentence adds a question word or
+			// says what to do, or while the answer is a short line yet.
+			if c.sh == shapeHowto && s.mask&^covered == 0 && !imperative[firstWord(s.text)] && (size >= 200 || s.score <= 0) {
+				break
+			}
+			if c.sh == shapeError && s.mask&^covered == 0 && !fixLike(s.text) && size > 200 {
+				break
+			}
+			c.add(sep+s.text, s.rec)
+			size += len(sep) + len(s.text)
+			covered |= s.mask
+			lead = *s
+			if strings.HasSuffix(s.text, ":") {
+				break
+			}
+		}
+	}
+	// A short answer from a page's opening goes on with the list of its
+	// page's section whose own heading is only words asked: the
+	// specifics behind it (a yes-or-no question: "The widget is meant to
+	// be usable with a keyboard alone …" then "Keyboard": Tab reaches …,
+	// Enter submits …; "what does the sidecar measure": "The sidecar
+	// measures enough to establish a baseline …" then "What is
+	// measured": time to the first event …).
+	if r := &c.pkg.Records[lead.rec]; c.sh != shapeError && r.Anchor == "" && size < 200 {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if ri == lead.rec || n.URL != r.URL || n.Anchor == "" || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.List ||
+				!c.allAsked(n.Headings[len(n.Headings)-1]) {
+				continue
+			}
+			if c.quoteList(ri, 0, &size) {
+				c.seeAlso(lead.rec)
+				return
+			}
+			break
+		}
+	}
+	// A short how-to answer from a page's opening goes on with its first
+	// section's opening paragraph, which usually says how ("Declare
+	// those in data files." then "Any file under data/askplane/ is
+	// read: …").
+	if r := &c.pkg.Records[lead.rec]; c.sh == shapeHowto && r.Anchor == "" && size < 200 && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if n.URL != r.URL || n.Order != r.Order+1 || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.Paragraph {
+				continue
+			}
+			for i := range c.sents {
+				t := &c.sents[i]
+				if t.rec != ri || t.block != 0 {
+					continue
+				}
+				if size+2+len(t.text) > c.maxBytes || closingLike(t.text) {
+					break
+				}
+				sep := " "
+				if t.pos == 0 {
+					sep = "\n\n"
+				}
+				c.add(sep+t.text, ri)
+				size += len(sep) + len(t.text)
+				covered |= t.mask
+				lead = *t
+			}
+			break
+		}
+	}
+	bs := c.pkg.Records[lead.rec].Blocks
+	// A list or small table the lead's paragraph introduces is the answer's
+	// body ("Lighthouse reads a few keys of its own:" then the keys); so is
+	// the whole list when the lead is one item of a section whose headings
+	// ask more than the item says ("which keys …").
+	// So is the whole list when its section's own heading is most of
+	// the question ("Writing good phrasings" for "how to write good
+	// phrasings"): each item is one piece of the answer.
+	whole := (lead.kind == chunk.List || lead.kind == chunk.Table) && (c.listing && c.heads[lead.rec]&^lead.mask != 0 ||
+		lead.kind == chunk.List && c.pkg.Records[lead.rec].Anchor != "" && 3*bits.OnesCount64(c.own[lead.rec]) >= 2*bits.OnesCount64(c.all))
+	if whole {
+		c.out = composed{}
+		size = 0
+		lead.block--
+	}
+	listed := false
+	if (whole || lead.kind == chunk.Paragraph && c.lastOf(&lead)) && lead.block+1 < len(bs) {
+		listed = c.quoteList(lead.rec, lead.block+1, &size)
+	}
+	// A question asking for several things ("which keys", "what files")
+	// is answered by the list or table of the lead's section, or of a
+	// section of its page whose heading speaks to the question.
+	if c.listing && !listed {
+		for ri := range c.pkg.Records {
+			if ri != lead.rec && (c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL || c.own[ri] == 0) {
+				continue
+			}
+			for bi, b := range c.pkg.Records[ri].Blocks {
+				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, bi, 0) && c.quoteList(ri, bi, &size) {
+					listed = true
+					break
+				}
+			}
+			if listed {
+				break
+			}
+		}
+	}
+	if c.sh == shapeWhy || c.sh == shapeCompare && lead.kind != chunk.Paragraph {
+		if c.sh == shapeCompare {
+			c.support(lead.rec, &covered) // the other side: the list's next item
+		}
+		c.seeAlso(lead.rec)
+		return
+	}
+	// The code: the block the lead introduces, else the best-matching
+	// code block of the lead's section, else of another section of its
+	// page with a question term in its code or headings.
+	codeRec, code := lead.rec, -1
+	if c.introducesCode(&lead) && strings.HasSuffix(lead.text, ":") {
+		code = c.codeAfter(lead.rec, lead.block)
+	} else {
+		best := 0
+		for ri := range c.pkg.Records {
+			if ri != lead.rec && c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL {
+				continue
+			}
+			if ri != lead.rec && (c.sh == shapeDefine || c.sh == shapeCompare || code >= 0 && codeRec == lead.rec) {
+				continue
+			}
+			rbs := c.pkg.Records[ri].Blocks
+			for bi, b := range rbs {
+				if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
+					continue
+				}
+				if c.sh == shapeDefine && (ri != lead.rec || bi != lead.block+1) {
+					continue // a definition quotes only the example right after it
+				}
+				m := c.mask(b.Text)
+				if bi > 0 && rbs[bi-1].Kind != chunk.Code {
+					m |= c.mask(rbs[bi-1].Text)
+				}
+				if ri == lead.rec {
+					m |= c.heads[ri]
+				} else if h := c.pkg.Records[ri].Headings; len(h) > 0 {
+					m |= c.mask(h[len(h)-1])
+				}
+				n := bits.OnesCount64(m) * 2
+				switch {
+				case ri == lead.rec:
+					n += 2
+				case c.pkg.Records[lead.rec].Anchor == "" && c.pkg.Records[ri].Order == c.pkg.Records[lead.rec].Order+1:
+					// A page's intro is followed by its first section,
+					// which usually holds the page's first command: it
+					// weighs more than one more word of the question.
+					n += 3
+				case bits.OnesCount64(m) < min(2, bits.OnesCount64(c.all)):
+					// Another section's code must earn its place with
+					// its own words, not the page title they share.
+					continue
+				}
+				if ri == lead.rec && bi == lead.block+1 {
+					n++ // right after the lead
+				}
+				if n > best {
+					best, codeRec, code = n, ri, bi
+				}
+			}
+		}
+	}
+	if code < 0 && c.sh == shapeReference {
+		codeRec, code = c.exampleOf()
+	}
+	if code >= 0 {
+		cbs := c.pkg.Records[codeRec].Blocks
+		// Code the lead does not introduce keeps its own introduction.
+		if codeRec != lead.rec || code != c.codeAfter(lead.rec, lead.block) || !strings.HasSuffix(lead.text, ":") {
+			intro := -1
+			for i := range c.sents {
+				s := &c.sents[i]
+				if s.rec != codeRec || c.codeAfter(s.rec, s.block) != code || !c.lastOf(s) || c.said(s.text) || size+2+len(s.text) > c.maxBytes+200 {
+					continue
+				}
+				// Its introduction ("… as follows:"), or, for another
+				// section's code, the instruction before it ("Add the
+				// parameter `hide_feedback` to the page's front matter
+				// and set it to `true`.").
+				if strings.HasSuffix(s.text, ":") || codeRec != lead.rec && directs(s.text) {
+					intro = i
+					break
+				}
+			}
+			if intro >= 0 {
+				s := &c.sents[intro]
+				c.add("\n\n"+s.text, s.rec)
+				size += 2 + len(s.text)
+			} else if h := c.pkg.Records[codeRec].Headings; codeRec != lead.rec && len(h) > 0 && fileName(h[len(h)-1]) {
+				// A section named for the file its code is ("netlify.toml")
+				// says so by its heading.
+				c.add("\n\n`"+h[len(h)-1]+"`:", codeRec)
+			}
+		}
+		c.add("\n\n"+fence(cbs[code]), codeRec)
+		end := code + 1
+		if end < len(cbs) && cbs[end].Kind == chunk.Code && len(cbs[end].Text) <= maxComposeCode/2 {
+			c.add("\n\n"+fence(cbs[end]), codeRec)
+			end++
+		}
+		// The first sentence after the code, when it still speaks to the
+		// question.
+		for i := range c.sents {
+			s := &c.sents[i]
+			if s.rec != codeRec || s.block != end || s.pos != 0 || !(s.mask&^covered != 0 && s.score > 0 || c.entry) || size+2+len(s.text) > c.maxBytes {
+				continue
+			}
+			if !strings.HasSuffix(s.text, ":") {
+				c.add("\n\n"+s.text, s.rec)
+				break
+			}
+			// "To fix this, install …, then rebuild:" and its list, when
+			// the sentence is all its paragraph and the list fits.
+			if c.introducesList(s) {
+				n, sz := len(c.out.deltas), size+2+len(s.text)
+				c.add("\n\n"+s.text, s.rec)
+				if !c.quoteList(s.rec, s.block+1, &sz) {
+					c.out.deltas, c.out.size = c.out.deltas[:n], c.out.size-2-len(s.text)
+				}
+			}
+			break
+		}
+	}
+	c.support(lead.rec, &covered)
+	c.seeAlso(lead.rec)
+}
+
+// meaning is, for a reference question answered by an instruction
+// (lead), the list item elsewhere in the package that opens with a
+// code-named value the question names and says what it does; nil when
+// there is none.
+func (c *composer) meaning(lead *sent) *sent {
+	if c.sh != shapeReference || !directs(lead.text) {
+		return nil
+	}
+	var best *sent
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.kind != chunk.List || s.rec == lead.rec && s.block == lead.block || s.score <= 0 || len(s.text) > maxSupportBytes || directs(s.text) {
+			continue
+		}
+		name, _, ok := strings.Cut(strings.TrimPrefix(s.text, "`"), "`")
+		if !ok || !strings.HasPrefix(s.text, "`") || c.mask(name) == 0 || !hasWord(plain(c.question), plain(name)) {
+			continue
+		}
+		if best == nil || s.score > best.score {
+			best = s
+		}
+	}
+	return best
+}
+
+// support adds at most maxSupport sentences that cover question terms
+// the answer does not yet hold, and only while it leaves some
+// uncovered: from the lead's section, its page's opening, or a section
+// of its page whose own heading names a term still uncovered. Nothing comes from
+// another page or an unrelated section. Each must stand on its own (its
+// score) and fit the prose bound; they follow in reading order, each its
+// own paragraph.
+func (c *composer) support(leadRec int, covered *uint64) {
+	used := map[string]bool{}
+	prose := 0
+	for _, ev := range c.out.deltas {
+		used[strings.TrimSpace(ev.Delta)] = true
+		if !strings.Contains(ev.Delta, "```") {
+			prose += len(ev.Delta)
+		}
+	}
+	url := c.pkg.Records[leadRec].URL
+	// The words a comparison is asked in are not what it is about.
+	comparing := c.mask("difference differences between versus compare comparison")
+	var picked []int
+	for range maxSupport {
+		if *covered&c.all == c.all {
+			break // the answer holds every question term
+		}
+		best, bestNew := -1, 0
+		for i := range c.sents {
+			s := &c.sents[i]
+			if s.score < 20 || used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || c.said(s.text) {
+				continue
+			}
+			if leans(s.text) {
+				continue // "To do so, …": its subject came before it
+			}
+			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && (c.own[s.rec]&^*covered == 0 || s.score < 40) || c.entry) {
+				continue // only the page's opening, or a section naming an uncovered term in its heading; an error's entry stands alone
+			}
+			if s.kind == chunk.Table && !c.listing && c.sh != shapeReference {
+				continue // a reference row is not support for a how-to or an error
+			}
+			// On a tie, the lead's own block first (a list's next item),
+			// then the better sentence.
+			n := bits.OnesCount64(s.mask &^ *covered &^ comparing)
+			near := func(t *sent) bool { return t.rec == leadRec && t.block == c.leadBlock }
+			if n > bestNew || n == bestNew && n > 0 && (near(s) && !near(&c.sents[best]) || near(s) == near(&c.sents[best]) && s.score > c.sents[best].score) {
+				best, bestNew = i, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		s := &c.sents[best]
+		used[s.text] = true
+		*covered |= s.mask
+		prose += 2 + len(s.text)
+		picked = append(picked, best)
+	}
+	// A how-to answered in words only ("Enable it by adding your ID to
+	// the site configuration.") goes on with the sentence of its section
+	// that names the setting or command, when there is one.
+	if c.sh == shapeHowto && len(picked) == 0 && !c.said("`") {
+		best := -1
+		for i := range c.sents {
+			s := &c.sents[i]
+			if s.rec != leadRec || s.score <= 0 || used[s.text] || !strings.Contains(s.text, "`") ||
+				len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || leans(s.text) || c.said(s.text) {
+				continue
+			}
+			if best < 0 || s.score > c.sents[best].score {
+				best = i
+			}
+		}
+		if best >= 0 {
+			picked = append(picked, best)
+		}
+	}
+	// A setting asked by its camelCase name ("cookieSecretEnv") goes on
+	// with the sentence of its page that speaks of it in words ("The
+	// cookie secret (at least 32 bytes) lives in the environment"): often
+	// where the page says what it holds.
+	if phrase := camelPhrase(c.question); phrase != "" && len(picked) == 0 {
+		for i := range c.sents {
+			s := &c.sents[i]
+			if c.pkg.Records[s.rec].URL != url || used[s.text] || s.score <= 0 || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes ||
+				strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") || leans(s.text) || c.said(s.text) || !strings.Contains(strings.ToLower(s.text), phrase) {
+				continue
+			}
+			picked = append(picked, i)
+			break
+		}
+	}
+	slices.Sort(picked) // sentences are collected in reading order
+	for _, i := range picked {
+		s := &c.sents[i]
+		c.add("\n\n"+s.text, s.rec)
+		if c.comparedCode(s) {
+			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[c.codeAfter(s.rec, s.block)]), s.rec)
+		}
+	}
+}
+
+// comparedCode: in a comparison, s introduces a short code block (the
+// other side's example: "TOML front matter is fenced with three plus
+// signs:"), which is quoted with it.
+func (c *composer) comparedCode(s *sent) bool {
+	return c.sh == shapeCompare && strings.HasSuffix(s.text, ":") && c.introducesCode(s) && len(c.pkg.Records[s.rec].Blocks[c.codeAfter(s.rec, s.block)].Text) <= maxComposeCode/3
+}
+
+// exampleOf is, for a question naming a setting or function (camelCase,
+// or a dotted path), the first code block of the package (in the
+// engine's order) that names it verbatim (the last dotted part of a
+// name: "maxResults" of "search.maxResults"), as its example; -1 when
+// none does.
+func (c *composer) exampleOf() (int, int) {
+	var names []string
+	for _, w := range strings.Fields(c.question) {
+		w = strings.Trim(w, "`'\"?,;()")
+		dotted := false
+		if i := strings.LastIndexAny(w, ".:/"); i >= 0 {
+			w, dotted = w[i+1:], true
+		}
+		camel := false
+		for i := 1; i < len(w); i++ {
+			camel = camel || w[i] >= 'A' && w[i] <= 'Z' && w[i-1] >= 'a' && w[i-1] <= 'z'
+		}
+		if camel && len(w) >= 4 || dotted && len(w) >= 5 {
+			names = append(names, w) // a setting, not an error code or a file extension
+		}
+	}
+	for ri := range c.pkg.Records {
+		for bi, b := range c.pkg.Records[ri].Blocks {
+			if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
+				continue
+			}
+			for _, n := range names {
+				if strings.Contains(b.Text, n) {
+					return ri, bi
+				}
+			}
+		}
+	}
+	return -1, -1
+}
+
+// seeAlso cites the engine's first record when the answer was taken from
+// another page, in one line naming it.
+func (c *composer) seeAlso(rec int) {
+	r0 := &c.pkg.Records[0]
+	if rec == 0 || c.pkg.Records[rec].URL == r0.URL {
+		return
+	}
+	for _, ev := range c.out.deltas {
+		if ev.Sources[0] == r0.ID {
+			return // already quoted
+		}
+	}
+	line := "\n\nSee also " + r0.Label()
+	// With what that section says, when it says something of its own.
+	best := -1
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == 0 && s.mask != 0 && s.score >= 20 && len(s.text) <= maxSupportBytes && !strings.HasSuffix(s.text, ":") && !strings.HasSuffix(s.text, "?") && (best < 0 || s.score > c.sents[best].score) {
+			best = i
+		}
+	}
+	switch {
+	case best >= 0:
+		line += ": " + c.sents[best].text
+	case c.heads[0]|c.code[0] != 0:
+		line += "."
+	default:
+		return // the engine's first says nothing of the question
+	}
+	c.add(line, 0)
+}
