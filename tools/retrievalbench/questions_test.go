@@ -23,6 +23,7 @@ func TestQuestionFiles(t *testing.T) {
 		{"examplesite-en.json", "exampleSite", 80},
 		{"lighthouse-en.json", "testdata/retrieval/lighthouse", 30},
 		{"docsy-en.json", "testdata/retrieval/docsy", 60},
+		{"docsy-heldout-en.json", "testdata/retrieval/docsy", 50},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := Load(filepath.Join(sitetest.Root(), "testdata", "retrieval", tc.file))
