@@ -1027,3 +1027,25 @@ func TestComposerValueMeaning(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A parameter table too long to quote whole is quoted a row a line, each
+// cell cut after its first sentence, and another section's code that is
+// not about the lead's subject is not borrowed.
+func TestComposerCompactParameterTable(t *testing.T) {
+	var rows strings.Builder
+	for _, p := range []string{"src", "width", "height", "style", "sandbox", "name", "id", "class", "sub"} {
+		rows.WriteString("<tr><td>" + p + "</td><td>none</td><td>Sets the " + p + " of the frame. It is passed on to the iframe element as it is, without any change, so every value the HTML standard allows for it works here too.</td></tr>\n")
+	}
+	page := [3]string{"/docs/shortcodes/", "Docsy Shortcodes", `<h2 id="iframe">iframe</h2>
+<p>With this shortcode you can embed external content into a page as an inline frame.</p>
+<table><thead><tr><th>Parameter</th><th>Default</th><th>Description</th></tr></thead><tbody>
+` + rows.String() + `</tbody></table>
+<h2 id="card">Shortcode card: programming code</h2>
+<p>If you want to display programming code on your card, set the named parameter <code>code</code> of the card to <code>true</code>:</p>
+<pre><code class="language-go-html-template">{{< card code=true >}}puts("Hello");{{< /card >}}</code></pre>`}
+	text := composeNow(t, "iframe shortcode parameters", page)
+	want := "With this shortcode you can embed external content into a page as an inline frame.\n\n- src: none; Sets the src of the frame.\n- width: none; Sets the width of the frame."
+	if !strings.HasPrefix(text, want) || !strings.Contains(text, "- sub: none; Sets the sub of the frame.") || strings.Contains(text, "card") {
+		t.Errorf("got\n%s\nwant\n%s …", text, want)
+	}
+}

@@ -150,7 +150,16 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 			}
 		}
 	}
-	if len(lines) == 0 || len(lines) > maxTableRows || *size+n > c.maxBytes+200 {
+	// A reference table too long to quote whole is quoted compactly,
+	// each row to its first sentence, within twice the answer's budget:
+	// all of a shortcode's parameters are the answer to "what are its
+	// parameters", and a few of them are not.
+	limit := c.maxBytes + 200
+	if len(lines) > 0 && (len(lines) > maxTableRows || *size+n > limit) && b.Kind == chunk.Table {
+		lines, n = compactRows(b.Text)
+		limit = 2 * c.maxBytes
+	}
+	if len(lines) == 0 || len(lines) > 2*maxTableRows || len(lines) > maxTableRows && b.Kind != chunk.Table || *size+n > limit {
 		return false
 	}
 	// An ordered list keeps its numbers.

@@ -251,6 +251,11 @@ func (c *composer) single(li int) {
 					// which usually holds the page's first command: it
 					// weighs more than one more word of the question.
 					n += 3
+				case c.pkg.Records[lead.rec].Anchor != "" && m&c.own[lead.rec] != c.own[lead.rec]:
+					// Nor is it about another thing than the lead's
+					// section ("iframe": not the card shortcode's code,
+					// though both name a shortcode's parameters).
+					continue
 				case bits.OnesCount64(m) < min(2, bits.OnesCount64(c.all)):
 					// Another section's code must earn its place with
 					// its own words, not the page title they share.

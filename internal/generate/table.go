@@ -81,3 +81,26 @@ func rowText(cells []string) string {
 	}
 	return cells[0] + ": " + strings.Join(rest, "; ")
 }
+
+// compactRows is a reference table too long to quote whole, a row a
+// line, each cell after the name cut after its first sentence ("tryautoheight: true; If true the
+// shortcode tries to calculate the needed height …, see details."): the
+// names, defaults and gist of every parameter, which is what a reader
+// asking for a shortcode's parameters wants, in the space of a few
+// whole rows. n is the bytes the lines take as list items.
+func compactRows(text string) (lines []string, n int) {
+	for _, cells := range tableRows(text) {
+		for i := 1; i < len(cells); i++ {
+			if ss := sentences(cells[i]); len(ss) > 0 {
+				cells[i] = ss[0]
+			}
+		}
+		t := rowText(cells)
+		if t == "" || !quotable(t) || len(t) > maxTableRowBytes {
+			continue
+		}
+		lines = append(lines, t)
+		n += 3 + len(t)
+	}
+	return lines, n
+}
