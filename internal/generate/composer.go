@@ -219,7 +219,8 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.heads[ri] = m
 		if n := len(r.Headings); r.Anchor != "" && n > 0 {
 			c.own[ri] = c.mask(r.Headings[n-1])
-			c.restated[ri] = strings.TrimRight(plain(r.Headings[n-1]), "?!. ") == restated
+			h := strings.TrimRight(plain(r.Headings[n-1]), "?!. ")
+			c.restated[ri] = h == restated || namesSetting(h, question)
 		} else {
 			c.own[ri] = c.mask(r.Title)
 		}

@@ -1049,3 +1049,28 @@ func TestComposerCompactParameterTable(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s …", text, want)
 	}
 }
+
+// A setting named among other words ("github_url front matter") is
+// answered from the section whose heading is that setting, and a
+// deprecation its note declares is said first, with what replaces it.
+func TestComposerNamedSettingDeprecated(t *testing.T) {
+	links := [3]string{"/docs/repository-links/", "Repository Links", `<h2 id="github_url-optional"><code>github_url</code> (optional)</h2>
+<blockquote><p>[!WARNING] Deprecation note</p><p>This setting is deprecated. Use <code>path_base_for_github_subdir</code> instead.</p></blockquote>
+<p>Specify a value for this in your page metadata to set a specific edit URL for this page, as in the following example:</p>
+<pre><code class="language-toml">+++
+github_url = "https://github.com/me/repo/edit/main/README.md"
++++</code></pre>`}
+	content := [3]string{"/docs/adding-content/", "Adding Content", `<h2 id="page-front-matter">Page front matter</h2>
+<p>The minimum front matter you need to provide is a title: everything else is up to you!</p>
+<pre><code class="language-toml">+++
+title = "About Docsy"
++++</code></pre>`}
+	text := composeRanked(t, "github_url front matter", []string{"/docs/repository-links/", "/docs/adding-content/"}, links, content)
+	want := "This setting is deprecated. Use `path_base_for_github_subdir` instead.\n\nSpecify a value for this in your page metadata to set a specific edit URL for this page, as in the following example:\n\n```toml"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+	if !namesSetting("github_url (optional)", "github_url front matter") || namesSetting("github_url (optional)", "github_url") || namesSetting("page front matter", "github_url front matter") {
+		t.Error("namesSetting")
+	}
+}

@@ -1,6 +1,10 @@
 package generate
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+)
 
 // noteBody is a note's text as an answer quotes it: without the alert
 // marker a site renders literally when its theme has no blockquote hook
@@ -74,4 +78,26 @@ func settingNote(line string) string {
 		rest += "."
 	}
 	return "`" + key + "`: " + rest
+}
+
+// deprecation is what a note of rec says when it says something is
+// deprecated ("This setting is deprecated. Use path_base_for_github_subdir
+// instead."): its first two sentences, "" when no note of the section
+// says so or the sentences are too long to lead an answer.
+func (c *composer) deprecation(rec int) string {
+	for _, b := range c.pkg.Records[rec].Blocks {
+		if b.Kind != chunk.Note || !strings.Contains(strings.ToLower(b.Text), "deprecat") {
+			continue
+		}
+		ss := sentencesOf(noteBody(b.Text))
+		if len(ss) > 2 {
+			ss = ss[:2]
+		}
+		d := strings.Join(ss, " ")
+		if len(ss) == 0 || len(d) > maxSupportBytes || !factsOf(d).quotable || c.said(d) {
+			return ""
+		}
+		return d
+	}
+	return ""
 }

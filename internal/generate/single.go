@@ -72,6 +72,13 @@ func (c *composer) single(li int) {
 		c.add(m.text+"\n\n", m.rec)
 		size, covered = len(m.text)+2, covered|m.mask
 	}
+	// A section that says the setting asked by name is deprecated says
+	// so first, with what replaces it: a reader about to use it needs
+	// that before how.
+	if d := c.deprecation(lead.rec); d != "" && (c.sh == shapeReference || c.verbatim != "") && !strings.Contains(d, lead.text) {
+		c.add(d+"\n\n", lead.rec)
+		size += len(d) + 2
+	}
 	c.add(lead.text, lead.rec)
 	size += len(lead.text)
 	// The sentences that follow the lead in its block, while they add to
