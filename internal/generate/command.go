@@ -23,48 +23,76 @@ func (c *composer) commandAnswer() bool {
 	if !commandAsked(c.question, c.verbatim) {
 		return false
 	}
-	for ri := range c.pkg.Records {
-		bs := c.pkg.Records[ri].Blocks
-		for bi, b := range bs {
-			if b.Kind != chunk.Code || len(b.Text) > maxComposeCode || !runs(b.Text, c.verbatim) {
-				continue
-			}
-			// The run of code blocks it closes ("Add the import … and
-			// fetch it:" then the configuration, then the command).
-			first, size := bi, len(b.Text)
-			for first > 0 && bs[first-1].Kind == chunk.Code && size+len(bs[first-1].Text) <= maxComposeCode {
-				first--
-				size += len(bs[first].Text)
-			}
-			intro := c.paragraph(ri, first-1, true)
-			after := c.paragraph(ri, bi+1, false)
-			if len(intro) == 0 && len(after) == 0 {
-				continue
-			}
-			sep := ""
-			for _, s := range intro {
-				c.add(sep+s.text, ri)
-				sep = " "
-			}
-			for k := first; k <= bi; k++ {
-				if c.out.size > 0 {
-					sep = "\n\n"
+	// A block that is the command alone ("hugo mod init …" with what it
+	// creates after it) explains it better than a long script that runs
+	// it among others; otherwise the engine's order decides.
+	for _, alone := range []bool{true, false} {
+		for ri := range c.pkg.Records {
+			for bi, b := range c.pkg.Records[ri].Blocks {
+				if b.Kind != chunk.Code || len(b.Text) > maxComposeCode || !runs(b.Text, c.verbatim) || alone && strings.Contains(strings.TrimSpace(b.Text), "\n") {
+					continue
 				}
-				c.add(sep+fence(bs[k]), ri)
-			}
-			sep = "\n\n"
-			for i, s := range after {
-				if i == 2 || c.out.size+len(sep)+len(s.text) > c.maxBytes {
-					break
+				if c.explainCommand(ri, bi) {
+					c.seeAlso(ri)
+					return true
 				}
-				c.add(sep+s.text, ri)
-				sep = " "
 			}
-			c.seeAlso(ri)
-			return true
 		}
 	}
 	return false
+}
+
+// explainCommand writes the code block bi of rec with the text around
+// it, false (writing nothing) when no text is around it.
+func (c *composer) explainCommand(rec, bi int) bool {
+	bs := c.pkg.Records[rec].Blocks
+	// The run of code blocks it closes ("Add the import … and fetch it:"
+	// then the configuration, then the command).
+	first, size := bi, len(bs[bi].Text)
+	for first > 0 && bs[first-1].Kind == chunk.Code && size+len(bs[first-1].Text) <= maxComposeCode {
+		first--
+		size += len(bs[first].Text)
+	}
+	// Its introduction, past a theme's tab labels ("Unix shell"); when
+	// that is a short label of its own ("For an npm package install:"),
+	// with the paragraph before, which says what the command is for.
+	at := first - 1
+	for at >= 0 && tabLabel(bs[at]) {
+		at--
+	}
+	intro := c.paragraph(rec, at, true)
+	if n := len(intro); n == 1 && len(intro[0].text) < 60 && strings.HasSuffix(intro[0].text, ":") {
+		if before := c.paragraph(rec, at-1, false); len(before) > 0 {
+			intro = append(before, intro...)
+		}
+	}
+	after := c.paragraph(rec, bi+1, false)
+	if len(intro) == 0 && len(after) == 0 {
+		return false
+	}
+	sep := ""
+	for i, s := range intro {
+		if i > 0 && s.block != intro[i-1].block {
+			sep = "\n\n"
+		}
+		c.add(sep+s.text, rec)
+		sep = " "
+	}
+	for k := first; k <= bi; k++ {
+		if c.out.size > 0 {
+			sep = "\n\n"
+		}
+		c.add(sep+fence(bs[k]), rec)
+	}
+	sep = "\n\n"
+	for i, s := range after {
+		if i == 2 || c.out.size+len(sep)+len(s.text) > c.maxBytes {
+			break
+		}
+		c.add(sep+s.text, rec)
+		sep = " "
+	}
+	return true
 }
 
 // paragraph is the quotable sentences of rec's block when it is a

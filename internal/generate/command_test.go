@@ -50,3 +50,31 @@ func TestCommandAsked(t *testing.T) {
 		}
 	}
 }
+
+// A command's block alone is preferred to a script that runs it among
+// others, and an introduction that is only a label ("For an npm package
+// install:") is read with the paragraph before it.
+func TestComposerCommandAloneAndLabelledIntro(t *testing.T) {
+	scratch := [3]string{"/start/", "Start from scratch", `<h2 id="tldr">TL;DR</h2>
+<p>At your command prompt, run the following:</p>
+<pre><code class="language-sh">hugo new site my-site
+cd my-site
+hugo mod init github.com/me/my-site
+hugo server</code></pre>
+<h2 id="import">Import the theme module</h2>
+<p>To turn your site into a Hugo Module, run:</p>
+<pre><code class="language-sh">hugo mod init github.com/me/my-site</code></pre>
+<p>This creates two new files, <code>go.mod</code> and <code>go.sum</code>.</p>`}
+	text := composeNow(t, "hugo mod init github.com/me/my-site", scratch)
+	if want := "To turn your site into a Hugo Module, run:\n\n```sh\nhugo mod init github.com/me/my-site\n```\n\nThis creates two new files"; !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+	favicons := [3]string{"/images/", "Logos and Images", `<h2 id="generate-favicons">Generate favicons</h2>
+<p>If you have a source SVG and ImageMagick installed, Docsy ships a <code>gen-favicons</code> helper that generates the raster icons.</p>
+<p>For an npm package install of Docsy:</p>
+<pre><code class="language-sh">npx --no -- gen-favicons static/favicon.svg static/</code></pre>`}
+	text = composeNow(t, "npx --no -- gen-favicons static/favicon.svg static/", favicons)
+	if want := "If you have a source SVG and ImageMagick installed, Docsy ships a `gen-favicons` helper that generates the raster icons.\n\nFor an npm package install of Docsy:\n\n```sh\nnpx"; !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
