@@ -195,6 +195,9 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	if c.sh == shapeDefine {
 		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of "} {
 			if r, ok := strings.CutPrefix(restated, p); ok {
+				for _, a := range []string{"a ", "an ", "the "} {
+					r = strings.TrimPrefix(r, a) // "what's a taxonomy term"
+				}
 				c.named = r
 				break
 			}

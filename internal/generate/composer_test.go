@@ -1074,3 +1074,17 @@ title = "About Docsy"
 		t.Error("namesSetting")
 	}
 }
+
+// "resp." does not end a sentence, and "what's a …" names what it asks
+// without the article.
+func TestAbbreviationAndNamedArticle(t *testing.T) {
+	got := sentences("It shows the terms of an article resp. page of your docs. Then it stops.")
+	if len(got) != 2 || !strings.HasSuffix(got[0], "page of your docs.") {
+		t.Errorf("sentences: %q", got)
+	}
+	page := [3]string{"/docs/taxonomy/", "Taxonomy", `<p>A taxonomy term is a key within the taxonomy, such as a tag.</p>`}
+	pkg := evidence.NewIndex3(corpusOf(t, page)).Search("What's a taxonomy term?", evidence.Budget{})
+	if c := newComposer("What's a taxonomy term?", &pkg, DefaultComposeBytes); c.named != "taxonomy term" {
+		t.Errorf("named %q", c.named)
+	}
+}
