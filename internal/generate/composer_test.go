@@ -1088,3 +1088,14 @@ func TestAbbreviationAndNamedArticle(t *testing.T) {
 		t.Errorf("named %q", c.named)
 	}
 }
+
+// A setting's answer is read from its paragraph's start when what comes
+// before the lead says the setting's default.
+func TestComposerSettingWithItsDefault(t *testing.T) {
+	page := [3]string{"/docs/feedback/", "User feedback", `<h2 id="setup">Setup</h2>
+<p>By default, Docsy emits an event value of 100 when a user clicks “yes”. You can change this value by setting <code>params.ui.feedback.max_value</code> to a positive integer. Docsy uses 0 for “no” events.</p>`}
+	text := composeNow(t, "params.ui.feedback.max_value", page)
+	if !strings.HasPrefix(text, "By default, Docsy emits an event value of 100 when a user clicks “yes”. You can change this value") {
+		t.Errorf("got\n%s", text)
+	}
+}

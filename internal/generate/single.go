@@ -34,16 +34,20 @@ func (c *composer) single(li int) {
 	// sentences before the lead are usually its reason ("… loads as an
 	// external ES module from your origin, so script-src 'self' covers
 	// it. … Nothing needs a nonce …"). Short is about three sentences,
-	// 520 bytes: still well under the answer's budget.
-	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError) && l.pos > 0 && l.kind == chunk.Paragraph {
-		first, n := li, 0
+	// 520 bytes: still well under the answer's budget. A setting's
+	// answer is read so only when what comes before says its default
+	// ("By default, Docsy emits an event value of 100 …" before "You can
+	// change this value by setting …").
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError || c.sh == shapeReference) && l.pos > 0 && l.kind == chunk.Paragraph {
+		first, n, defaults := li, 0, false
 		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
 			first--
 		}
 		for i := first; i <= li; i++ {
 			n += len(c.sents[i].text) + 1
+			defaults = defaults || i < li && strings.Contains(factsOf(c.sents[i].text).lower, "default")
 		}
-		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") {
+		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") && (c.sh != shapeReference || defaults) {
 			li = first
 		}
 	}
