@@ -1099,3 +1099,15 @@ func TestComposerSettingWithItsDefault(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// An explanation found in a note is read from the note's start, as one
+// found in a paragraph is, unless the note opens with a question.
+func TestComposerWhyFromNote(t *testing.T) {
+	page := [3]string{"/docs/navigation/", "Navigation", `<h2 id="scrollspy">Advanced ScrollSpy customization</h2>
+<p>For advanced customization, override the scrollspy partial.</p>
+<blockquote><p>[!NOTE]</p><p>ScrollSpy determines the active TOC entry using the browser’s IntersectionObserver API, including its rootMargin. Because of how these thresholds work, there can be brief moments while scrolling when no heading is highlighted.</p></blockquote>`}
+	text := composeNow(t, "why does the table of contents sometimes highlight no heading while scrolling", page)
+	if !strings.HasPrefix(text, "ScrollSpy determines the active TOC entry using the browser’s IntersectionObserver API") {
+		t.Errorf("got\n%s", text)
+	}
+}

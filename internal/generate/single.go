@@ -38,7 +38,7 @@ func (c *composer) single(li int) {
 	// answer is read so only when what comes before says its default
 	// ("By default, Docsy emits an event value of 100 …" before "You can
 	// change this value by setting …").
-	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError || c.sh == shapeReference) && l.pos > 0 && l.kind == chunk.Paragraph {
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError || c.sh == shapeReference) && l.pos > 0 && (l.kind == chunk.Paragraph || l.kind == chunk.Note) {
 		first, n, defaults := li, 0, false
 		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
 			first--
@@ -47,7 +47,7 @@ func (c *composer) single(li int) {
 			n += len(c.sents[i].text) + 1
 			defaults = defaults || i < li && strings.Contains(factsOf(c.sents[i].text).lower, "default")
 		}
-		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") && (c.sh != shapeReference || defaults) {
+		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") && !strings.HasSuffix(f.text, "?") && (c.sh != shapeReference || defaults) {
 			li = first
 		}
 	}
