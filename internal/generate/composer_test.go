@@ -1111,3 +1111,21 @@ func TestComposerWhyFromNote(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A comparison whose lead names one side only gets the sentence of the
+// same section that names the other, in the page's order.
+func TestComposerCompareOtherSide(t *testing.T) {
+	page := [3]string{"/docs/lookandfeel/", "Look and Feel", `<h2 id="site-colors">Site colors</h2>
+<p>To customize your site’s colors, add SCSS variable overrides to <code>assets/scss/_variables_project.scss</code>.</p>
+<p>Gradients are enabled by default.</p>
+<p>To add colors to or modify Bootstrap’s color maps, use <code>assets/scss/_variables_project_after_bs.scss</code>.</p>`}
+	text := composeNow(t, "_variables_project.scss vs _variables_project_after_bs.scss", page)
+	a := strings.Index(text, "add SCSS variable overrides to `assets/scss/_variables_project.scss`")
+	b := strings.Index(text, "use `assets/scss/_variables_project_after_bs.scss`")
+	if a < 0 || b < 0 || a > b {
+		t.Errorf("got\n%s", text)
+	}
+	if got := sides("difference between full and shared modes"); len(got) != 2 || got[0] != "full" || got[1] != "shared modes" {
+		t.Errorf("sides: %q", got)
+	}
+}

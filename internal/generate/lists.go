@@ -46,63 +46,6 @@ func (c *composer) listLead() bool {
 	return false
 }
 
-// compareList answers a comparison with a list whose items each open by
-// naming one of the things compared ("`full` (default) emits each
-// page's chrome …", "`shared` emits each region on one donor page …"),
-// read with the sentence that introduces it: the docs' own side-by-side.
-func (c *composer) compareList() bool {
-	for ri := range c.pkg.Records {
-		bs := c.pkg.Records[ri].Blocks
-		for bi, b := range bs {
-			if b.Kind != chunk.List || !c.namesEachSide(b.Text) {
-				continue
-			}
-			size := 0
-			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
-				for i := range c.sents {
-					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") {
-						c.add(s.text, ri)
-						size = len(s.text)
-					}
-				}
-			}
-			if c.quoteList(ri, bi, &size) {
-				c.seeAlso(ri)
-				return true
-			}
-			c.out = composed{}
-		}
-	}
-	return false
-}
-
-// namesEachSide: every top-level item of the list opens with a name (a
-// code span, or a few words before a colon or dash) that is a question
-// term, and the items name at least two different ones.
-func (c *composer) namesEachSide(list string) bool {
-	var seen uint64
-	n := 0
-	for _, l := range strings.Split(list, "\n") {
-		if strings.HasPrefix(l, " ") || strings.TrimSpace(l) == "" {
-			continue
-		}
-		item := strings.TrimSpace(listItem(l))
-		var name string
-		if rest, ok := strings.CutPrefix(item, "`"); ok {
-			name, _, _ = strings.Cut(rest, "`")
-		} else if i := strings.IndexAny(item, ":—–"); i > 0 && fewWords(item[:i], 5) {
-			name = item[:i]
-		}
-		m := c.mask(name)
-		if name == "" || m == 0 {
-			return false
-		}
-		seen |= m
-		n++
-	}
-	return n >= 2 && bits.OnesCount64(seen) >= 2
-}
-
 // listSpeaks: the list or table block (its top-level lines, with intro,
 // the terms of its introduction) speaks of what is asked beyond its
 // section's name, or its section's own heading is most of the question

@@ -176,6 +176,9 @@ func (c *composer) single(li int) {
 			break
 		}
 	}
+	if c.sh == shapeCompare && lead.kind == chunk.Paragraph && !strings.HasSuffix(lead.text, ":") {
+		c.otherSide(&lead, &size)
+	}
 	bs := c.pkg.Records[lead.rec].Blocks
 	// A list or small table the lead's paragraph introduces is the answer's
 	// body ("Lighthouse reads a few keys of its own:" then the keys); so is

@@ -42,6 +42,12 @@ func (c *composed) add(text string, id string) {
 	c.size += len(text)
 }
 
+// prepend puts text before everything written so far.
+func (c *composed) prepend(text string, id string) {
+	c.deltas = append([]Event{{Delta: text, Sources: []string{id}}}, c.deltas...)
+	c.size += len(text)
+}
+
 // dropDangling removes a sentence that ends in ":" when what follows it
 // is not the list, table or code it announces ("The current generated
 // links are:" then another section's sentence): the composition left out

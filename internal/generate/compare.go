@@ -1,0 +1,121 @@
+package generate
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+)
+
+// compareList answers a comparison with a list whose items each open by
+// naming one of the things compared ("`full` (default) emits each
+// page's chrome …", "`shared` emits each region on one donor page …"),
+// read with the sentence that introduces it: the docs' own side-by-side.
+func (c *composer) compareList() bool {
+	for ri := range c.pkg.Records {
+		bs := c.pkg.Records[ri].Blocks
+		for bi, b := range bs {
+			if b.Kind != chunk.List || !c.namesEachSide(b.Text) {
+				continue
+			}
+			size := 0
+			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
+				for i := range c.sents {
+					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") {
+						c.add(s.text, ri)
+						size = len(s.text)
+					}
+				}
+			}
+			if c.quoteList(ri, bi, &size) {
+				c.seeAlso(ri)
+				return true
+			}
+			c.out = composed{}
+		}
+	}
+	return false
+}
+
+// namesEachSide: every top-level item of the list opens with a name (a
+// code span, or a few words before a colon or dash) that is a question
+// term, and the items name at least two different ones.
+func (c *composer) namesEachSide(list string) bool {
+	var seen uint64
+	n := 0
+	for _, l := range strings.Split(list, "\n") {
+		if strings.HasPrefix(l, " ") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		item := strings.TrimSpace(listItem(l))
+		var name string
+		if rest, ok := strings.CutPrefix(item, "`"); ok {
+			name, _, _ = strings.Cut(rest, "`")
+		} else if i := strings.IndexAny(item, ":—–"); i > 0 && fewWords(item[:i], 5) {
+			name = item[:i]
+		}
+		m := c.mask(name)
+		if name == "" || m == 0 {
+			return false
+		}
+		seen |= m
+		n++
+	}
+	return n >= 2 && bits.OnesCount64(seen) >= 2
+}
+
+// sides is what a comparison compares, as the question names it ("a vs
+// b", "a versus b", "difference between a and b"), plain; nil when it
+// names no two sides.
+func sides(question string) []string {
+	q := strings.TrimRight(plain(question), "?!. ")
+	if _, rest, ok := strings.Cut(q, "difference between "); ok {
+		if a, b, ok := strings.Cut(rest, " and "); ok {
+			return []string{a, b}
+		}
+	}
+	for _, sep := range []string{" vs ", " vs. ", " versus "} {
+		if a, b, ok := strings.Cut(q, sep); ok {
+			return []string{a, b}
+		}
+	}
+	return nil
+}
+
+// otherSide adds, to a comparison whose lead (a paragraph's sentence)
+// names one side only, the first sentence of the lead's section that
+// names the other side only, where the page has it: before the lead or
+// after it, in the page's order ("add SCSS variable overrides to
+// _variables_project.scss" with "to modify Bootstrap's color maps, use
+// _variables_project_after_bs.scss").
+func (c *composer) otherSide(lead *sent, size *int) {
+	sd := sides(c.question)
+	if len(sd) != 2 {
+		return
+	}
+	p := factsOf(lead.text).plain
+	a, b := hasWord(p, sd[0]), hasWord(p, sd[1])
+	if a == b {
+		return
+	}
+	other, named := sd[0], sd[1]
+	if a {
+		other, named = sd[1], sd[0]
+	}
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.rec != lead.rec || s.kind != chunk.Paragraph || len(s.text) > maxSupportBytes || c.said(s.text) || strings.HasSuffix(s.text, "?") || strings.HasSuffix(s.text, ":") {
+			continue
+		}
+		if t := factsOf(s.text).plain; !hasWord(t, other) || hasWord(t, named) {
+			continue
+		}
+		if s.block < lead.block || s.block == lead.block && s.pos < lead.pos {
+			c.out.prepend(s.text+"\n\n", c.pkg.Records[s.rec].ID)
+		} else {
+			c.add("\n\n"+s.text, s.rec)
+		}
+		*size += len(s.text) + 2
+		return
+	}
+}
