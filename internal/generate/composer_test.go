@@ -1129,3 +1129,15 @@ func TestComposerCompareOtherSide(t *testing.T) {
 		t.Errorf("sides: %q", got)
 	}
 }
+
+// An entry the question names ("Create child page") is the answer, the
+// whole list item, not the page's introduction to the list.
+func TestComposerNamedEntry(t *testing.T) {
+	page := [3]string{"/docs/repository-links/", "Repository Links", `<p>The Docsy docs and blog layouts include links for readers to edit the page or create issues. The current generated links for each page are:</p>
+<ul><li>Edit this page: Brings the user to an editable version of the page content in their fork.</li>
+<li>Create child page: Brings the user to a create new file form in their fork of your docs repo. The new file will be located as a child of the page they clicked the link on.</li></ul>`}
+	text := composeNow(t, "What happens when a reader clicks Create child page?", page)
+	if want := "Create child page: Brings the user to a create new file form in their fork of your docs repo. The new file will be located as a child of the page they clicked the link on."; text != want {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}

@@ -124,3 +124,37 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 	*size += n
 	return true
 }
+
+// entryAsked is, for a list item's sentence that opens with a name the
+// question asks about ("Create child page: Brings the user to a create
+// new file form …" for "what happens when a reader clicks Create child
+// page"), the whole item; "" otherwise. A name of one plain word is too
+// common to be what is asked.
+func (c *composer) entryAsked(s *sent) string {
+	name, _, ok := strings.Cut(s.text, ": ")
+	if !ok || s.kind != chunk.List || !c.namesEntry(name) {
+		return ""
+	}
+	for _, l := range strings.Split(c.pkg.Records[s.rec].Blocks[s.block].Text, "\n") {
+		if strings.HasPrefix(l, " ") {
+			continue
+		}
+		if item := strings.TrimSpace(listItem(l)); strings.HasPrefix(item, s.text) && len(item) <= maxSupportBytes+200 && quotable(item) {
+			return item
+		}
+	}
+	return ""
+}
+
+// namesEntry: the question names name, an entry's name of two words or
+// more, or one in code, as a phrase, and the name is at least half of
+// what it asks: a long question naming an entry in passing ("the Edit
+// this page links open the wrong file") asks something else, and steps
+// are not an entry's description.
+func (c *composer) namesEntry(name string) bool {
+	p := plain(name)
+	if p == "" || len(p) > 60 || !strings.Contains(p, " ") && !strings.Contains(name, "`") || procedureAsked(strings.ToLower(c.question)) {
+		return false
+	}
+	return 2*bits.OnesCount64(c.mask(name)) >= bits.OnesCount64(c.all) && hasWord(plain(c.question), p)
+}

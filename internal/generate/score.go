@@ -114,6 +114,11 @@ func (c *composer) score(s *sent) int {
 	if c.weighs && (strings.Contains(l, " than ") || strings.Contains(l, "recommend") || strings.Contains(l, "prefer")) {
 		sc += 10 // weighs one option against another, as asked
 	}
+	if s.kind == chunk.List {
+		if name, _, ok := strings.Cut(s.text, ": "); ok && c.namesEntry(name) {
+			sc += 20 // the entry of what the question names ("Create child page: Brings the user to …")
+		}
+	}
 	switch c.sh {
 	case shapeDefine, shapeReference:
 		if c.named != "" && s.pos == 0 && (strings.HasPrefix(p, c.named+" is ") || strings.HasPrefix(p, c.named+" are ")) {

@@ -83,6 +83,14 @@ func (c *composer) single(li int) {
 		c.add(d+"\n\n", lead.rec)
 		size += len(d) + 2
 	}
+	// An entry the question names is quoted whole, and is the answer:
+	// what clicking "Create child page" does is the rest of its list
+	// item.
+	if item := c.entryAsked(&lead); item != "" {
+		c.add(item, lead.rec)
+		c.seeAlso(lead.rec)
+		return
+	}
 	c.add(lead.text, lead.rec)
 	size += len(lead.text)
 	// The sentences that follow the lead in its block, while they add to
