@@ -1141,3 +1141,19 @@ func TestComposerNamedEntry(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A pronoun as a sentence's second or third word ("Docsy applies it
+// when …") leans on the sentence before; "it can be useful" does not.
+func TestAnaphoricPronoun(t *testing.T) {
+	for l, want := range map[string]bool{
+		"docsy applies it when rendering footer icon links.": true,
+		"you set them in the front matter.":                  true,
+		"on some sites, it can be useful to print.":          false,
+		"it is recommended to pin the version.":              false,
+		"the same links are also added to your footer.":      false,
+	} {
+		if got := anaphoric(l); got != want {
+			t.Errorf("anaphoric(%q) = %v", l, got)
+		}
+	}
+}

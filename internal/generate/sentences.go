@@ -133,8 +133,21 @@ func anaphoric(l string) bool {
 			return true
 		}
 	}
+	// "Docsy applies it when …", "You set them …": a pronoun as the
+	// second or third word stands for what the sentence before named,
+	// unless it only fills a subject's place ("… it can be useful").
+	ws := strings.Fields(l[:min(len(l), 40)])
+	for i := 1; i < min(3, len(ws)); i++ {
+		if ws[i] == "them" || ws[i] == "it" && (i+1 == len(ws) || !expletive[ws[i+1]]) {
+			return true
+		}
+	}
 	return false
 }
+
+// expletive: words after an "it" that stands for nothing ("it is
+// recommended", "it can be useful").
+var expletive = map[string]bool{"is": true, "can": true, "may": true, "might": true, "will": true, "would": true, "should": true, "was": true, "has": true, "must": true}
 
 // leans: s opens leaning on what came before it.
 func leans(s string) bool {
