@@ -1151,6 +1151,7 @@ func TestAnaphoricPronoun(t *testing.T) {
 		"on some sites, it can be useful to print.":          false,
 		"it is recommended to pin the version.":              false,
 		"the same links are also added to your footer.":      false,
+		"when it passes, the stream ends.":                   false,
 	} {
 		if got := anaphoric(l); got != want {
 			t.Errorf("anaphoric(%q) = %v", l, got)

@@ -134,13 +134,13 @@ func anaphoric(l string) bool {
 		}
 	}
 	// "Docsy applies it when …", "You set them …": a pronoun as the
-	// second or third word stands for what the sentence before named,
-	// unless it only fills a subject's place ("… it can be useful").
+	// object of the sentence's first verb stands for what the sentence
+	// before named, unless it only fills a subject's place ("… it can be
+	// useful"). After "when" or "if" ("When it passes, …") the sentence
+	// is read with the one before when that one is quoted.
 	ws := strings.Fields(l[:min(len(l), 40)])
-	for i := 1; i < min(3, len(ws)); i++ {
-		if ws[i] == "them" || ws[i] == "it" && (i+1 == len(ws) || !expletive[ws[i+1]]) {
-			return true
-		}
+	if len(ws) > 2 && !subordinate[ws[0]] && !subordinate[ws[1]] {
+		return ws[2] == "them" || ws[2] == "it" && (len(ws) == 3 || !expletive[ws[3]])
 	}
 	return false
 }
@@ -148,6 +148,10 @@ func anaphoric(l string) bool {
 // expletive: words after an "it" that stands for nothing ("it is
 // recommended", "it can be useful").
 var expletive = map[string]bool{"is": true, "can": true, "may": true, "might": true, "will": true, "would": true, "should": true, "was": true, "has": true, "must": true}
+
+// subordinate: words that open a clause, after which a pronoun is its
+// subject, not an object.
+var subordinate = map[string]bool{"when": true, "if": true, "once": true, "after": true, "before": true, "until": true, "as": true, "because": true, "since": true, "while": true, "unless": true, "where": true}
 
 // leans: s opens leaning on what came before it.
 func leans(s string) bool {
