@@ -129,6 +129,7 @@ type composer struct {
 	common    uint64            // terms most of the package's records hold
 	leadBlock int               // the lead's block in its record
 	verbatim  string            // a question naming code ("static: true"), as sentences and code are compared with it
+	quoted    bool              // the verbatim is code the reader quoted in backticks inside a longer question
 	literal   []bool            // per record: its code holds the verbatim question
 	named     string            // a definition's subject as asked ("docsy" of "what is Docsy")
 	restated  []bool            // per record: its own heading is the question
@@ -187,6 +188,14 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		strings.Contains(l, " are there") || pluralAsked(l)
 	if v := plain(question); codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
 		c.verbatim = v
+	}
+	// Code the reader quoted in backticks inside a longer question ("after
+	// a Hugo upgrade `enabled: yes` in my YAML no longer …") is what is
+	// compared with the pages, not the whole question.
+	if _, rest, ok := strings.Cut(question, "`"); ok && strings.Count(question, "`") == 2 {
+		if span, _, _ := strings.Cut(rest, "`"); len(span) >= 3 {
+			c.verbatim, c.quoted = plain(span), true
+		}
 	}
 	c.literal = make([]bool, len(pkg.Records))
 	c.sents = make([]sent, 0, 32) // collect's sentences: 11–27 a question, median 18

@@ -1158,3 +1158,21 @@ func TestAnaphoricPronoun(t *testing.T) {
 		}
 	}
 }
+
+// Code a reader quotes in backticks inside a longer question is what is
+// compared with the pages: the section whose code holds it answers.
+func TestComposerQuotedSnippet(t *testing.T) {
+	upgrade := [3]string{"/blog/hugo-0.152/", "Hugo 0.152 upgrade guide", `<h2 id="yaml-actions">YAML actions</h2>
+<p>Applies if your project has YAML with unquoted <code>yes</code>, <code>no</code>, <code>on</code>, <code>off</code> tokens. Update them to <code>true</code> or <code>false</code>.</p>
+<pre><code class="language-yaml"># OLD (now broken)
+enabled: yes
+
+# NEW
+enabled: true</code></pre>`}
+	feedback := [3]string{"/docs/feedback/", "User feedback", `<h2 id="setup">Setup</h2>
+<ol><li>Open your project’s Hugo configuration file.</li><li>Set the response text that users see after clicking Yes or No.</li><li>Save the file.</li></ol>`}
+	text := composeRanked(t, "after a Hugo upgrade `enabled: yes` in my YAML no longer switches the feature on", []string{"/blog/hugo-0.152/", "/docs/feedback/"}, upgrade, feedback)
+	if !strings.HasPrefix(text, "Applies if your project has YAML with unquoted `yes`") || !strings.Contains(text, "enabled: true") {
+		t.Errorf("got\n%s", text)
+	}
+}

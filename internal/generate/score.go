@@ -35,6 +35,8 @@ func (c *composer) score(s *sent) int {
 		// a longer setting that starts with it (offlineSearchMaxResults
 		// for offlineSearch).
 		sc -= 10
+	} else if c.literal[s.rec] && c.quoted {
+		sc += 20 // its section's code holds what the reader quoted: the section is about it
 	} else if c.literal[s.rec] && s.pos == 0 {
 		sc += 10 // its section's code holds it
 	}
