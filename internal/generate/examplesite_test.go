@@ -235,6 +235,32 @@ func TestComposerShapes(t *testing.T) {
 		}
 	})
 
+	t.Run("docsy", func(t *testing.T) {
+		// Docsy's own docs, which nobody here wrote.
+		const docsy = "testdata/retrieval/docsy"
+		// A comparison: the list whose items each name one side.
+		text, _ := ask(t, docsy, "difference between full and shared chrome build modes")
+		order(t, text, "select one of two build modes:", "\n- `full` (default) emits", "\n- `shared` emits")
+		// Code the reader quoted: the section whose example holds it.
+		text, cites := ask(t, docsy, "after a Hugo upgrade `enabled: yes` in my YAML no longer switches the feature on")
+		order(t, text, "Applies if your project has YAML with unquoted `yes`", "enabled: yes", "enabled: true")
+		if len(cites) != 1 || !strings.HasPrefix(cites[0], "/blog/2026/hugo-0.152.0+/") {
+			t.Errorf("cites %v, want the upgrade guide alone", cites)
+		}
+		// A pasted command: the block that runs it alone, with what it does.
+		text, _ = ask(t, docsy, "hugo mod init github.com/me/my-new-site")
+		order(t, text, "To turn your site into a Hugo Module, run", "```bash\nhugo mod init github.com/me/my-new-site\n```", "`go.mod`")
+		// An entry the question names: the whole list item.
+		text, _ = ask(t, docsy, "What happens when a reader clicks Create child page?")
+		order(t, text, "Create child page: Brings the user to a create new file form in their fork", "The new file will be located as a child")
+		// A shortcode's parameters: every row of its table, compactly.
+		text, _ = ask(t, docsy, "iframe shortcode parameters")
+		order(t, text, "inline frame (iframe).", "\n- src: URL of external content", "\n- sub: ")
+		if strings.Contains(text, "card") {
+			t.Errorf("another section's code under the iframe answer:\n%s", text)
+		}
+	})
+
 	t.Run("unsure", func(t *testing.T) {
 		// A question the docs do not answer gets one line saying so and
 		// the closest sections, each cited, never a stray sentence.
