@@ -1176,3 +1176,17 @@ enabled: true</code></pre>`}
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A question asking for the steps reads sibling sections titled with
+// -ing words ("Setting up site search", "Adding the search page") as the
+// guide's steps; other questions do not.
+func TestGerundSteps(t *testing.T) {
+	for h, want := range map[string]sectionKind{"Setting up site search": stepSections, "Adding the search page": stepSections, "Creating pages": stepSections, "Something else": plainSections} {
+		if got := headingKind(h, true); got != want {
+			t.Errorf("headingKind(%q, steps) = %v", h, got)
+		}
+		if got := headingKind(h, false); got != plainSections {
+			t.Errorf("headingKind(%q) = %v", h, got)
+		}
+	}
+}

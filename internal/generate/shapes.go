@@ -29,16 +29,27 @@ var choiceWords = map[string]bool{
 	"option": true, "method": true, "alternative": true, "without": true,
 }
 
-// headingKind says what a sibling heading's first word makes it.
-func headingKind(h string) sectionKind {
+// headingKind says what a sibling heading's first word makes it; with
+// steps (the question asks for them), a heading saying what to do as an
+// -ing word is a step too.
+func headingKind(h string, steps bool) sectionKind {
 	w := firstWord(h)
 	switch {
 	case choiceWords[w]:
 		return choiceSections
-	case imperative[w] || w == "step" || strings.Trim(w, "0123456789.)") == "" && w != "":
+	case imperative[w] || steps && gerund(w) || w == "step" || strings.Trim(w, "0123456789.)") == "" && w != "":
 		return stepSections
 	}
 	return plainSections
+}
+
+// gerund: w is what to do said as an -ing word ("Setting up site
+// search", "Adding the search page"), as guides title their steps too,
+// and as docs title topics ("Customizing the example site pages"): only
+// a question asking for steps reads such headings as steps.
+func gerund(w string) bool {
+	base, ok := strings.CutSuffix(w, "ing")
+	return ok && len(base) > 1 && (imperative[base] || imperative[base+"e"] || imperative[undouble(base)])
 }
 
 // section is one of a run of sibling sections: a record of the package
@@ -117,10 +128,10 @@ func (c *composer) group() ([]section, string, sectionKind) {
 		if parent == 0 && !steps {
 			continue
 		}
-		kind := headingKind(sib[0].heading)
+		kind := headingKind(sib[0].heading, steps)
 		own := make([]uint64, len(sib))
 		for i, x := range sib {
-			if headingKind(x.heading) != kind {
+			if headingKind(x.heading, steps) != kind {
 				kind = plainSections
 			}
 			// The heading's first word is what the step does ("Add the
@@ -528,9 +539,9 @@ func sectionHint(r *evidence.Selected) string {
 	if len(heads) < 2 || at < 0 {
 		return ""
 	}
-	kind := headingKind(heads[0])
+	kind := headingKind(heads[0], false)
 	for _, h := range heads {
-		if headingKind(h) != kind {
+		if headingKind(h, false) != kind {
 			return ""
 		}
 	}
