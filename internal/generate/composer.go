@@ -139,6 +139,10 @@ type composer struct {
 
 func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 	c := newComposer(question, pkg, maxBytes)
+	if name := c.unnamed(); name != "" {
+		c.unsureOf(name)
+		return &c.out
+	}
 	if c.sections() {
 		return &c.out
 	}

@@ -7,8 +7,20 @@ import (
 
 // unsure says that nothing answers well and lists the closest sections.
 func (c *composer) unsure() {
+	c.closest("I found no passage that answers this directly; the closest sections are:")
+}
+
+// unsureOf says that the evidence never names what the question does
+// ("Vercel") and lists the closest sections.
+func (c *composer) unsureOf(name string) {
+	c.closest("I found nothing about " + name + " in these docs; the closest sections are:")
+}
+
+// closest writes line, then the package's first three pages' sections,
+// each with its best one-line excerpt.
+func (c *composer) closest(line string) {
 	c.out.unsure = true
-	c.add("I found no passage that answers this directly; the closest sections are:", 0)
+	c.add(line, 0)
 	seen := map[string]bool{}
 	for ri := range c.pkg.Records {
 		r := &c.pkg.Records[ri]
@@ -41,4 +53,30 @@ func (c *composer) firstSentence(rec int) string {
 		return ""
 	}
 	return c.sents[best].text
+}
+
+// unnamed is a name the question gives (a capitalized word other than
+// its first, "Vercel" in "how do I deploy docsy to Vercel") that no
+// record of the package holds in its title, headings, sentences or
+// code; "" when there is none. A product or service the evidence never
+// names is one the docs do not cover, and the nearest passage about
+// deploying, however well it scores, answers another question.
+func (c *composer) unnamed() string {
+	var held uint64
+	for ri := range c.pkg.Records {
+		held |= c.heads[ri] | c.code[ri]
+	}
+	for i := range c.sents {
+		held |= c.sents[i].mask
+	}
+	for i, w := range strings.Fields(c.question) {
+		w = strings.Trim(w, ",.;:!?()\"'’")
+		if i == 0 || len(w) < 3 || w[0] < 'A' || w[0] > 'Z' || strings.ContainsAny(w, "`_./'’") {
+			continue
+		}
+		if m := c.mask(w); m != 0 && m&held == 0 {
+			return w
+		}
+	}
+	return ""
 }

@@ -33,3 +33,23 @@ func TestComposerUnsureIsTyped(t *testing.T) {
 		}
 	}
 }
+
+// A name the question gives that no record holds ("Vercel") is one the
+// docs do not cover: the answer says so and lists the closest sections,
+// rather than presenting the nearest passage about deploying.
+func TestUnsureOfUnnamed(t *testing.T) {
+	deploy := [3]string{"/docs/deployment/", "Deployment", `<p>Deployed sites with production builds can be indexed by search engines.</p>
+<h2 id="netlify">Netlify</h2><p>Deploy your site to Netlify from your repository.</p>`}
+	text := composeNow(t, "how do I deploy docsy to Vercel", deploy)
+	if !strings.HasPrefix(text, "I found nothing about Vercel in these docs; the closest sections are:\n- Deployment") {
+		t.Errorf("got\n%s", text)
+	}
+	text = composeNow(t, "how do I deploy to Netlify", deploy)
+	if strings.HasPrefix(text, "I found nothing") {
+		t.Errorf("a name the docs hold: %s", text)
+	}
+	text = composeNow(t, "which deployment option do you recommend if I’m new to Netlify", deploy)
+	if strings.HasPrefix(text, "I found nothing about I") {
+		t.Errorf("a pronoun taken for a name: %s", text)
+	}
+}
