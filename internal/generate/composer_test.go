@@ -1190,3 +1190,24 @@ func TestGerundSteps(t *testing.T) {
 		}
 	}
 }
+
+// A step's code labelled with the file it goes in keeps the file's name
+// beside the step's heading.
+func TestComposerStepCodeFile(t *testing.T) {
+	if !filePath("layouts/_markup/render-passthrough.html") || !filePath("hugo.toml") || filePath("See the docs.") || filePath("a b/c.html") {
+		t.Error("filePath")
+	}
+	page := [3]string{"/docs/katex/", "KaTeX", `<h2 id="activating">Activating KaTeX support</h2>
+<h3 id="enable-passthrough-extension">Enable passthrough extension</h3>
+<p>First you have to enable the goldmark passthrough extension.</p>
+<pre><code class="language-toml">[markup.goldmark.extensions.passthrough]
+enable = true</code></pre>
+<h3 id="add-passthrough-render-hook">Add passthrough render hook</h3>
+<p>Docsy uses Hugo’s render-passthrough hook. The content of this file has to be one single line only.</p>
+<p>layouts/_markup/render-passthrough.html</p>
+<pre><code class="language-go-html-template">{{ partial "scripts/math.html" . }}</code></pre>`}
+	text := composeNow(t, "steps to enable KaTeX math formulas", page)
+	if !strings.Contains(text, "Add passthrough render hook, `layouts/_markup/render-passthrough.html`:\n\n```go-html-template") {
+		t.Errorf("got\n%s", text)
+	}
+}

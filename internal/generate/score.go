@@ -224,6 +224,13 @@ func fileName(h string) bool {
 	return dot >= 0 && dot < len(h)-1 && len(h) <= 64 && !strings.ContainsAny(h, " `/\\")
 }
 
+// filePath: t is a file's path alone ("layouts/_markup/render-passthrough.html"),
+// as a theme labels the code it shows.
+func filePath(t string) bool {
+	base := t[strings.LastIndexByte(t, '/')+1:]
+	return fileName(base) && len(t) <= 100 && !strings.ContainsAny(t, " `\\")
+}
+
 // allAsked: every word of the heading or title h is one the question
 // asks ("Netlify" for "deploy on Netlify", "Keyboard" for "can I use
 // the widget with only a keyboard").

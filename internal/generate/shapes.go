@@ -325,6 +325,11 @@ func (c *composer) codeOf(rec int) int {
 	}
 	if intro == "" {
 		intro = r.Headings[len(r.Headings)-1] + ":"
+		// A label naming the file the code goes in
+		// ("layouts/_markup/render-passthrough.html") says where.
+		if t := strings.TrimSpace(strings.TrimSuffix(r.Blocks[max(bi-1, 0)].Text, ":")); bi > 0 && r.Blocks[bi-1].Kind == chunk.Paragraph && filePath(t) {
+			intro = r.Headings[len(r.Headings)-1] + ", `" + t + "`:"
+		}
 	}
 	c.add("\n\n"+intro+"\n\n"+fence(r.Blocks[bi]), rec)
 	n := len(r.Blocks[bi].Text)
