@@ -190,7 +190,11 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.errCode = strings.ToLower(errorCodeIn(question))
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l)
-	if v := plain(question); codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
+	v := plain(question)
+	if c.errCode == "" {
+		v = unframed(v) // an error code keeps its question's shape: errors are answered by when they are given
+	}
+	if codeLike(question) && (strings.ContainsAny(v, ".:_/=-") || camelParts(question) != question && !strings.Contains(v, " ")) && len(v) >= 6 && !strings.Contains(v, "?") {
 		c.verbatim = v
 	}
 	// Code the reader quoted in backticks inside a longer question ("after

@@ -1211,3 +1211,18 @@ enable = true</code></pre>
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// Code asked about inside a question's frame ("what does hidden: true
+// do") is compared with the pages without the frame: the sentence that
+// opens with it answers.
+func TestComposerFramedCode(t *testing.T) {
+	if got := unframed("what does hidden: true do"); got != "hidden: true" {
+		t.Errorf("unframed: %q", got)
+	}
+	search := [3]string{"/docs/search/", "Search", `<h2 id="excluding-pages">Excluding pages</h2><p>Pages with <code>hidden: true</code> are left out of the index.</p>`}
+	sidebar := [3]string{"/docs/sidebar/", "Sidebar", `<h2 id="hiding-a-page">Hiding a page</h2><p><code>hidden: true</code> removes a page from the sidebar and from search, but the page is still built and reachable by its URL.</p>`}
+	text := composeRanked(t, "what does hidden: true do", []string{"/docs/search/", "/docs/sidebar/"}, search, sidebar)
+	if !strings.HasPrefix(text, "`hidden: true` removes a page from the sidebar") {
+		t.Errorf("got\n%s", text)
+	}
+}

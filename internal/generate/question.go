@@ -153,3 +153,20 @@ func namesSetting(h, question string) bool {
 	words := strings.Fields(plain(question))
 	return len(words) > 1 && slices.Contains(words, name)
 }
+
+// unframed is a plain question without the words that frame code asked
+// about ("what does hidden: true do" is about "hidden: true").
+func unframed(v string) string {
+	for _, p := range []string{"what does ", "what do ", "what is ", "what's ", "meaning of ", "explain "} {
+		if r, ok := strings.CutPrefix(v, p); ok {
+			v = r
+			break
+		}
+	}
+	for _, s := range []string{" do", " does", " mean", " means", " for"} {
+		if r, ok := strings.CutSuffix(v, s); ok {
+			return r
+		}
+	}
+	return v
+}
