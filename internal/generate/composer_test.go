@@ -1226,3 +1226,26 @@ func TestComposerFramedCode(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// An answer whose only sentence ends in ":" keeps it rather than going
+// empty, and an explanation ending by showing how ("like this:") shows
+// the code and what it achieves.
+func TestDropDanglingKeepsTheAnswer(t *testing.T) {
+	var c composed
+	c.add("Set it like this:", "r")
+	c.add("\n\nSee also X.", "r0")
+	c.dropDangling()
+	if len(c.deltas) != 2 {
+		t.Errorf("deltas %v", c.deltas)
+	}
+	page := [3]string{"/project/ci-cd/", "CI/CD", `<h2 id="workaround-for-i18n-files">Workaround for i18n files</h2>
+<p>The translation files are formatted using Prettier, which removes the blank line before a comment.</p>
+<p>We’ve worked around this bug by formatting the preceding entry in the YAML file to be a block scalar, like this:</p>
+<pre><code class="language-yaml">community_guideline: >-
+  Contribution Guidelines</code></pre>
+<p>This ensures that the blank line is preserved.</p>`}
+	text := composeNow(t, "why do the i18n yaml files use >- block scalars", page)
+	if !strings.Contains(text, "like this:\n\n```yaml\ncommunity_guideline: >-") || !strings.Contains(text, "This ensures that the blank line is preserved.") {
+		t.Errorf("got\n%s", text)
+	}
+}

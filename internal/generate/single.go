@@ -229,6 +229,15 @@ func (c *composer) single(li int) {
 		if c.sh == shapeCompare {
 			c.support(lead.rec, &covered) // the other side: the list's next item
 		}
+		// An explanation that ends by showing how ("… by formatting the
+		// preceding entry as a block scalar, like this:") shows it, and
+		// says what it achieves.
+		if bi := c.codeAfter(lead.rec, lead.block); strings.HasSuffix(lead.text, ":") && bi >= 0 && len(c.pkg.Records[lead.rec].Blocks[bi].Text) <= maxComposeCode {
+			c.add("\n\n"+fence(c.pkg.Records[lead.rec].Blocks[bi]), lead.rec)
+			if after := c.paragraph(lead.rec, bi+1, false); len(after) > 0 {
+				c.add("\n\n"+after[0].text, lead.rec)
+			}
+		}
 		c.seeAlso(lead.rec)
 		return
 	}

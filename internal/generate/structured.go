@@ -56,15 +56,20 @@ func (c *composed) dropDangling() {
 	if c == nil {
 		return
 	}
-	kept := c.deltas[:0]
+	var kept []Event
+	size, answers := c.size, false
 	for i, d := range c.deltas {
 		if strings.HasSuffix(d.Delta, ":") && (i+1 == len(c.deltas) || !announced(c.deltas[i+1].Delta)) {
-			c.size -= len(d.Delta)
+			size -= len(d.Delta)
 			continue
 		}
 		kept = append(kept, d)
+		answers = answers || !strings.HasPrefix(d.Delta, "\n\nSee also ")
 	}
-	c.deltas = kept
+	if !answers {
+		return // the sentence is all the answer there is: better said than dropped
+	}
+	c.deltas, c.size = kept, size
 	if len(kept) > 0 {
 		if t := strings.TrimLeft(kept[0].Delta, " \n"); t != kept[0].Delta {
 			c.size -= len(kept[0].Delta) - len(t)
