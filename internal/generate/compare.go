@@ -15,6 +15,13 @@ func (c *composer) compareList() bool {
 	for ri := range c.pkg.Records {
 		bs := c.pkg.Records[ri].Blocks
 		for bi, b := range bs {
+			if b.Kind == chunk.Table {
+				if c.compareRows(ri, bi) {
+					c.seeAlso(ri)
+					return true
+				}
+				continue
+			}
 			if b.Kind != chunk.List || !c.namesEachSide(b.Text) {
 				continue
 			}
@@ -35,6 +42,49 @@ func (c *composer) compareList() bool {
 		}
 	}
 	return false
+}
+
+// compareRows answers a comparison with the rows of a table whose first
+// cells are the sides compared ("`test:repo` | Fast, offline repo
+// checks", "`test:smoke` | Slow, network-bound; …"), after the sentence
+// introducing the table: those rows only, a line each. False, having
+// written nothing, when the table's rows do not name both sides.
+func (c *composer) compareRows(rec, block int) bool {
+	sd := sides(c.question)
+	if len(sd) != 2 {
+		return false
+	}
+	var lines []string
+	named := [2]bool{}
+	for _, cells := range tableRows(c.pkg.Records[rec].Blocks[block].Text) {
+		first := plain(cells[0])
+		for k, side := range sd {
+			if first == side {
+				if t := rowText(cells); t != "" && len(t) <= maxTableRowBytes && quotable(t) {
+					lines = append(lines, t)
+					named[k] = true
+				}
+			}
+		}
+	}
+	if !named[0] || !named[1] {
+		return false
+	}
+	if bs := c.pkg.Records[rec].Blocks; block > 0 && bs[block-1].Kind == chunk.Paragraph {
+		for i := range c.sents {
+			if s := &c.sents[i]; s.rec == rec && s.block == block-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") && !fewWords(s.text, 5) {
+				c.add(s.text+"\n\n", rec)
+			}
+		}
+	}
+	for i, l := range lines {
+		sep := "\n"
+		if i == 0 {
+			sep = ""
+		}
+		c.add(sep+"- "+l, rec)
+	}
+	return true
 }
 
 // namesEachSide: every top-level item of the list opens with a name (a

@@ -1249,3 +1249,19 @@ func TestDropDanglingKeepsTheAnswer(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A comparison is answered by the rows of a table whose first cells are
+// the two sides, those rows only.
+func TestComposerCompareRows(t *testing.T) {
+	page := [3]string{"/project/notes/", "Maintainer notes", `<h2 id="test-suites">Test suites</h2>
+<p>From the repo root:</p>
+<table><thead><tr><th>Script</th><th>Role</th></tr></thead><tbody>
+<tr><td><code>test:repo</code></td><td>Fast, offline repo checks.</td></tr>
+<tr><td><code>test:smoke</code></td><td>Slow, network-bound; builds a site several ways.</td></tr>
+<tr><td><code>test:website</code></td><td>Full site checks.</td></tr>
+</tbody></table>`}
+	text := composeNow(t, "test:repo vs test:smoke", page)
+	if want := "- `test:repo`: Fast, offline repo checks.\n- `test:smoke`: Slow, network-bound; builds a site several ways."; text != want {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
