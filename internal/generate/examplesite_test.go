@@ -259,6 +259,14 @@ func TestComposerShapes(t *testing.T) {
 		if strings.Contains(text, "card") {
 			t.Errorf("another section's code under the iframe answer:\n%s", text)
 		}
+		// Sibling sections titled as steps ("Add your logo", "Use
+		// icons", "Add your favicons") are not the guide to a task none
+		// of them names.
+		text, _ = ask(t, docsy, "How do I add an inline image to a docs page?")
+		order(t, text, "To add inline images to other pages, use the `imgproc` shortcode.")
+		if strings.Contains(text, "The steps") {
+			t.Errorf("another task's sections as steps:\n%s", text)
+		}
 	})
 
 	t.Run("unsure", func(t *testing.T) {

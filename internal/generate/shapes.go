@@ -159,6 +159,17 @@ func (c *composer) group() ([]section, string, sectionKind) {
 		if picked && !steps {
 			continue
 		}
+		// Nor do sections none of whose headings holds what the question
+		// asks beyond their parent ("add an inline image" under "Logos
+		// and Images": not "Add your logo", "Use icons", "Add your
+		// favicons"): the question asks for something else.
+		var heads uint64
+		for _, o := range own {
+			heads |= o
+		}
+		if rest := c.all &^ parent &^ c.verb; !steps && kind == stepSections && rest != 0 && heads&rest == 0 {
+			continue
+		}
 		name := r.Title
 		if n > 2 {
 			name = r.Headings[n-2]
