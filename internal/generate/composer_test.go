@@ -1265,3 +1265,16 @@ func TestComposerCompareRows(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A reader describing a symptom ("… misbehave after migrating", "… no
+// longer scroll to it") asks an error question.
+func TestSymptomIsError(t *testing.T) {
+	for _, q := range []string{"my responsive layouts misbehave after migrating to Bootstrap 5", "old links to that section no longer scroll to it", "the language dropdown is gone from the sidebar"} {
+		if !errorLike(q) {
+			t.Errorf("errorLike(%q) = false", q)
+		}
+	}
+	if errorLike("show a year range in the footer copyright notice") {
+		t.Error("a how-to taken for an error")
+	}
+}

@@ -94,7 +94,7 @@ func codeLike(q string) bool {
 // errorLike: a pasted error message, or a question about one.
 func errorLike(q string) bool {
 	l := strings.ToLower(q)
-	for _, w := range []string{"error", "failed", "fails", "not found", "can't", "cannot", "404", "unable", "invalid", "panic", "refused", "denied", "doesn't work", "does not work", "not working", "broken"} {
+	for _, w := range []string{"error", "failed", "fails", "not found", "can't", "cannot", "404", "unable", "invalid", "panic", "refused", "denied", "doesn't work", "does not work", "not working", "broken", "misbehav", "no longer", "stopped working", "disappeared", "is gone", "are gone"} {
 		if strings.Contains(l, w) {
 			return true
 		}
