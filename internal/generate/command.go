@@ -6,11 +6,6 @@ import (
 	"github.com/askplane/askplane/internal/chunk"
 )
 
-// maxCommandIntro is how long the paragraph before a command may be and
-// still be quoted whole; a longer one gives only its last sentence, the
-// one that introduces the code.
-const maxCommandIntro = 300
-
 // commandAnswer answers a pasted command ("askplane verify public/",
 // "hugo mod get …") from the first section whose code runs it: the
 // paragraph that introduces the code, the code, and what the text after
@@ -20,7 +15,7 @@ const maxCommandIntro = 300
 // not. False when no code block runs the command, or the one that does
 // has no text around it.
 func (c *composer) commandAnswer() bool {
-	if !commandAsked(c.question, c.verbatim) {
+	if !commandAsked(c.verbatim) {
 		return false
 	}
 	// A block that is the command alone ("hugo mod init …" with what it
@@ -95,34 +90,10 @@ func (c *composer) explainCommand(rec, bi int) bool {
 	return true
 }
 
-// paragraph is the quotable sentences of rec's block when it is a
-// paragraph: the whole of a short one, or of a longer one only its last
-// sentence when last (an introduction) and its first when not.
-func (c *composer) paragraph(rec, block int, last bool) []*sent {
-	if block < 0 || block >= len(c.pkg.Records[rec].Blocks) || c.pkg.Records[rec].Blocks[block].Kind != chunk.Paragraph {
-		return nil
-	}
-	var ss []*sent
-	n := 0
-	for i := range c.sents {
-		if s := &c.sents[i]; s.rec == rec && s.block == block {
-			ss = append(ss, s)
-			n += len(s.text) + 1
-		}
-	}
-	switch {
-	case len(ss) == 0 || n <= maxCommandIntro:
-		return ss
-	case last:
-		return ss[len(ss)-1:]
-	}
-	return ss[:1]
-}
-
 // commandAsked: the question is a command line pasted as it is, a
 // program and its arguments ("askplane verify public/"), not a setting
 // ("static: true") or a question about one.
-func commandAsked(q, verbatim string) bool {
+func commandAsked(verbatim string) bool {
 	w := strings.Fields(verbatim)
 	if len(w) < 2 || strings.ContainsAny(verbatim, "=?") || strings.Contains(verbatim, ": ") || asking[w[0]] || imperative[w[0]] {
 		return false

@@ -32,7 +32,7 @@ func TestCommandAsked(t *testing.T) {
 		"install github.com/x/y":                    false, // a request, worded as one
 		"how to run hugo --gc":                      false,
 	} {
-		if got := commandAsked(q, plain(q)); got != want {
+		if got := commandAsked(plain(q)); got != want {
 			t.Errorf("commandAsked(%q) = %v", q, got)
 		}
 	}

@@ -230,3 +230,32 @@ func closingLike(s string) bool {
 	}
 	return false
 }
+
+// maxIntroBytes is how long the paragraph before a command may be and
+// still be quoted whole; a longer one gives only its last sentence, the
+// one that introduces the code.
+const maxIntroBytes = 300
+
+// paragraph is the quotable sentences of rec's block when it is a
+// paragraph: the whole of a short one, or of a longer one only its last
+// sentence when last (an introduction) and its first when not.
+func (c *composer) paragraph(rec, block int, last bool) []*sent {
+	if block < 0 || block >= len(c.pkg.Records[rec].Blocks) || c.pkg.Records[rec].Blocks[block].Kind != chunk.Paragraph {
+		return nil
+	}
+	var ss []*sent
+	n := 0
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == rec && s.block == block {
+			ss = append(ss, s)
+			n += len(s.text) + 1
+		}
+	}
+	switch {
+	case len(ss) == 0 || n <= maxIntroBytes:
+		return ss
+	case last:
+		return ss[len(ss)-1:]
+	}
+	return ss[:1]
+}
