@@ -132,6 +132,7 @@ type composer struct {
 	quoted    bool              // the verbatim is code the reader quoted in backticks inside a longer question
 	literal   []bool            // per record: its code holds the verbatim question
 	named     string            // a definition's subject as asked ("docsy" of "what is Docsy")
+	head      uint64            // the terms of the thing a definition asks about within something else ("skin" of "a skin in Docsy's semantic class design")
 	restated  []bool            // per record: its own heading is the question
 	maxBytes  int
 	out       composed
@@ -216,6 +217,14 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 					r = strings.TrimPrefix(r, a) // "what's a taxonomy term"
 				}
 				c.named = r
+				// "what is a skin in Docsy's semantic class design" asks
+				// what a skin is: the section named "Skins" answers.
+				for _, sep := range []string{" in ", " of ", " for ", " on ", " with "} {
+					r, _, _ = strings.Cut(r, sep)
+				}
+				if r != c.named {
+					c.head = c.mask(r)
+				}
 				break
 			}
 		}

@@ -1278,3 +1278,16 @@ func TestSymptomIsError(t *testing.T) {
 		t.Error("a how-to taken for an error")
 	}
 }
+
+// "What is X in Y" asks what X is: the section named for X answers, not
+// the one about Y.
+func TestComposerDefineWithin(t *testing.T) {
+	design := [3]string{"/project/semantic-classes/", "Semantic classes", `<h2 id="skins">Skins</h2>
+<p>A skin binds the semantic classes to a styling source: in CSS only, never in markup.</p>`}
+	guide := [3]string{"/docs/lookandfeel/", "Look and Feel", `<h2 id="semantic-classes">Semantic classes</h2>
+<p>Chrome components that have adopted Docsy’s semantic classes emit theme-owned classes, with component state carried by semantic attributes rather than state classes.</p>`}
+	text := composeRanked(t, "what is a skin in Docsy's semantic class design", []string{"/project/semantic-classes/", "/docs/lookandfeel/"}, design, guide)
+	if !strings.HasPrefix(text, "A skin binds the semantic classes to a styling source") {
+		t.Errorf("got\n%s", text)
+	}
+}

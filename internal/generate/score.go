@@ -123,6 +123,9 @@ func (c *composer) score(s *sent) int {
 	}
 	switch c.sh {
 	case shapeDefine, shapeReference:
+		if c.head != 0 && c.own[s.rec] == c.head && s.pos == 0 && first {
+			sc += 20 // the section named for the thing asked about ("Skins" for "what is a skin in …")
+		}
 		if c.named != "" && s.pos == 0 && (strings.HasPrefix(p, c.named+" is ") || strings.HasPrefix(p, c.named+" are ")) {
 			sc += 8 // "Docsy is a …": opens by defining what is asked about
 		}
