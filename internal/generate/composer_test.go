@@ -1291,3 +1291,18 @@ func TestComposerDefineWithin(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A lead introducing bullets each with its code quotes every pair.
+func TestComposerItemsWithCode(t *testing.T) {
+	page := [3]string{"/blog/0.12/", "Upgrade to 0.12", `<h2 id="move-layouts">Move custom layout files and folders</h2>
+<p>We recommend updating your project’s layout files and folders to match the new layout structure as follows:</p>
+<ul><li>Move <code>_markup</code> one level up:</li></ul>
+<pre><code class="language-text">layouts/_default/_markup/ → layouts/_markup/</code></pre>
+<ul><li>Add underscore prefixes to subfolders:</li></ul>
+<pre><code class="language-text">layouts/partials/ → layouts/_partials/</code></pre>`}
+	text := composeNow(t, "move my custom layouts to the new folder structure", page)
+	want := "structure as follows:\n\n- Move `_markup` one level up:\n\n```text\nlayouts/_default/_markup/ → layouts/_markup/\n```\n\n- Add underscore prefixes to subfolders:\n\n```text\nlayouts/partials/ → layouts/_partials/\n```"
+	if !strings.Contains(text, want) {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}

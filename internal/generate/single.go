@@ -203,6 +203,13 @@ func (c *composer) single(li int) {
 		lead.block--
 	}
 	listed := false
+	// A lead that introduces items each with its code ("Move `_markup`
+	// one level up:" then the move, "Add underscore prefixes to
+	// subfolders:" then the moves) quotes every pair.
+	if !whole && lead.kind == chunk.Paragraph && c.lastOf(&lead) && strings.HasSuffix(lead.text, ":") && c.itemCodes(lead.rec, lead.block+1) {
+		c.seeAlso(lead.rec)
+		return
+	}
 	if (whole || lead.kind == chunk.Paragraph && c.lastOf(&lead)) && lead.block+1 < len(bs) {
 		listed = c.quoteList(lead.rec, lead.block+1, &size)
 	}

@@ -334,3 +334,32 @@ func namesStep(s string) bool {
 	}
 	return false
 }
+
+// itemCodes writes the run of one-item lists each followed by its code
+// that starts at block of rec ("- Move `_markup` one level up:" then
+// "layouts/_default/_markup/ → layouts/_markup/", …): a guide written as
+// bullets, each with what it does. False, having written nothing, when
+// there are fewer than two such pairs or they do not fit.
+func (c *composer) itemCodes(rec, block int) bool {
+	bs := c.pkg.Records[rec].Blocks
+	var pairs [][2]int
+	size := c.out.size
+	for bi := block; bi+1 < len(bs); bi += 2 {
+		item, code := bs[bi], bs[bi+1]
+		if item.Kind != chunk.List || code.Kind != chunk.Code || strings.Count(strings.TrimSpace(item.Text), "\n") > 0 {
+			break
+		}
+		size += len(item.Text) + len(code.Text) + 12
+		if size > c.maxBytes+maxComposeCode || !quotable(listItem(item.Text)) {
+			break
+		}
+		pairs = append(pairs, [2]int{bi, bi + 1})
+	}
+	if len(pairs) < 2 {
+		return false
+	}
+	for _, p := range pairs {
+		c.add("\n\n- "+strings.TrimSpace(listItem(bs[p[0]].Text))+"\n\n"+fence(bs[p[1]]), rec)
+	}
+	return true
+}
