@@ -190,7 +190,8 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.weighs = weighing(l)
 	c.errCode = strings.ToLower(errorCodeIn(question))
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
-		strings.Contains(l, " are there") || pluralAsked(l)
+		strings.Contains(l, " are there") || pluralAsked(l) ||
+		strings.HasPrefix(l, "ways to ") || strings.HasPrefix(l, "ways of ") || strings.HasPrefix(l, "options for ") || strings.Contains(l, "different ways")
 	v := plain(question)
 	if c.errCode == "" {
 		v = unframed(v) // an error code keeps its question's shape: errors are answered by when they are given

@@ -1306,3 +1306,19 @@ func TestComposerItemsWithCode(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// "ways to …" asks for several things: the list of the section that
+// names them answers.
+func TestComposerWaysToList(t *testing.T) {
+	page := [3]string{"/docs/agent-support/", "AI-agent support", `<h2 id="llms-txt">Enable llms.txt</h2>
+<p>Docsy generates the Markdown pages at the site root. To enable it, add LLMS to the outputs.</p>
+<h2 id="customize-output">Customize output</h2>
+<p>Docsy renders Markdown output via layouts/all.md. You can override these defaults at several levels:</p>
+<ul><li>Per kind — Add templates such as <code>home.md</code> under <code>layouts/</code>.</li>
+<li>Per shortcode — Add output-format-specific shortcode templates.</li>
+<li>Per page — Provide page-specific content for high-value pages.</li></ul>`}
+	text := composeNow(t, "ways to customise the Markdown pages Docsy generates", page)
+	if !strings.Contains(text, "- Per kind — Add templates") || !strings.Contains(text, "- Per page — Provide page-specific content") {
+		t.Errorf("got\n%s", text)
+	}
+}
