@@ -1322,3 +1322,16 @@ func TestComposerWaysToList(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A yes-or-no answer keeps the short verdict its paragraph opens with.
+func TestComposerVerdict(t *testing.T) {
+	page := [3]string{"/docs/organizing/", "Organizing Your Content", `<h2 id="do-i-need-to-use-this-structure">Do I need to use this structure?</h2>
+<p>Absolutely not! The site structure in the Example Site was created to meet the needs of large docsets with lots of features, tasks, and reference elements.</p>`}
+	text := composeNow(t, "do I have to keep the example site's docs structure with concepts, tasks and reference sections?", page)
+	if !strings.HasPrefix(text, "Absolutely not! The site structure") {
+		t.Errorf("got\n%s", text)
+	}
+	if !verdict("Yes.") || !verdict("Not necessarily.") || verdict("Yesterday the build failed on every page.") {
+		t.Error("verdict")
+	}
+}

@@ -259,3 +259,19 @@ func (c *composer) paragraph(rec, block int, last bool) []*sent {
 	}
 	return ss[:1]
 }
+
+// verdict: s is a short yes or no that opens an answer ("Absolutely
+// not!", "Yes.", "Not necessarily."), the first thing a yes-or-no
+// question wants, though it names nothing asked.
+func verdict(s string) bool {
+	l := strings.ToLower(strings.TrimRight(s, ".!,"))
+	if !fewWords(l, 4) {
+		return false
+	}
+	for _, v := range []string{"yes", "no", "absolutely", "not ", "definitely", "of course", "certainly", "usually", "generally"} {
+		if l == strings.TrimSpace(v) || strings.HasPrefix(l, v) {
+			return true
+		}
+	}
+	return false
+}

@@ -47,7 +47,7 @@ func (c *composer) single(li int) {
 			n += len(c.sents[i].text) + 1
 			defaults = defaults || i < li && strings.Contains(factsOf(c.sents[i].text).lower, "default")
 		}
-		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text)) && !strings.HasSuffix(f.text, ":") && !strings.HasSuffix(f.text, "?") && (c.sh != shapeReference || defaults) {
+		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text) || c.sh == shapeWhy && verdict(f.text)) && !strings.HasSuffix(f.text, ":") && !strings.HasSuffix(f.text, "?") && (c.sh != shapeReference || defaults) {
 			li = first
 		}
 	}
