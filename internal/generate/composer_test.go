@@ -1335,3 +1335,19 @@ func TestComposerVerdict(t *testing.T) {
 		t.Error("verdict")
 	}
 }
+
+// Question words found only in a sentence's parenthesized aside do not
+// make it the answer.
+func TestComposerParentheticalAside(t *testing.T) {
+	if got := outsideParens("Docsy makes the navbar translucent (typically used for hero images) while visible."); got != "Docsy makes the navbar translucent  while visible." {
+		t.Errorf("outsideParens: %q", got)
+	}
+	look := [3]string{"/docs/lookandfeel/", "Look and Feel", `<h2 id="over-cover">Translucent over cover images</h2>
+<p>In addition, on desktop, when a page contains a blocks/cover (typically used for hero images on the home page), Docsy makes the navbar translucent while the cover is visible by adding the classes <code>td-navbar-cover td-navbar-transparent</code> to the navbar.</p>`}
+	shortcodes := [3]string{"/docs/shortcodes/", "Shortcodes", `<h2 id="blocks-cover">blocks/cover</h2>
+<p>To set the background image (also referred to as a hero image), place an image with the word “background” in the name in the page’s page bundle. For example, the background image in the home page’s cover block is featured-background.jpg, in the same directory.</p>`}
+	text := composeRanked(t, "change the big hero image on my home page", []string{"/docs/lookandfeel/", "/docs/shortcodes/"}, look, shortcodes)
+	if !strings.HasPrefix(text, "To set the background image") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -18,6 +18,12 @@ func (c *composer) score(s *sent) int {
 	// less of which sentence answers than a rare one: it counts half.
 	w := func(m uint64) int { return 2*bits.OnesCount64(m&^c.common) + bits.OnesCount64(m&c.common) }
 	sc := 4*w(s.mask) + 6*w(ctx)
+	if strings.Contains(s.text, "(") {
+		// Words found only in an aside ("… translucent while the cover is
+		// visible (typically used for hero images on the home page)")
+		// are not what the sentence says.
+		sc -= 4 * w(s.mask&^c.mask(outsideParens(s.text)))
+	}
 	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
 		sc += 10 // names what is asked about
 	}
@@ -313,4 +319,21 @@ func definitional(l string) bool {
 		}
 	}
 	return false
+}
+
+// outsideParens is s without its parenthesized asides.
+func outsideParens(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
