@@ -55,6 +55,13 @@ func (c *composer) explainCommand(rec, bi int) bool {
 	for at >= 0 && tabLabel(bs[at]) {
 		at--
 	}
+	// A short list of steps whose last runs the command ("1. Stop Docker
+	// Compose … 2. Remove the produced images" then `docker-compose rm`)
+	// is quoted with the paragraph that introduces it.
+	steps := -1
+	if at > 0 && bs[at].Kind == chunk.List && len(bs[at].Text) <= maxSupportBytes && strings.Count(bs[at].Text, "\n") < 5 {
+		steps, at = at, at-1
+	}
 	intro := c.paragraph(rec, at, true)
 	if n := len(intro); n == 1 && len(intro[0].text) < 60 && strings.HasSuffix(intro[0].text, ":") {
 		if before := c.paragraph(rec, at-1, false); len(before) > 0 {
@@ -72,6 +79,10 @@ func (c *composer) explainCommand(rec, bi int) bool {
 		}
 		c.add(sep+s.text, rec)
 		sep = " "
+	}
+	if steps >= 0 {
+		n := 0
+		c.quoteList(rec, steps, &n) // a list too long to quote leaves the code after the paragraph
 	}
 	for k := first; k <= bi; k++ {
 		if c.out.size > 0 {

@@ -78,3 +78,17 @@ hugo server</code></pre>
 		t.Errorf("got\n%s\nwant\n%s", text, want)
 	}
 }
+
+// A command run by the last of a short list of steps is quoted with the
+// steps and the paragraph introducing them.
+func TestComposerCommandAfterSteps(t *testing.T) {
+	page := [3]string{"/docs/docker/", "Docker", `<h2 id="cleanup">Cleanup</h2>
+<p>To clean up your system and delete the container image, follow the next steps.</p>
+<ol><li>Stop Docker Compose with Ctrl + C.</li><li>Remove the produced images</li></ol>
+<pre><code class="language-bash">docker-compose rm</code></pre>`}
+	text := composeNow(t, "docker-compose rm", page)
+	want := "To clean up your system and delete the container image, follow the next steps.\n\n1. Stop Docker Compose with Ctrl + C.\n2. Remove the produced images\n\n```bash\ndocker-compose rm\n```"
+	if text != want {
+		t.Errorf("got\n%s\nwant\n%s", text, want)
+	}
+}
