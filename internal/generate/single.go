@@ -24,44 +24,7 @@ func (c *composer) said(text string) bool {
 // code; all from the lead's record, the code also from another section
 // of the same page when the lead's has none.
 func (c *composer) single(li int) {
-	// A lead that is itself a question (a FAQ item, a heading-like
-	// sentence) is answered by the sentence after it.
-	if strings.HasSuffix(c.sents[li].text, "?") && li+1 < len(c.sents) && c.sents[li+1].rec == c.sents[li].rec {
-		li++
-	}
-	// An explanation or a definition is read from the start of its
-	// paragraph when the paragraph is short and opens on its own: the
-	// sentences before the lead are usually its reason ("… loads as an
-	// external ES module from your origin, so script-src 'self' covers
-	// it. … Nothing needs a nonce …"). Short is about three sentences,
-	// 520 bytes: still well under the answer's budget. A setting's
-	// answer is read so only when what comes before says its default
-	// ("By default, Docsy emits an event value of 100 …" before "You can
-	// change this value by setting …").
-	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError || c.sh == shapeReference) && l.pos > 0 && (l.kind == chunk.Paragraph || l.kind == chunk.Note) {
-		first, n, defaults := li, 0, false
-		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
-			first--
-		}
-		for i := first; i <= li; i++ {
-			n += len(c.sents[i].text) + 1
-			defaults = defaults || i < li && strings.Contains(factsOf(c.sents[i].text).lower, "default")
-		}
-		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text) || c.sh == shapeWhy && verdict(f.text)) && !strings.HasSuffix(f.text, ":") && !strings.HasSuffix(f.text, "?") && (c.sh != shapeReference || defaults) {
-			li = first
-		}
-	}
-	// A definition found in a list item is read from the sentence that
-	// introduces the list ("… a doc-rooted site structure, where:"), the
-	// list following it whole.
-	if l := &c.sents[li]; c.sh == shapeDefine && l.kind == chunk.List && l.block > 0 {
-		for i := li - 1; i >= 0 && c.sents[i].rec == l.rec && c.sents[i].block >= l.block-1; i-- {
-			if t := &c.sents[i]; t.block == l.block-1 && t.kind == chunk.Paragraph && c.introducesList(t) && strings.HasSuffix(t.text, ":") {
-				li = i
-				break
-			}
-		}
-	}
+	li = c.readFrom(li)
 	if c.afterSteps(li) {
 		return
 	}
@@ -93,96 +56,10 @@ func (c *composer) single(li int) {
 	}
 	c.add(lead.text, lead.rec)
 	size += len(lead.text)
-	// The sentences that follow the lead in its block, while they add to
-	// the answer and fit: the rest of a definition, the fix after a cause.
-	if lead.kind != chunk.Table && lead.kind != chunk.List && lead.kind != chunk.Code && !strings.HasSuffix(lead.text, ":") {
-		for i := li + 1; i < len(c.sents); i++ {
-			s := &c.sents[i]
-			// A definition goes on into the next paragraph of its
-			// section while it is short: what the thing is, then what
-			// it holds or does.
-			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300 &&
-				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && directs(s.text))
-			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
-				break
-			}
-			sep := " "
-			if s.block != lead.block {
-				sep = "\n\n"
-			}
-			if size+1+len(s.text) > c.maxBytes || closingLike(s.text) {
-				break
-			}
-			if strings.HasSuffix(s.text, ":") && (c.sh == shapeWhy || c.sh == shapeCompare) && !c.introducesList(s) {
-				break // it introduces code this answer does not quote
-			}
-			// A how-to goes on while the sentence adds a question word or
-			// says what to do, or while the answer is a short line yet.
-			if c.sh == shapeHowto && s.mask&^covered == 0 && !imperative[firstWord(s.text)] && (size >= 200 || s.score <= 0) {
-				break
-			}
-			if c.sh == shapeError && s.mask&^covered == 0 && !fixLike(s.text) && size > 200 {
-				break
-			}
-			c.add(sep+s.text, s.rec)
-			size += len(sep) + len(s.text)
-			covered |= s.mask
-			lead = *s
-			if strings.HasSuffix(s.text, ":") {
-				break
-			}
-		}
-	}
-	// A short answer from a page's opening goes on with the list of its
-	// page's section whose own heading is only words asked: the
-	// specifics behind it (a yes-or-no question: "The widget is meant to
-	// be usable with a keyboard alone …" then "Keyboard": Tab reaches …,
-	// Enter submits …; "what does the sidecar measure": "The sidecar
-	// measures enough to establish a baseline …" then "What is
-	// measured": time to the first event …).
-	if r := &c.pkg.Records[lead.rec]; c.sh != shapeError && r.Anchor == "" && size < 200 {
-		for ri := range c.pkg.Records {
-			n := &c.pkg.Records[ri]
-			if ri == lead.rec || n.URL != r.URL || n.Anchor == "" || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.List ||
-				!c.allAsked(n.Headings[len(n.Headings)-1]) {
-				continue
-			}
-			if c.quoteList(ri, 0, &size) {
-				c.seeAlso(lead.rec)
-				return
-			}
-			break
-		}
-	}
-	// A short how-to answer from a page's opening goes on with its first
-	// section's opening paragraph, which usually says how ("Declare
-	// those in data files." then "Any file under data/askplane/ is
-	// read: …").
-	if r := &c.pkg.Records[lead.rec]; c.sh == shapeHowto && r.Anchor == "" && size < 200 && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
-		for ri := range c.pkg.Records {
-			n := &c.pkg.Records[ri]
-			if n.URL != r.URL || n.Order != r.Order+1 || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.Paragraph {
-				continue
-			}
-			for i := range c.sents {
-				t := &c.sents[i]
-				if t.rec != ri || t.block != 0 {
-					continue
-				}
-				if size+2+len(t.text) > c.maxBytes || closingLike(t.text) {
-					break
-				}
-				sep := " "
-				if t.pos == 0 {
-					sep = "\n\n"
-				}
-				c.add(sep+t.text, ri)
-				size += len(sep) + len(t.text)
-				covered |= t.mask
-				lead = *t
-			}
-			break
-		}
+	lead, size, covered = c.goOn(li, lead, size, covered)
+	lead, size, covered, done := c.openingGoesOn(lead, size, covered)
+	if done {
+		return
 	}
 	if c.sh == shapeCompare && lead.kind == chunk.Paragraph && !strings.HasSuffix(lead.text, ":") {
 		c.otherSide(&lead, &size)
@@ -248,126 +125,12 @@ func (c *composer) single(li int) {
 		c.seeAlso(lead.rec)
 		return
 	}
-	// The code: the block the lead introduces, else the best-matching
-	// code block of the lead's section, else of another section of its
-	// page with a question term in its code or headings.
-	codeRec, code := lead.rec, -1
-	if c.introducesCode(&lead) && strings.HasSuffix(lead.text, ":") {
-		code = c.codeAfter(lead.rec, lead.block)
-	} else {
-		best := 0
-		for ri := range c.pkg.Records {
-			if ri != lead.rec && c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL {
-				continue
-			}
-			if ri != lead.rec && (c.sh == shapeDefine || c.sh == shapeCompare || code >= 0 && codeRec == lead.rec) {
-				continue
-			}
-			rbs := c.pkg.Records[ri].Blocks
-			for bi, b := range rbs {
-				if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
-					continue
-				}
-				if c.sh == shapeDefine && (ri != lead.rec || bi != lead.block+1) {
-					continue // a definition quotes only the example right after it
-				}
-				m := c.mask(b.Text)
-				if bi > 0 && rbs[bi-1].Kind != chunk.Code {
-					m |= c.mask(rbs[bi-1].Text)
-				}
-				if ri == lead.rec {
-					m |= c.heads[ri]
-				} else if h := c.pkg.Records[ri].Headings; len(h) > 0 {
-					m |= c.mask(h[len(h)-1])
-				}
-				n := bits.OnesCount64(m) * 2
-				switch {
-				case ri == lead.rec:
-					n += 2
-				case c.pkg.Records[lead.rec].Anchor == "" && c.pkg.Records[ri].Order == c.pkg.Records[lead.rec].Order+1:
-					// A page's intro is followed by its first section,
-					// which usually holds the page's first command: it
-					// weighs more than one more word of the question.
-					n += 3
-				case c.pkg.Records[lead.rec].Anchor != "" && m&c.own[lead.rec] != c.own[lead.rec]:
-					// Nor is it about another thing than the lead's
-					// section ("iframe": not the card shortcode's code,
-					// though both name a shortcode's parameters).
-					continue
-				case bits.OnesCount64(m) < min(2, bits.OnesCount64(c.all)):
-					// Another section's code must earn its place with
-					// its own words, not the page title they share.
-					continue
-				}
-				if ri == lead.rec && bi == lead.block+1 {
-					n++ // right after the lead
-				}
-				if n > best {
-					best, codeRec, code = n, ri, bi
-				}
-			}
-		}
-	}
+	codeRec, code := c.leadCode(&lead)
 	if code < 0 && c.sh == shapeReference {
 		codeRec, code = c.exampleOf()
 	}
 	if code >= 0 {
-		cbs := c.pkg.Records[codeRec].Blocks
-		// Code the lead does not introduce keeps its own introduction.
-		if codeRec != lead.rec || code != c.codeAfter(lead.rec, lead.block) || !strings.HasSuffix(lead.text, ":") {
-			intro := -1
-			for i := range c.sents {
-				s := &c.sents[i]
-				if s.rec != codeRec || c.codeAfter(s.rec, s.block) != code || !c.lastOf(s) || c.said(s.text) || size+2+len(s.text) > c.maxBytes+200 {
-					continue
-				}
-				// Its introduction ("… as follows:"), or, for another
-				// section's code, the instruction before it ("Add the
-				// parameter `hide_feedback` to the page's front matter
-				// and set it to `true`.").
-				if strings.HasSuffix(s.text, ":") || codeRec != lead.rec && directs(s.text) {
-					intro = i
-					break
-				}
-			}
-			if intro >= 0 {
-				s := &c.sents[intro]
-				c.add("\n\n"+s.text, s.rec)
-				size += 2 + len(s.text)
-			} else if h := c.pkg.Records[codeRec].Headings; codeRec != lead.rec && len(h) > 0 && fileName(h[len(h)-1]) {
-				// A section named for the file its code is ("netlify.toml")
-				// says so by its heading.
-				c.add("\n\n`"+h[len(h)-1]+"`:", codeRec)
-			}
-		}
-		c.add("\n\n"+fence(cbs[code]), codeRec)
-		end := code + 1
-		if end < len(cbs) && cbs[end].Kind == chunk.Code && len(cbs[end].Text) <= maxComposeCode/2 {
-			c.add("\n\n"+fence(cbs[end]), codeRec)
-			end++
-		}
-		// The first sentence after the code, when it still speaks to the
-		// question.
-		for i := range c.sents {
-			s := &c.sents[i]
-			if s.rec != codeRec || s.block != end || s.pos != 0 || !(s.mask&^covered != 0 && s.score > 0 || c.entry) || size+2+len(s.text) > c.maxBytes {
-				continue
-			}
-			if !strings.HasSuffix(s.text, ":") {
-				c.add("\n\n"+s.text, s.rec)
-				break
-			}
-			// "To fix this, install …, then rebuild:" and its list, when
-			// the sentence is all its paragraph and the list fits.
-			if c.introducesList(s) {
-				n, sz := len(c.out.deltas), size+2+len(s.text)
-				c.add("\n\n"+s.text, s.rec)
-				if !c.quoteList(s.rec, s.block+1, &sz) {
-					c.out.deltas, c.out.size = c.out.deltas[:n], c.out.size-2-len(s.text)
-				}
-			}
-			break
-		}
+		c.quoteCode(&lead, codeRec, code, size, covered)
 	}
 	c.support(lead.rec, &covered)
 	c.seeAlso(lead.rec)
@@ -570,4 +333,284 @@ func (c *composer) seeAlso(rec int) {
 		return // the engine's first says nothing of the question
 	}
 	c.add(line, 0)
+}
+
+// readFrom is the sentence an answer whose best sentence is li starts
+// from: the answer after a sentence that is a question, the start of a
+// short paragraph that explains, the introduction of a list a
+// definition was found in.
+func (c *composer) readFrom(li int) int {
+	// A lead that is itself a question (a FAQ item, a heading-like
+	// sentence) is answered by the sentence after it.
+	if strings.HasSuffix(c.sents[li].text, "?") && li+1 < len(c.sents) && c.sents[li+1].rec == c.sents[li].rec {
+		li++
+	}
+	// An explanation or a definition is read from the start of its
+	// paragraph when the paragraph is short and opens on its own: the
+	// sentences before the lead are usually its reason ("… loads as an
+	// external ES module from your origin, so script-src 'self' covers
+	// it. … Nothing needs a nonce …"). Short is about three sentences,
+	// 520 bytes: still well under the answer's budget. A setting's
+	// answer is read so only when what comes before says its default
+	// ("By default, Docsy emits an event value of 100 …" before "You can
+	// change this value by setting …").
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError || c.sh == shapeReference) && l.pos > 0 && (l.kind == chunk.Paragraph || l.kind == chunk.Note) {
+		first, n, defaults := li, 0, false
+		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
+			first--
+		}
+		for i := first; i <= li; i++ {
+			n += len(c.sents[i].text) + 1
+			defaults = defaults || i < li && strings.Contains(factsOf(c.sents[i].text).lower, "default")
+		}
+		if f := &c.sents[first]; n <= 520 && f.pos == 0 && (f.score > 0 || leans(l.text) || c.sh == shapeWhy && verdict(f.text)) && !strings.HasSuffix(f.text, ":") && !strings.HasSuffix(f.text, "?") && (c.sh != shapeReference || defaults) {
+			li = first
+		}
+	}
+	// A definition found in a list item is read from the sentence that
+	// introduces the list ("… a doc-rooted site structure, where:"), the
+	// list following it whole.
+	if l := &c.sents[li]; c.sh == shapeDefine && l.kind == chunk.List && l.block > 0 {
+		for i := li - 1; i >= 0 && c.sents[i].rec == l.rec && c.sents[i].block >= l.block-1; i-- {
+			if t := &c.sents[i]; t.block == l.block-1 && t.kind == chunk.Paragraph && c.introducesList(t) && strings.HasSuffix(t.text, ":") {
+				li = i
+				break
+			}
+		}
+	}
+	return li
+}
+
+// goOn writes the sentences that follow the lead in its block while they
+// add to the answer and fit, and returns the last one written as the
+// lead, with the answer's size and the question terms it covers.
+func (c *composer) goOn(li int, lead sent, size int, covered uint64) (sent, int, uint64) {
+	// The sentences that follow the lead in its block, while they add to
+	// the answer and fit: the rest of a definition, the fix after a cause.
+	if lead.kind != chunk.Table && lead.kind != chunk.List && lead.kind != chunk.Code && !strings.HasSuffix(lead.text, ":") {
+		for i := li + 1; i < len(c.sents); i++ {
+			s := &c.sents[i]
+			// A definition goes on into the next paragraph of its
+			// section while it is short: what the thing is, then what
+			// it holds or does.
+			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300 &&
+				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && directs(s.text))
+			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
+				break
+			}
+			sep := " "
+			if s.block != lead.block {
+				sep = "\n\n"
+			}
+			if size+1+len(s.text) > c.maxBytes || closingLike(s.text) {
+				break
+			}
+			if strings.HasSuffix(s.text, ":") && (c.sh == shapeWhy || c.sh == shapeCompare) && !c.introducesList(s) {
+				break // it introduces code this answer does not quote
+			}
+			// A how-to goes on while the sentence adds a question word or
+			// says what to do, or while the answer is a short line yet.
+			if c.sh == shapeHowto && s.mask&^covered == 0 && !imperative[firstWord(s.text)] && (size >= 200 || s.score <= 0) {
+				break
+			}
+			if c.sh == shapeError && s.mask&^covered == 0 && !fixLike(s.text) && size > 200 {
+				break
+			}
+			c.add(sep+s.text, s.rec)
+			size += len(sep) + len(s.text)
+			covered |= s.mask
+			lead = *s
+			if strings.HasSuffix(s.text, ":") {
+				break
+			}
+		}
+	}
+	return lead, size, covered
+}
+
+// openingGoesOn continues a short answer from a page's opening: with the
+// list of the section whose heading is only words asked, which ends the
+// answer (done), or, for a how-to, with its first section's opening
+// paragraph.
+func (c *composer) openingGoesOn(lead sent, size int, covered uint64) (sent, int, uint64, bool) {
+	// A short answer from a page's opening goes on with the list of its
+	// page's section whose own heading is only words asked: the
+	// specifics behind it (a yes-or-no question: "The widget is meant to
+	// be usable with a keyboard alone …" then "Keyboard": Tab reaches …,
+	// Enter submits …; "what does the sidecar measure": "The sidecar
+	// measures enough to establish a baseline …" then "What is
+	// measured": time to the first event …).
+	if r := &c.pkg.Records[lead.rec]; c.sh != shapeError && r.Anchor == "" && size < 200 {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if ri == lead.rec || n.URL != r.URL || n.Anchor == "" || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.List ||
+				!c.allAsked(n.Headings[len(n.Headings)-1]) {
+				continue
+			}
+			if c.quoteList(ri, 0, &size) {
+				c.seeAlso(lead.rec)
+				return lead, size, covered, true
+			}
+			break
+		}
+	}
+	// A short how-to answer from a page's opening goes on with its first
+	// section's opening paragraph, which usually says how ("Declare
+	// those in data files." then "Any file under data/askplane/ is
+	// read: …").
+	if r := &c.pkg.Records[lead.rec]; c.sh == shapeHowto && r.Anchor == "" && size < 200 && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
+		for ri := range c.pkg.Records {
+			n := &c.pkg.Records[ri]
+			if n.URL != r.URL || n.Order != r.Order+1 || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.Paragraph {
+				continue
+			}
+			for i := range c.sents {
+				t := &c.sents[i]
+				if t.rec != ri || t.block != 0 {
+					continue
+				}
+				if size+2+len(t.text) > c.maxBytes || closingLike(t.text) {
+					break
+				}
+				sep := " "
+				if t.pos == 0 {
+					sep = "\n\n"
+				}
+				c.add(sep+t.text, ri)
+				size += len(sep) + len(t.text)
+				covered |= t.mask
+				lead = *t
+			}
+			break
+		}
+	}
+	return lead, size, covered, false
+}
+
+// leadCode is the code block an answer led by lead quotes: the block the
+// lead introduces, else the best-matching code block of the lead's
+// section, else of another section of its page with a question term in
+// its code or headings; block -1 when none.
+func (c *composer) leadCode(lead *sent) (rec, block int) {
+	codeRec, code := lead.rec, -1
+	if c.introducesCode(lead) && strings.HasSuffix(lead.text, ":") {
+		code = c.codeAfter(lead.rec, lead.block)
+	} else {
+		best := 0
+		for ri := range c.pkg.Records {
+			if ri != lead.rec && c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL {
+				continue
+			}
+			if ri != lead.rec && (c.sh == shapeDefine || c.sh == shapeCompare || code >= 0 && codeRec == lead.rec) {
+				continue
+			}
+			rbs := c.pkg.Records[ri].Blocks
+			for bi, b := range rbs {
+				if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
+					continue
+				}
+				if c.sh == shapeDefine && (ri != lead.rec || bi != lead.block+1) {
+					continue // a definition quotes only the example right after it
+				}
+				m := c.mask(b.Text)
+				if bi > 0 && rbs[bi-1].Kind != chunk.Code {
+					m |= c.mask(rbs[bi-1].Text)
+				}
+				if ri == lead.rec {
+					m |= c.heads[ri]
+				} else if h := c.pkg.Records[ri].Headings; len(h) > 0 {
+					m |= c.mask(h[len(h)-1])
+				}
+				n := bits.OnesCount64(m) * 2
+				switch {
+				case ri == lead.rec:
+					n += 2
+				case c.pkg.Records[lead.rec].Anchor == "" && c.pkg.Records[ri].Order == c.pkg.Records[lead.rec].Order+1:
+					// A page's intro is followed by its first section,
+					// which usually holds the page's first command: it
+					// weighs more than one more word of the question.
+					n += 3
+				case c.pkg.Records[lead.rec].Anchor != "" && m&c.own[lead.rec] != c.own[lead.rec]:
+					// Nor is it about another thing than the lead's
+					// section ("iframe": not the card shortcode's code,
+					// though both name a shortcode's parameters).
+					continue
+				case bits.OnesCount64(m) < min(2, bits.OnesCount64(c.all)):
+					// Another section's code must earn its place with
+					// its own words, not the page title they share.
+					continue
+				}
+				if ri == lead.rec && bi == lead.block+1 {
+					n++ // right after the lead
+				}
+				if n > best {
+					best, codeRec, code = n, ri, bi
+				}
+			}
+		}
+	}
+	return codeRec, code
+}
+
+// quoteCode writes block code of codeRec after the answer led by lead:
+// with its own introduction when the lead does not introduce it, a
+// second short block right after it, and the first sentence after the
+// code while it still speaks to the question (terms not yet covered).
+func (c *composer) quoteCode(lead *sent, codeRec, code, size int, covered uint64) {
+	cbs := c.pkg.Records[codeRec].Blocks
+	// Code the lead does not introduce keeps its own introduction.
+	if codeRec != lead.rec || code != c.codeAfter(lead.rec, lead.block) || !strings.HasSuffix(lead.text, ":") {
+		intro := -1
+		for i := range c.sents {
+			s := &c.sents[i]
+			if s.rec != codeRec || c.codeAfter(s.rec, s.block) != code || !c.lastOf(s) || c.said(s.text) || size+2+len(s.text) > c.maxBytes+200 {
+				continue
+			}
+			// Its introduction ("… as follows:"), or, for another
+			// section's code, the instruction before it ("Add the
+			// parameter `hide_feedback` to the page's front matter
+			// and set it to `true`.").
+			if strings.HasSuffix(s.text, ":") || codeRec != lead.rec && directs(s.text) {
+				intro = i
+				break
+			}
+		}
+		if intro >= 0 {
+			s := &c.sents[intro]
+			c.add("\n\n"+s.text, s.rec)
+			size += 2 + len(s.text)
+		} else if h := c.pkg.Records[codeRec].Headings; codeRec != lead.rec && len(h) > 0 && fileName(h[len(h)-1]) {
+			// A section named for the file its code is ("netlify.toml")
+			// says so by its heading.
+			c.add("\n\n`"+h[len(h)-1]+"`:", codeRec)
+		}
+	}
+	c.add("\n\n"+fence(cbs[code]), codeRec)
+	end := code + 1
+	if end < len(cbs) && cbs[end].Kind == chunk.Code && len(cbs[end].Text) <= maxComposeCode/2 {
+		c.add("\n\n"+fence(cbs[end]), codeRec)
+		end++
+	}
+	// The first sentence after the code, when it still speaks to the
+	// question.
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.rec != codeRec || s.block != end || s.pos != 0 || !(s.mask&^covered != 0 && s.score > 0 || c.entry) || size+2+len(s.text) > c.maxBytes {
+			continue
+		}
+		if !strings.HasSuffix(s.text, ":") {
+			c.add("\n\n"+s.text, s.rec)
+			break
+		}
+		// "To fix this, install …, then rebuild:" and its list, when
+		// the sentence is all its paragraph and the list fits.
+		if c.introducesList(s) {
+			n, sz := len(c.out.deltas), size+2+len(s.text)
+			c.add("\n\n"+s.text, s.rec)
+			if !c.quoteList(s.rec, s.block+1, &sz) {
+				c.out.deltas, c.out.size = c.out.deltas[:n], c.out.size-2-len(s.text)
+			}
+		}
+		break
+	}
 }
