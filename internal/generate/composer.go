@@ -120,6 +120,7 @@ type composer struct {
 	code      []uint64 // per record: question terms in its code blocks
 	own       []uint64 // per record: question terms in its own heading (the title for a page's intro)
 	verb      uint64   // a how-to question's first term, usually what to do
+	polarity  int      // that verb's direction: 1 shows or adds, -1 hides or removes, 0 neither
 	listing   bool     // the question asks for several things ("which keys …")
 	weighs    bool     // the question weighs options ("which is easier", "do you recommend")
 	errCode   string   // an error code the question names (ask_invalid_request), plain
@@ -235,6 +236,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.own = make([]uint64, len(pkg.Records))
 	if c.sh == shapeHowto {
 		if t := evidence.Terms(asked); len(t) > 0 {
+			c.polarity = polarity[stem(t[0])]
 			if i, ok := slices.BinarySearch(c.terms, stem(t[0])); ok && len(c.terms) > 1 {
 				c.verb = 1 << uint(i)
 			}

@@ -1351,3 +1351,17 @@ func TestComposerParentheticalAside(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// An instruction that turns a thing the other way than asked ("To
+// disable breadcrumbs …" for "show the breadcrumb …") does not lead.
+func TestComposerOppositeInstruction(t *testing.T) {
+	page := [3]string{"/docs/navigation/", "Navigation", `<h2 id="breadcrumb-navigation">Breadcrumb navigation</h2>
+<p>Breadcrumb navigation links appear at the top of each page by default.</p>
+<p>To disable breadcrumbs in a specific page or section set <code>ui.breadcrumb_disable</code> to true in the page or section-index front matter.</p>
+<p>To also display single-element breadcrumb lists in index pages, add the following style override to your project:</p>
+<pre><code class="language-scss">.td-breadcrumbs--single { display: inline !important; }</code></pre>`}
+	text := composeNow(t, "how can I show the breadcrumb on section index pages too? it only shows a breadcrumb on normal pages", page)
+	if !strings.HasPrefix(text, "To also display single-element breadcrumb lists in index pages") {
+		t.Errorf("got\n%s", text)
+	}
+}

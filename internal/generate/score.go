@@ -156,6 +156,9 @@ func (c *composer) score(s *sent) int {
 		if directs(s.text) {
 			sc += 8
 		}
+		if c.polarity != 0 && polarity[stem(doing(l))] == -c.polarity {
+			sc -= 16 // "To disable breadcrumbs …" does the opposite of "show the breadcrumb"
+		}
 		sc += c.purpose(l)
 		if s.kind == chunk.Table && !c.listing {
 			sc -= 8 // a reference row is rarely how to do something
@@ -336,4 +339,21 @@ func outsideParens(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// polarity says which way a verb (stemmed) turns a thing: on, shown,
+// added (1), or off, hidden, removed (-1). An instruction turning a
+// thing the other way than asked answers another question.
+var polarity = map[string]int{
+	"enabl": 1, "show": 1, "add": 1, "includ": 1, "start": 1, "open": 1, "install": 1, "activat": 1,
+	"disabl": -1, "hide": -1, "remov": -1, "exclud": -1, "stop": -1, "clos": -1, "uninstall": -1, "deactivat": -1,
+}
+
+// doing is the verb an instruction opens with: its first word, or the
+// word after "to " ("To disable breadcrumbs, …").
+func doing(l string) string {
+	if r, ok := strings.CutPrefix(l, "to "); ok {
+		l = r
+	}
+	return firstWord(l)
 }
