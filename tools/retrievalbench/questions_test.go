@@ -27,6 +27,7 @@ func TestQuestionFiles(t *testing.T) {
 		{"docsy-blind2-en.json", "testdata/retrieval/docsy", 40},
 		{"docsy-blind3-en.json", "testdata/retrieval/docsy", 40},
 		{"docsy-blind4-en.json", "testdata/retrieval/docsy", 40},
+		{"docsy-blind5-en.json", "testdata/retrieval/docsy", 40},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := Load(filepath.Join(sitetest.Root(), "testdata", "retrieval", tc.file))
