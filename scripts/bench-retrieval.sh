@@ -16,14 +16,13 @@
 # hand-written Lighthouse manual (testdata/retrieval/lighthouse/,
 # testdata/retrieval/lighthouse-en.json) and the Docsy theme's own docs,
 # which nobody on this project wrote (testdata/retrieval/docsy/,
-# testdata/retrieval/docsy-en.json), and over the same Docsy build four
+# testdata/retrieval/docsy-en.json), and over the same Docsy build five
 # sets written blind from the pages by sessions that had not seen the
-# composer's answers: docsy-heldout-en.json, docsy-blind2-en.json and
-# docsy-blind3-en.json (each first run blind in session 11, then used to
-# find failure shapes, so no longer unseen) and docsy-blind4-en.json
-# (first run at the very end of session 11; its figures from that run
-# are the honest generalization ones). Misses go to
-# misses-docsy-<set>.txt.
+# composer's answers: docsy-heldout-en.json and docsy-blind2/3/4-en.json
+# (each first run blind in session 11, then used to find failure shapes,
+# so no longer unseen) and docsy-blind5-en.json (first run at the very
+# end of session 11; its figures from that run are the honest
+# generalization ones). Misses go to misses-docsy-<set>.txt.
 #
 # Usage: [ENGINES=id,id] [GENERATORS=name,name] [PAGEFIND=0] [OUT=dir] bash scripts/bench-retrieval.sh
 set -euo pipefail
@@ -78,3 +77,6 @@ run_questions docsy-blind3 "$work/docsy" testdata/retrieval/docsy-blind3-en.json
 echo
 echo "== docsy-blind4: the fourth blind set over the docsy build"
 run_questions docsy-blind4 "$work/docsy" testdata/retrieval/docsy-blind4-en.json
+echo
+echo "== docsy-blind5: the fifth blind set over the docsy build"
+run_questions docsy-blind5 "$work/docsy" testdata/retrieval/docsy-blind5-en.json
