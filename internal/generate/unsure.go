@@ -62,6 +62,9 @@ func (c *composer) firstSentence(rec int) string {
 // names is one the docs do not cover, and the nearest passage about
 // deploying, however well it scores, answers another question.
 func (c *composer) unnamed() string {
+	if c.pkg.Records[0].Blocks == nil {
+		return "" // an excerpt is a few sentences of a section: what it leaves out, the section may still say
+	}
 	var held uint64
 	for ri := range c.pkg.Records {
 		held |= c.heads[ri] | c.code[ri]
@@ -69,9 +72,17 @@ func (c *composer) unnamed() string {
 	for i := range c.sents {
 		held |= c.sents[i].mask
 	}
-	for i, w := range strings.Fields(c.question) {
+	words := strings.Fields(c.question)
+	for i, w := range words {
 		w = strings.Trim(w, ",.;:!?()\"'’")
 		if i == 0 || len(w) < 3 || w[0] < 'A' || w[0] > 'Z' || strings.ContainsAny(w, "`_./'’") {
+			continue
+		}
+		// Only a name the question takes its task to ("deploy … to
+		// Vercel", "use it with Jekyll"): the product the docs are about
+		// is named in passing too ("after Docsy 0.15"), and the sections
+		// that answer need not repeat it.
+		if !towards[strings.ToLower(words[i-1])] || i+1 < len(words) && words[i+1][0] >= '0' && words[i+1][0] <= '9' {
 			continue
 		}
 		if m := c.mask(w); m != 0 && m&held == 0 {
@@ -80,3 +91,7 @@ func (c *composer) unnamed() string {
 	}
 	return ""
 }
+
+// towards: words after which a name is where or with what the task is
+// done.
+var towards = map[string]bool{"to": true, "on": true, "onto": true, "into": true, "with": true, "via": true, "using": true, "from": true}

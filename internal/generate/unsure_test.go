@@ -53,3 +53,15 @@ func TestUnsureOfUnnamed(t *testing.T) {
 		t.Errorf("a pronoun taken for a name: %s", text)
 	}
 }
+
+// The product a question names in passing ("after Docsy 0.15") is not a
+// name the docs must hold: only one the task is taken to ("to Vercel")
+// makes the answer say the docs do not cover it.
+func TestUnnamedOnlyWhereTheTaskGoes(t *testing.T) {
+	links := [3]string{"/blog/0.15/", "Release 0.15.0 upgrade guide", `<h2 id="actions">Actions</h2>
+<p>Applies if your multilingual site configures community or footer links with site-local paths.</p>`}
+	text := composeNow(t, "params.links.user paths on a multilingual site after Docsy 0.15", links)
+	if strings.HasPrefix(text, "I found nothing") {
+		t.Errorf("got\n%s", text)
+	}
+}
