@@ -65,18 +65,8 @@ run_site exampleSite exampleSite testdata/retrieval/examplesite-en.json
 run_site lighthouse testdata/retrieval/lighthouse testdata/retrieval/lighthouse-en.json
 run_site docsy testdata/retrieval/docsy testdata/retrieval/docsy-en.json
 # The blind Docsy sets over the same build.
-echo
-echo "== docsy-heldout: the held-out questions over the docsy build"
-run_questions docsy-heldout "$work/docsy" testdata/retrieval/docsy-heldout-en.json
-echo
-echo "== docsy-blind2: the second blind set over the docsy build"
-run_questions docsy-blind2 "$work/docsy" testdata/retrieval/docsy-blind2-en.json
-echo
-echo "== docsy-blind3: the third blind set over the docsy build"
-run_questions docsy-blind3 "$work/docsy" testdata/retrieval/docsy-blind3-en.json
-echo
-echo "== docsy-blind4: the fourth blind set over the docsy build"
-run_questions docsy-blind4 "$work/docsy" testdata/retrieval/docsy-blind4-en.json
-echo
-echo "== docsy-blind5: the fifth blind set over the docsy build"
-run_questions docsy-blind5 "$work/docsy" testdata/retrieval/docsy-blind5-en.json
+for set in heldout blind2 blind3 blind4 blind5; do
+	echo
+	echo "== docsy-$set: questions written blind, over the docsy build"
+	run_questions "docsy-$set" "$work/docsy" "testdata/retrieval/docsy-$set-en.json"
+done
