@@ -111,6 +111,7 @@ func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Packag
 type composer struct {
 	pkg       *evidence.Package
 	question  string
+	plain     string   // the question as plain() has it, once
 	terms     []string // the question's terms, sorted, distinct, stemmed
 	all       uint64   // every term's bit
 	subject   uint64   // the terms naming what is asked about
@@ -193,7 +194,8 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l) ||
 		strings.HasPrefix(l, "ways to ") || strings.HasPrefix(l, "ways of ") || strings.HasPrefix(l, "options for ") || strings.Contains(l, "different ways")
-	v := plain(question)
+	c.plain = plain(question)
+	v := c.plain
 	if c.errCode == "" {
 		v = unframed(v) // an error code keeps its question's shape: errors are answered by when they are given
 	}
@@ -211,7 +213,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.literal = make([]bool, len(pkg.Records))
 	c.sents = make([]sent, 0, 32) // collect's sentences: 11–27 a question, median 18
 	c.restated = make([]bool, len(pkg.Records))
-	restated := strings.TrimRight(plain(question), "?!. ")
+	restated := strings.TrimRight(c.plain, "?!. ")
 	if c.sh == shapeDefine {
 		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of "} {
 			if r, ok := strings.CutPrefix(restated, p); ok {
@@ -252,7 +254,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		if n := len(r.Headings); r.Anchor != "" && n > 0 {
 			c.own[ri] = c.mask(r.Headings[n-1])
 			h := strings.TrimRight(plain(r.Headings[n-1]), "?!. ")
-			c.restated[ri] = h == restated || namesSetting(h, question)
+			c.restated[ri] = h == restated || namesSetting(h, c.plain)
 		} else {
 			c.own[ri] = c.mask(r.Title)
 		}

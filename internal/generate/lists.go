@@ -156,5 +156,5 @@ func (c *composer) namesEntry(name string) bool {
 	if p == "" || len(p) > 60 || !strings.Contains(p, " ") && !strings.Contains(name, "`") || procedureAsked(strings.ToLower(c.question)) {
 		return false
 	}
-	return 2*bits.OnesCount64(c.mask(name)) >= bits.OnesCount64(c.all) && hasWord(plain(c.question), p)
+	return 2*bits.OnesCount64(c.mask(name)) >= bits.OnesCount64(c.all) && hasWord(c.plain, p)
 }

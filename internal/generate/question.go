@@ -145,12 +145,12 @@ func weighing(l string) bool {
 // namesSetting: the heading h (plain) is a setting the question names
 // among other words ("github_url (optional)" for "github_url front
 // matter"): the section that documents it is the one asked about.
-func namesSetting(h, question string) bool {
+func namesSetting(h, plainQuestion string) bool {
 	name, _, _ := strings.Cut(h, " (")
 	if strings.ContainsRune(name, ' ') || !strings.ContainsAny(name, "_.") && camelParts(name) == name {
 		return false
 	}
-	words := strings.Fields(plain(question))
+	words := strings.Fields(plainQuestion)
 	return len(words) > 1 && slices.Contains(words, name)
 }
 

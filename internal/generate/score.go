@@ -18,7 +18,7 @@ func (c *composer) score(s *sent) int {
 	// less of which sentence answers than a rare one: it counts half.
 	w := func(m uint64) int { return 2*bits.OnesCount64(m&^c.common) + bits.OnesCount64(m&c.common) }
 	sc := 4*w(s.mask) + 6*w(ctx)
-	if strings.Contains(s.text, "(") {
+	if s.mask != 0 && strings.Contains(s.text, "(") {
 		// Words found only in an aside ("… translucent while the cover is
 		// visible (typically used for hero images on the home page)")
 		// are not what the sentence says.

@@ -151,7 +151,7 @@ func (c *composer) meaning(lead *sent) *sent {
 			continue
 		}
 		name, _, ok := strings.Cut(strings.TrimPrefix(s.text, "`"), "`")
-		if !ok || !strings.HasPrefix(s.text, "`") || c.mask(name) == 0 || !hasWord(plain(c.question), plain(name)) {
+		if !ok || !strings.HasPrefix(s.text, "`") || c.mask(name) == 0 || !hasWord(c.plain, plain(name)) {
 			continue
 		}
 		if best == nil || s.score > best.score {
