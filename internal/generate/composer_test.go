@@ -1365,3 +1365,20 @@ func TestComposerOppositeInstruction(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A setting asked by name whose answer opens a short list quotes the
+// whole list: its items are the cases of one instruction.
+func TestComposerSettingListWhole(t *testing.T) {
+	page := [3]string{"/blog/0.15/", "Release 0.15.0 upgrade guide", `<h2 id="community-footer-links-actions">Community and footer links: actions</h2>
+<p>Applies if your multilingual site configures community or footer links with site-local paths.</p>
+<ul><li>Review <code>params.links.user</code> and <code>params.links.developer</code> path values.</li>
+<li>If the path should be site-relative, leave the path as is.</li>
+<li>If the path should target the default-language site, add that prefix – for example <code>/en/community/</code>.</li></ul>`}
+	text := composeNow(t, "params.links.user paths on a multilingual site after Docsy 0.15", page)
+	if !strings.Contains(text, "- If the path should be site-relative, leave the path as is.") || !strings.Contains(text, "`/en/community/`") {
+		t.Errorf("got\n%s", text)
+	}
+	if !shortList("- a\n- b", 600) || shortList("1. a\n2. b", 600) || shortList("- a", 600) {
+		t.Error("shortList")
+	}
+}

@@ -158,3 +158,21 @@ func (c *composer) namesEntry(name string) bool {
 	}
 	return 2*bits.OnesCount64(c.mask(name)) >= bits.OnesCount64(c.all) && hasWord(c.plain, p)
 }
+
+// shortList: a list of at most maxTableRows top-level items, none of
+// them a numbered step, that fits in limit bytes: one a setting's answer
+// quotes whole ("Review the path values", "If the path should be
+// site-relative, leave it as is", …).
+func shortList(text string, limit int) bool {
+	n := 0
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, " ") || strings.TrimSpace(l) == "" {
+			continue
+		}
+		if orderedItem(l) != "" {
+			return false
+		}
+		n++
+	}
+	return n >= 2 && n <= maxTableRows && len(text) <= limit
+}

@@ -73,7 +73,9 @@ func (c *composer) single(li int) {
 	// the question ("Writing good phrasings" for "how to write good
 	// phrasings"): each item is one piece of the answer.
 	whole := (lead.kind == chunk.List || lead.kind == chunk.Table) && (c.listing && c.heads[lead.rec]&^lead.mask != 0 ||
-		lead.kind == chunk.List && c.pkg.Records[lead.rec].Anchor != "" && 3*bits.OnesCount64(c.own[lead.rec]) >= 2*bits.OnesCount64(c.all))
+		lead.kind == chunk.List && c.pkg.Records[lead.rec].Anchor != "" && 3*bits.OnesCount64(c.own[lead.rec]) >= 2*bits.OnesCount64(c.all) ||
+		lead.kind == chunk.List && c.verbatim != "" && lead.pos == 0 && shortList(c.pkg.Records[lead.rec].Blocks[lead.block].Text, c.maxBytes))
+	kept, keptSize := c.out, size // what a whole list that does not fit falls back to
 	if whole {
 		c.out = composed{}
 		size = 0
@@ -89,6 +91,10 @@ func (c *composer) single(li int) {
 	}
 	if (whole || lead.kind == chunk.Paragraph && c.lastOf(&lead)) && lead.block+1 < len(bs) {
 		listed = c.quoteList(lead.rec, lead.block+1, &size)
+	}
+	if whole && !listed {
+		c.out, size = kept, keptSize // the lead, rather than nothing
+		lead.block++
 	}
 	// A question asking for several things ("which keys", "what files")
 	// is answered by the list or table of the lead's section, or of a
