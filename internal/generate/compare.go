@@ -50,7 +50,7 @@ func (c *composer) compareList() bool {
 // introducing the table: those rows only, a line each. False, having
 // written nothing, when the table's rows do not name both sides.
 func (c *composer) compareRows(rec, block int) bool {
-	sd := sides(c.question)
+	sd := sides(c.plain)
 	if len(sd) != 2 {
 		return false
 	}
@@ -73,17 +73,11 @@ func (c *composer) compareRows(rec, block int) bool {
 	if bs := c.pkg.Records[rec].Blocks; block > 0 && bs[block-1].Kind == chunk.Paragraph {
 		for i := range c.sents {
 			if s := &c.sents[i]; s.rec == rec && s.block == block-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") && !fewWords(s.text, 5) {
-				c.add(s.text+"\n\n", rec)
+				c.add(s.text, rec)
 			}
 		}
 	}
-	for i, l := range lines {
-		sep := "\n"
-		if i == 0 {
-			sep = ""
-		}
-		c.add(sep+"- "+l, rec)
-	}
+	c.writeLines(lines, false, rec)
 	return true
 }
 
@@ -117,8 +111,8 @@ func (c *composer) namesEachSide(list string) bool {
 // sides is what a comparison compares, as the question names it ("a vs
 // b", "a versus b", "difference between a and b"), plain; nil when it
 // names no two sides.
-func sides(question string) []string {
-	q := strings.TrimRight(plain(question), "?!. ")
+func sides(plainQuestion string) []string {
+	q := strings.TrimRight(plainQuestion, "?!. ")
 	if _, rest, ok := strings.Cut(q, "difference between "); ok {
 		if a, b, ok := strings.Cut(rest, " and "); ok {
 			return []string{a, b}
@@ -139,7 +133,7 @@ func sides(question string) []string {
 // _variables_project.scss" with "to modify Bootstrap's color maps, use
 // _variables_project_after_bs.scss").
 func (c *composer) otherSide(lead *sent, size *int) {
-	sd := sides(c.question)
+	sd := sides(c.plain)
 	if len(sd) != 2 {
 		return
 	}

@@ -109,35 +109,36 @@ func (c Composer) Generate(ctx context.Context, q Question, pkg *evidence.Packag
 
 // composer is one composition's state.
 type composer struct {
-	pkg       *evidence.Package
-	question  string
-	plain     string   // the question as plain() has it, once
-	terms     []string // the question's terms, sorted, distinct, stemmed
-	all       uint64   // every term's bit
-	subject   uint64   // the terms naming what is asked about
-	sh        shape
-	sents     []sent
-	heads     []uint64 // per record: question terms in its title and headings
-	code      []uint64 // per record: question terms in its code blocks
-	own       []uint64 // per record: question terms in its own heading (the title for a page's intro)
-	verb      uint64   // a how-to question's first term, usually what to do
-	polarity  int      // that verb's direction: 1 shows or adds, -1 hides or removes, 0 neither
-	listing   bool     // the question asks for several things ("which keys …")
-	weighs    bool     // the question weighs options ("which is easier", "do you recommend")
-	errCode   string   // an error code the question names (ask_invalid_request), plain
-	entry     bool     // the answer is a troubleshooting entry
-	masks     map[string]uint64
-	derived   map[string]uint64 // a word's question terms by derivation, once per word
-	common    uint64            // terms most of the package's records hold
-	leadBlock int               // the lead's block in its record
-	verbatim  string            // a question naming code ("static: true"), as sentences and code are compared with it
-	quoted    bool              // the verbatim is code the reader quoted in backticks inside a longer question
-	literal   []bool            // per record: its code holds the verbatim question
-	named     string            // a definition's subject as asked ("docsy" of "what is Docsy")
-	head      uint64            // the terms of the thing a definition asks about within something else ("skin" of "a skin in Docsy's semantic class design")
-	restated  []bool            // per record: its own heading is the question
-	maxBytes  int
-	out       composed
+	pkg        *evidence.Package
+	question   string
+	plain      string   // the question as plain() has it, once
+	terms      []string // the question's terms, sorted, distinct, stemmed
+	all        uint64   // every term's bit
+	subject    uint64   // the terms naming what is asked about
+	sh         shape
+	sents      []sent
+	heads      []uint64 // per record: question terms in its title and headings
+	code       []uint64 // per record: question terms in its code blocks
+	own        []uint64 // per record: question terms in its own heading (the title for a page's intro)
+	verb       uint64   // a how-to question's first term, usually what to do
+	polarity   int      // that verb's direction: 1 shows or adds, -1 hides or removes, 0 neither
+	stepsAsked bool     // the question asks for steps (procedureAsked)
+	listing    bool     // the question asks for several things ("which keys …")
+	weighs     bool     // the question weighs options ("which is easier", "do you recommend")
+	errCode    string   // an error code the question names (ask_invalid_request), plain
+	entry      bool     // the answer is a troubleshooting entry
+	masks      map[string]uint64
+	derived    map[string]uint64 // a word's question terms by derivation, once per word
+	common     uint64            // terms most of the package's records hold
+	leadBlock  int               // the lead's block in its record
+	verbatim   string            // a question naming code ("static: true"), as sentences and code are compared with it
+	quoted     bool              // the verbatim is code the reader quoted in backticks inside a longer question
+	literal    []bool            // per record: its code holds the verbatim question
+	named      string            // a definition's subject as asked ("docsy" of "what is Docsy")
+	head       uint64            // the terms of the thing a definition asks about within something else ("skin" of "a skin in Docsy's semantic class design")
+	restated   []bool            // per record: its own heading is the question
+	maxBytes   int
+	out        composed
 }
 
 func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
@@ -190,6 +191,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.sh, c.subject = classify(question, c)
 	l := strings.ToLower(question)
 	c.weighs = weighing(l)
+	c.stepsAsked = procedureAsked(l)
 	c.errCode = strings.ToLower(errorCodeIn(question))
 	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
 		strings.Contains(l, " are there") || pluralAsked(l) ||

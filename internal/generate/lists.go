@@ -106,7 +106,14 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 		return false
 	}
 	// An ordered list keeps its numbers.
-	ordered := b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text
+	c.writeLines(lines, b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text, rec)
+	*size += n
+	return true
+}
+
+// writeLines writes lines as a list, numbered when ordered, a paragraph
+// apart from what the answer already holds.
+func (c *composer) writeLines(lines []string, ordered bool, rec int) {
 	for i, l := range lines {
 		marker := "- "
 		if ordered {
@@ -121,8 +128,6 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 		}
 		c.add(sep+marker+l, rec)
 	}
-	*size += n
-	return true
 }
 
 // entryAsked is, for a list item's sentence that opens with a name the
@@ -153,7 +158,7 @@ func (c *composer) entryAsked(s *sent) string {
 // are not an entry's description.
 func (c *composer) namesEntry(name string) bool {
 	p := plain(name)
-	if p == "" || len(p) > 60 || !strings.Contains(p, " ") && !strings.Contains(name, "`") || procedureAsked(strings.ToLower(c.question)) {
+	if p == "" || len(p) > 60 || !strings.Contains(p, " ") && !strings.Contains(name, "`") || c.stepsAsked {
 		return false
 	}
 	return 2*bits.OnesCount64(c.mask(name)) >= bits.OnesCount64(c.all) && hasWord(c.plain, p)

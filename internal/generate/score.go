@@ -308,11 +308,20 @@ func codeStart(s string) bool {
 // definesOther: s opens by saying what a code-named thing is ("`x` is
 // …", "`x` are …") and the question does not name that thing.
 func (c *composer) definesOther(s string) bool {
-	name, rest, ok := strings.Cut(strings.TrimPrefix(s, "`"), "`")
-	if !ok || !strings.HasPrefix(s, "`") || !(strings.HasPrefix(rest, " is ") || strings.HasPrefix(rest, " are ")) {
+	name, rest, ok := openingCode(s)
+	if !ok || !(strings.HasPrefix(rest, " is ") || strings.HasPrefix(rest, " are ")) {
 		return false
 	}
 	return c.mask(name) == 0
+}
+
+// openingCode is the code span s opens with ("`shared` emits …": shared)
+// and what follows it; ok is false when s does not open with one.
+func openingCode(s string) (name, rest string, ok bool) {
+	if !strings.HasPrefix(s, "`") {
+		return "", s, false
+	}
+	return strings.Cut(s[1:], "`")
 }
 
 func definitional(l string) bool {

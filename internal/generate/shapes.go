@@ -113,7 +113,7 @@ func (c *composer) group() ([]section, string, sectionKind) {
 	if c.sh != shapeHowto {
 		return nil, "", plainSections
 	}
-	steps := procedureAsked(strings.ToLower(c.question))
+	steps := c.stepsAsked
 	for ri := range min(2, len(c.pkg.Records)) {
 		sib := c.siblings(ri)
 		if len(sib) < 2 {

@@ -156,8 +156,8 @@ func (c *composer) meaning(lead *sent) *sent {
 		if s.kind != chunk.List || s.rec == lead.rec && s.block == lead.block || s.score <= 0 || len(s.text) > maxSupportBytes || directs(s.text) {
 			continue
 		}
-		name, _, ok := strings.Cut(strings.TrimPrefix(s.text, "`"), "`")
-		if !ok || !strings.HasPrefix(s.text, "`") || c.mask(name) == 0 || !hasWord(c.plain, plain(name)) {
+		name, _, ok := openingCode(s.text)
+		if !ok || c.mask(name) == 0 || !hasWord(c.plain, plain(name)) {
 			continue
 		}
 		if best == nil || s.score > best.score {

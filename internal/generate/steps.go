@@ -135,7 +135,7 @@ func (c *composer) listSteps(lead int) bool {
 		}
 		return false
 	}
-	if s.kind != chunk.List && !procedureAsked(strings.ToLower(c.question)) && s.block >= start {
+	if s.kind != chunk.List && !c.stepsAsked && s.block >= start {
 		return false
 	}
 	n := 0 // the steps quoted
