@@ -99,8 +99,14 @@ func TestComposerShapes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds sites with Hugo")
 	}
-	ask := func(t *testing.T, src, q string) (string, []string) {
+	// index is src built and indexed by the default engine, once for
+	// every question asked of it.
+	indexes := map[string]evidence.Engine{}
+	index := func(t *testing.T, src string) evidence.Engine {
 		t.Helper()
+		if ix, ok := indexes[src]; ok {
+			return ix
+		}
 		b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), src))
 		if err != nil {
 			t.Fatalf("hugo: %v\n%s", err, b.Output)
@@ -109,7 +115,12 @@ func TestComposerShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pkg := engines.Current().Index(c).Search(q, evidence.Budget{MaxRecords: 5})
+		indexes[src] = engines.Current().Index(c)
+		return indexes[src]
+	}
+	ask := func(t *testing.T, src, q string) (string, []string) {
+		t.Helper()
+		pkg := index(t, src).Search(q, evidence.Budget{MaxRecords: 5})
 		res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
@@ -216,15 +227,7 @@ func TestComposerShapes(t *testing.T) {
 			{"exampleSite", "What are the steps of the quickstart?", "Quickstart › Import the module (step 1 of 5)"},
 			{"testdata/retrieval/lighthouse", "how do I install the Lighthouse theme", "Installation › As a Git submodule (way 2 of 2)"},
 		} {
-			b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), tc.src))
-			if err != nil {
-				t.Fatalf("hugo: %v\n%s", err, b.Output)
-			}
-			c, err := corpus.LoadDir(os.DirFS(b.Public), "en")
-			if err != nil {
-				t.Fatal(err)
-			}
-			pkg := engines.Current().Index(c).Search(tc.q, evidence.Budget{MaxRecords: 5})
+			pkg := index(t, tc.src).Search(tc.q, evidence.Budget{MaxRecords: 5})
 			var titles []string
 			for _, r := range askInput(Question{Text: tc.q}, &pkg).Records {
 				titles = append(titles, r.Title)
