@@ -1382,3 +1382,34 @@ func TestComposerSettingListWhole(t *testing.T) {
 		t.Error("shortList")
 	}
 }
+
+// An upgrade guide's action opens by saying when it applies; the answer
+// goes on to what to do, in the item's next paragraph, or as the list of
+// actions after it, each action cut to its first sentence when the list
+// is too long to quote whole.
+func TestComposerPastScope(t *testing.T) {
+	page := [3]string{"/blog/release-2/", "Release 2 upgrade guide", `<h2 id="anchors">Anchor class actions</h2>
+<ul><li><p>Applies if your site uses <code>old-anchor</code>; for example, if you override <code>blocks/lead.html</code> or <code>blocks/section.html</code>.</p>
+<p>Rename <code>old-anchor</code> to <code>new-anchor</code>. See the notes.</p></li>
+<li><p>Scrolling: applies if you want smooth scrolling for in-page targets.</p></li></ul>`}
+	text := composeNow(t, "our blocks/section.html override still uses old-anchor, what should it be now?", page)
+	if !strings.Contains(text, "Rename `old-anchor` to `new-anchor`.") {
+		t.Errorf("the action after the scope is missing:\n%s", text)
+	}
+
+	long := strings.Repeat(" This keeps the build reproducible on every machine the team uses.", 4)
+	tools := [3]string{"/blog/tools/", "Tools upgrade guide", `<h2 id="node-actions">Node tools actions</h2>
+<p>Applies if your site runs PostCSS or Tailwind during the build.</p>
+<ul><li>Upgrade Node to the active LTS release.` + long + `</li>
+<li>Build locally and check for permission errors.` + long + `</li>
+<li>Install Tailwind as an npm package.` + long + `</li></ul>`}
+	text = composeNow(t, "upgrading the build tools on a site that runs PostCSS and Tailwind, what do I need to do", tools)
+	for _, want := range []string{"- Upgrade Node to the active LTS release.\n", "- Build locally and check for permission errors.\n", "- Install Tailwind as an npm package."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing action %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "reproducible") {
+		t.Errorf("actions not cut to their first sentence:\n%s", text)
+	}
+}

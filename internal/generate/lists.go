@@ -102,6 +102,11 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 		lines, n = compactRows(b.Text)
 		limit = 2 * c.maxBytes
 	}
+	// So is a list of items of several sentences each (an upgrade
+	// guide's actions, each with its reason), each item to its first.
+	if len(lines) > 0 && len(lines) <= maxTableRows && *size+n > limit && b.Kind == chunk.List {
+		lines, n = firstSentences(lines)
+	}
 	if len(lines) == 0 || len(lines) > 2*maxTableRows || len(lines) > maxTableRows && b.Kind != chunk.Table || *size+n > limit {
 		return false
 	}
@@ -109,6 +114,19 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 	c.writeLines(lines, b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text, rec)
 	*size += n
 	return true
+}
+
+// firstSentences is each of a list's lines cut to its first sentence,
+// and their length as quoted.
+func firstSentences(lines []string) (out []string, n int) {
+	for _, l := range lines {
+		if ss := sentences(l); len(ss) > 0 {
+			l = ss[0]
+		}
+		out = append(out, l)
+		n += 3 + len(l)
+	}
+	return out, n
 }
 
 // writeLines writes lines as a list, numbered when ordered, a paragraph

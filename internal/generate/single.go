@@ -56,6 +56,7 @@ func (c *composer) single(li int) {
 	}
 	c.add(lead.text, lead.rec)
 	size += len(lead.text)
+	li, lead, size, covered = c.pastScope(li, lead, size, covered)
 	lead, size, covered = c.goOn(li, lead, size, covered)
 	lead, size, covered, done := c.openingGoesOn(lead, size, covered)
 	if done {
@@ -385,6 +386,59 @@ func (c *composer) readFrom(li int) int {
 		}
 	}
 	return li
+}
+
+// pastScope goes on from a lead that only says when what follows applies
+// ("Applies if your site uses `td-offset-anchor` …", the way upgrade
+// guides open each action) to the action: the rest of its list item, or
+// the paragraph after it, which the answer then continues from. A list
+// of actions after it is quoted by the usual path, as the list a
+// paragraph introduces.
+func (c *composer) pastScope(li int, lead sent, size int, covered uint64) (int, sent, int, uint64) {
+	if !scopeOnly(lead.text) || li+1 >= len(c.sents) {
+		return li, lead, size, covered
+	}
+	next := &c.sents[li+1]
+	if next.rec != lead.rec {
+		return li, lead, size, covered
+	}
+	same := next.block == lead.block && (lead.kind != chunk.List || c.sameItem(&lead, next))
+	after := next.block == lead.block+1 && next.pos == 0 && next.kind == chunk.Paragraph && (lead.kind == chunk.List || c.lastOf(&lead))
+	if !same && !after || size+2+len(next.text) > c.maxBytes {
+		return li, lead, size, covered
+	}
+	sep := " "
+	if !same {
+		sep = "\n\n"
+	}
+	c.add(sep+next.text, next.rec)
+	return li + 1, *next, size + len(sep) + len(next.text), covered | next.mask
+}
+
+// scopeOnly: s only says when what follows applies ("Applies if your
+// project has YAML with unquoted `yes` …"); alone it answers nothing.
+func scopeOnly(s string) bool {
+	l := strings.ToLower(s)
+	if strings.Contains(l, ": ") || strings.HasSuffix(l, ":") {
+		return false // what to do follows in the sentence itself
+	}
+	for _, p := range [...]string{"applies if ", "applies to ", "applies when ", "applies only ", "this applies ", "only applies ", "only needed if ", "needed only if "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameItem: list sentences a and b, a before b in one list block, are of
+// one item.
+func (c *composer) sameItem(a, b *sent) bool {
+	for _, line := range strings.Split(c.pkg.Records[a.rec].Blocks[a.block].Text, "\n") {
+		if i := strings.Index(line, a.text); i >= 0 {
+			return strings.Contains(line[i+len(a.text):], b.text)
+		}
+	}
+	return false
 }
 
 // goOn writes the sentences that follow the lead in its block while they
