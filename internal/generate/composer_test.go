@@ -1413,3 +1413,15 @@ func TestComposerPastScope(t *testing.T) {
 		t.Errorf("actions not cut to their first sentence:\n%s", text)
 	}
 }
+
+// When a question says it is asked ("for now", "may … later", "still")
+// is not what it is about: a sentence sharing only those words does not
+// lead.
+func TestComposerWhenAskedWords(t *testing.T) {
+	card := [3]string{"/docs/cards/", "Card: textual content", `<p>You may say now is the time, and later we will live as one.</p>`}
+	lang := [3]string{"/docs/language/", "Multi-language support", `<p>If your site might be translated into other languages, consider putting your content in a language-specific subdirectory such as <code>content/en</code>.</p>`}
+	text := composeRanked(t, "our site is English only for now but may be translated later, where should the content live?", []string{"/docs/cards/", "/docs/language/"}, card, lang)
+	if !strings.HasPrefix(text, "If your site might be translated") {
+		t.Errorf("lead:\n%s", text)
+	}
+}

@@ -60,6 +60,9 @@ func (c *composer) maskOf(s string) uint64 {
 var scaffold = map[string]bool{
 	"have": true, "has": true, "had": true, "should": true, "would": true, "could": true, "must": true,
 	"want": true, "please": true, "possible": true, "only": true, "just": true, "really": true, "actually": true,
+	// when it is asked ("for now", "still", "again") is not what
+	"may": true, "might": true, "now": true, "later": true, "still": true, "again": true, "anymore": true,
+	"currently": true, "yet": true, "ever": true, "also": true,
 }
 
 // camelParts is s followed, when it holds camelCase identifiers, by
