@@ -239,7 +239,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.code = make([]uint64, len(pkg.Records))
 	c.own = make([]uint64, len(pkg.Records))
 	if c.sh == shapeHowto {
-		if t := evidence.Terms(asked); len(t) > 0 {
+		if t := evidence.Terms(request(asked)); len(t) > 0 {
 			c.polarity = polarity[stem(t[0])]
 			if i, ok := slices.BinarySearch(c.terms, stem(t[0])); ok && len(c.terms) > 1 {
 				c.verb = 1 << uint(i)

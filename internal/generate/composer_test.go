@@ -1425,3 +1425,27 @@ func TestComposerWhenAskedWords(t *testing.T) {
 		t.Errorf("lead:\n%s", text)
 	}
 }
+
+// A how-to that tells its situation first ("my primary colour has poor
+// contrast in dark mode, how do I get a lighter variant") is asked by
+// its request: the sentence doing what is requested leads, not one
+// naming the situation's first word.
+func TestComposerRequestAfterSituation(t *testing.T) {
+	page := [3]string{"/docs/colors/", "Colors", `<h2 id="contrast">Color contrast</h2>
+<p>The primary color is used for links and buttons, and its contrast in dark mode matters.</p>
+<p>To get a lighter variant automatically, set <code>$lighten-amount</code> in your project's variables file:</p>
+<pre><code class="language-scss">$lighten-amount: 28%;</code></pre>`}
+	text := composeNow(t, "my primary colour has poor contrast in dark mode, how do I get a lighter variant automatically", page)
+	if !strings.HasPrefix(text, "To get a lighter variant") {
+		t.Errorf("lead:\n%s", text)
+	}
+	for q, want := range map[string]string{
+		"the TOC marks a heading too late while I scroll, can I make it switch earlier?": "switch earlier?",
+		"docs pulled from a submodule, how do I make View page source go to that repo":   "View page source go to that repo",
+		"how do I deploy the site": "how do I deploy the site",
+	} {
+		if got := request(q); got != want {
+			t.Errorf("request(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

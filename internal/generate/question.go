@@ -170,3 +170,29 @@ func unframed(v string) string {
 	}
 	return v
 }
+
+// request is the part of a how-to that asks, after the situation a
+// reader tells first ("the table of contents marks a heading as active
+// too late while I scroll, can I make it switch earlier?" asks to
+// "make it switch earlier"); the whole question when it tells none. A
+// verb of no meaning of its own ("make it switch") gives way to the
+// next word.
+func request(q string) string {
+	l := strings.ToLower(q)
+	at := -1
+	for _, m := range [...]string{", how do i ", ", how can i ", ", can i ", ", how to ", ", how do we ", ", how can we ", ", can we ", ", what do i ", ", what should i ", "; how do i ", " - how do i "} {
+		if i := strings.LastIndex(l, m); i > at {
+			at = i + len(m)
+		}
+	}
+	if at < 0 {
+		return q
+	}
+	r := q[at:]
+	for _, v := range [...]string{"make it ", "make them ", "get it to ", "get them to ", "have it ", "have them ", "make "} {
+		if strings.HasPrefix(strings.ToLower(r), v) {
+			return r[len(v):]
+		}
+	}
+	return r
+}
