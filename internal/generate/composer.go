@@ -239,7 +239,11 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.code = make([]uint64, len(pkg.Records))
 	c.own = make([]uint64, len(pkg.Records))
 	if c.sh == shapeHowto {
-		if t := evidence.Terms(request(asked)); len(t) > 0 {
+		t := evidence.Terms(request(asked))
+		for len(t) > 1 && vague[t[0]] {
+			t = t[1:] // "use our own logo": what is done to the logo is the point
+		}
+		if len(t) > 0 {
 			c.polarity = polarity[stem(t[0])]
 			if i, ok := slices.BinarySearch(c.terms, stem(t[0])); ok && len(c.terms) > 1 {
 				c.verb = 1 << uint(i)

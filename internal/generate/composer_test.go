@@ -1449,3 +1449,34 @@ func TestComposerRequestAfterSituation(t *testing.T) {
 		}
 	}
 }
+
+// A how-to opening with a verb that says nothing ("use a custom layout")
+// is weighed by the word after it, and a reader's "top bar" is the
+// page's navbar.
+func TestComposerVagueVerbAndNavbar(t *testing.T) {
+	for q, want := range map[string]string{
+		"use a custom layout for one page": "custom",
+		"make the navbar taller":           "navbar",
+		"hide the sidebar":                 "hide",
+		"the docs are in a submodule, how do I use a different repo for edit links": "different",
+	} {
+		pkg := v3(t, [3]string{"/docs/", "Docs", "<p>The docs use a custom layout, a navbar and a sidebar.</p>"}).Search(q, evidence.Budget{})
+		c := newComposer(q, &pkg, DefaultComposeBytes)
+		got := ""
+		for i, term := range c.terms {
+			if c.verb == 1<<uint(i) {
+				got = term
+			}
+		}
+		if got != want {
+			t.Errorf("%q: doing word %q, want %q", q, got, want)
+		}
+	}
+	search := [3]string{"/docs/search/", "Search", `<p>By default, the search box appears in the top navigation bar and at the top of the sidebar.</p>`}
+	logo := [3]string{"/docs/logo/", "Logos", `<p>By default, the site shows the theme logo at the start of the navbar.</p>
+<p>If you don't want a logo to appear in the navbar, set the site parameter <code>navbar_logo</code> to <code>false</code>.</p>`}
+	text := composeRanked(t, "remove the logo from the top bar completely", []string{"/docs/search/", "/docs/logo/"}, search, logo)
+	if !strings.Contains(text, "logo") || strings.Contains(text, "search box") {
+		t.Errorf("top bar: %s", text)
+	}
+}

@@ -160,7 +160,13 @@ var phrasal = strings.NewReplacer(
 	"turn off", "disable", "Turn off", "disable", "switch off", "disable", "Switch off", "disable",
 	"turn on", "enable", "Turn on", "enable", "switch on", "enable", "Switch on", "enable",
 	"get rid of", "remove", "Get rid of", "remove", "set up", "configure", "Set up", "configure",
+	"top bar", "navbar", "top nav bar", "navbar", "nav bar", "navbar",
 )
+
+// vague: verbs a how-to can open with that say nothing of what is done
+// ("use our own logo", "make the navbar taller", "get the sidebar to
+// fold"); the word after them is the doing.
+var vague = map[string]bool{"use": true, "make": true, "get": true, "let": true, "do": true, "need": true}
 
 // synonym maps the stems of the verbs docs and readers use for one
 // action to one of them: a reader asks to "change" what the page says
