@@ -1480,3 +1480,19 @@ func TestComposerVagueVerbAndNavbar(t *testing.T) {
 		t.Errorf("top bar: %s", text)
 	}
 }
+
+// How a guide ends ("Open http://localhost:1313 in your web browser to
+// load the user guide", "Press Ctrl + C to stop") does not lead a how-to
+// though it names what is asked; what the guide does does.
+func TestComposerLastStepDoesNotLead(t *testing.T) {
+	page := [3]string{"/docs/contributing/", "Contributing", `<h2 id="preview">Preview the user guide locally</h2>
+<p>Docsy comes with a Dockerfile to run the server locally with Docker.</p>
+<pre><code class="language-sh">docker build -t docsy/user-guide .</code></pre>
+<pre><code class="language-sh">docker run -p 1313:1313 docsy/user-guide</code></pre>
+<p>Open http://localhost:1313 in your web browser to load the docsy user guide.</p>
+<p>Press Ctrl + C to stop the container.</p>`}
+	text := composeNow(t, "preview my edits to the docsy user guide locally", page)
+	if strings.HasPrefix(text, "Open http") || strings.HasPrefix(text, "Press Ctrl") {
+		t.Errorf("a last step leads:\n%s", text)
+	}
+}

@@ -156,6 +156,9 @@ func (c *composer) score(s *sent) int {
 		if directs(s.text) {
 			sc += 8
 		}
+		if lastStep(l) && s.mask&c.verb == 0 {
+			sc -= 20 // "Open http://localhost:1313 in your web browser …": how a guide ends, not how it goes
+		}
 		if c.polarity != 0 && polarity[stem(doing(l))] == -c.polarity {
 			sc -= 16 // "To disable breadcrumbs …" does the opposite of "show the breadcrumb"
 		}
@@ -365,4 +368,15 @@ func doing(l string) string {
 		l = r
 	}
 	return firstWord(l)
+}
+
+// lastStep: l (lower case) is how a guide ends rather than what it does:
+// looking at the result in a browser, stopping the server.
+func lastStep(l string) bool {
+	for _, d := range [...]string{"in your web browser", "in your browser", "press ctrl", "ctrl + c", "ctrl+c"} {
+		if strings.Contains(l, d) {
+			return true
+		}
+	}
+	return false
 }
