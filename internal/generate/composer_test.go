@@ -1496,3 +1496,18 @@ func TestComposerLastStepDoesNotLead(t *testing.T) {
 		t.Errorf("a last step leads:\n%s", text)
 	}
 }
+
+// "Stop … listing" is done by the instruction that hides ("To display no
+// links at all, …"), in other words than the question's, not by the
+// default it changes nor the instruction that shows another list.
+func TestComposerStopIsDoneByHiding(t *testing.T) {
+	page := [3]string{"/docs/content/", "Adding content", `<p>Docs are Markdown files.</p>
+<h2 id="landing">Docs section landing pages</h2>
+<p>By default a section landing page uses a layout that adds a formatted list of links to the pages in the section, with their descriptions.</p>
+<p>To display a simple bulleted list of links to the section's pages instead, specify <code>simple_list: true</code> in the landing page's front matter.</p>
+<p>To display no links at all, specify <code>no_list: true</code> in the landing page's front matter.</p>`}
+	text := composeNow(t, "stop my section landing page from listing its child pages", page)
+	if !strings.HasPrefix(text, "To display no links at all") {
+		t.Errorf("lead:\n%s", text)
+	}
+}

@@ -159,7 +159,9 @@ func (c *composer) score(s *sent) int {
 		if lastStep(l) && s.mask&c.verb == 0 {
 			sc -= 20 // "Open http://localhost:1313 in your web browser …": how a guide ends, not how it goes
 		}
-		if c.polarity != 0 && polarity[stem(doing(l))] == -c.polarity {
+		if d := direction(l); c.polarity < 0 && d == c.polarity && s.mask&c.verb == 0 {
+			sc += 10 // does what is asked in other words ("To display no links at all" for "stop … listing")
+		} else if c.polarity != 0 && d == -c.polarity {
 			sc -= 16 // "To disable breadcrumbs …" does the opposite of "show the breadcrumb"
 		}
 		sc += c.purpose(l)
@@ -359,6 +361,20 @@ func outsideParens(s string) string {
 var polarity = map[string]int{
 	"enabl": 1, "show": 1, "add": 1, "includ": 1, "start": 1, "open": 1, "install": 1, "activat": 1,
 	"disabl": -1, "hide": -1, "remov": -1, "exclud": -1, "stop": -1, "clos": -1, "uninstall": -1, "deactivat": -1,
+}
+
+// direction is an instruction's polarity: its verb's, turned over by a
+// "no" after it ("To display no links at all" hides them).
+func direction(l string) int {
+	d := polarity[stem(doing(l))]
+	if d != 0 {
+		l, _ = strings.CutPrefix(l, "to ")
+		_, rest, _ := strings.Cut(l, " ")
+		if w := firstWord(rest); w == "no" || w == "nothing" || w == "none" {
+			d = -d
+		}
+	}
+	return d
 }
 
 // doing is the verb an instruction opens with: its first word, or the
