@@ -1511,3 +1511,24 @@ func TestComposerStopIsDoneByHiding(t *testing.T) {
 		t.Errorf("lead:\n%s", text)
 	}
 }
+
+// Steps whose headings carry their numbers ("1. Image fingerprints",
+// "Step 2: Taxonomy files") are numbered once.
+func TestComposerStepHeadingsNumberedOnce(t *testing.T) {
+	for h, want := range map[string]string{
+		"1. Image fingerprints": "Image fingerprints", "Step 2: Taxonomy files": "Taxonomy files",
+		"10) Rename": "Rename", "2026 plans": "2026 plans", "3.5 GB limit": "3.5 GB limit", "Install": "Install",
+	} {
+		if got := unnumbered(h); got != want {
+			t.Errorf("unnumbered(%q) = %q, want %q", h, got, want)
+		}
+	}
+	page := [3]string{"/blog/upgrade/", "Upgrade guide", `<h2 id="changes">Check for required changes</h2>
+<h3 id="one">1. Image fingerprints</h3><p>Skip this step if your styles use no cover images.</p>
+<h3 id="two">2. Taxonomy files</h3><p>Move your taxonomy layouts.</p>
+<h3 id="three">3. Layout rename</h3><p>Rename content.html.</p>`}
+	text := composeNow(t, "what are the steps to check for required changes after the upgrade", page)
+	if !strings.Contains(text, "1. Image fingerprints") || strings.Contains(text, "1. 1.") || strings.Contains(text, "2. 2.") {
+		t.Errorf("steps:\n%s", text)
+	}
+}

@@ -183,7 +183,7 @@ func (c *composer) group() ([]section, string, sectionKind) {
 // sentence that says something on its own, if short.
 func (c *composer) sectionLine(rec int) string {
 	r := &c.pkg.Records[rec]
-	line := r.Headings[len(r.Headings)-1]
+	line := unnumbered(r.Headings[len(r.Headings)-1])
 	for i := range c.sents {
 		s := &c.sents[i]
 		if s.rec != rec || s.kind == chunk.Table {
@@ -199,6 +199,27 @@ func (c *composer) sectionLine(rec int) string {
 		break
 	}
 	return line
+}
+
+// unnumbered is a step's heading without the number it carries ("1.
+// Image fingerprints", "Step 2: Build"), as the answer numbers steps
+// itself.
+func unnumbered(h string) string {
+	t := h
+	if r, ok := strings.CutPrefix(t, "Step "); ok {
+		t = r
+	}
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+1 >= len(t) || !strings.ContainsRune(".):", rune(t[i])) || t[i+1] != ' ' {
+		return h // no number, or one that is part of the heading ("3.5 GB limit")
+	}
+	if r := strings.TrimLeft(t[i+1:], " "); r != "" {
+		return r
+	}
+	return h
 }
 
 // firstCode is a section's first code block that fits, with the sentence
@@ -294,7 +315,7 @@ func (c *composer) procedure(sib []section, parent string) {
 	c.add("The steps ("+parent+"):", first)
 	for i, x := range sib {
 		if x.rec < 0 {
-			c.add("\n"+itoa(i+1)+". "+x.heading, first)
+			c.add("\n"+itoa(i+1)+". "+unnumbered(x.heading), first)
 			continue
 		}
 		c.add("\n"+itoa(i+1)+". "+c.sectionLine(x.rec), x.rec)
