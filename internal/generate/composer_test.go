@@ -1532,3 +1532,23 @@ func TestComposerStepHeadingsNumberedOnce(t *testing.T) {
 		t.Errorf("steps:\n%s", text)
 	}
 }
+
+// A step that introduces sub-steps ("In the Deploy settings page:") is
+// followed by the one sub-step the question singles out (the build
+// command for a site using the theme as a git submodule), not by none.
+func TestComposerSubStepAsked(t *testing.T) {
+	page := [3]string{"/docs/netlify/", "Deployment on Netlify", `<p>Netlify serves your site from your Git provider.</p>
+<p>Once you're logged in:</p>
+<ol><li>Click New site from Git.</li>
+<li>Choose your site repo from your list of repos.</li>
+<li>In the Deploy settings page:<ol>
+<li>If you are using the theme as a Git submodule, specify <code>git submodule update -f --init &amp;&amp; hugo</code>. You need this so that Netlify gets the theme.</li>
+<li>If you are using the theme as a Hugo module, you can just specify <code>hugo</code>.</li>
+<li>Click Show advanced.</li></ol></li>
+<li>Click Deploy site.</li></ol>`}
+	text := composeNow(t, "steps to deploy my site on Netlify when the theme is a git submodule", page)
+	want := "3. In the Deploy settings page:\n   - If you are using the theme as a Git submodule, specify `git submodule update -f --init && hugo`.\n4. Click Deploy site."
+	if !strings.Contains(text, want) {
+		t.Errorf("want %q in:\n%s", want, text)
+	}
+}

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
@@ -13,8 +14,9 @@ import (
 
 // step is one numbered item of a record's ordered lists.
 type step struct {
-	text string
-	code int // the code block that follows the step, -1 when none
+	text   string
+	code   int      // the code block that follows the step, -1 when none
+	nested []string // its sub-items, each as listItem has it
 }
 
 // orderedItem is a top-level item of an ordered list ("3. Run …"); ""
@@ -42,6 +44,8 @@ blocks:
 						start = bi
 					}
 					out = append(out, step{text: t, code: -1})
+				} else if n := len(out); n > 0 && strings.HasPrefix(line, " ") {
+					out[n-1].nested = append(out[n-1].nested, strings.TrimSpace(listItem(line)))
 				}
 			}
 		case b.Kind == chunk.Code:
@@ -210,6 +214,10 @@ func (c *composer) writeSteps(rec int, all []step, sep string) {
 		fenced = false
 		c.add(sep+itoa(n)+". "+first, rec)
 		prose += len(first) + 4
+		if sub := c.subStep(st, first); sub != "" && prose+len(sub) <= c.maxBytes {
+			c.add("\n   - "+sub, rec)
+			prose += len(sub) + 6
+		}
 		if st.code >= 0 {
 			b := c.pkg.Records[rec].Blocks[st.code]
 			if code+len(b.Text) <= maxComposeCode && !c.quotedCode(b.Text) {
@@ -219,6 +227,40 @@ func (c *composer) writeSteps(rec int, all []step, sep string) {
 			}
 		}
 	}
+}
+
+// subStep is, for a step that introduces sub-steps ("In the Deploy
+// settings page:"), the one of them that speaks to what the question
+// asks beyond the steps' page (the build command "If you are using
+// Docsy as a Git submodule, …" for "deploy … when the theme is a git
+// submodule"), to its first sentence; "" when none does.
+func (c *composer) subStep(st step, line string) string {
+	if !strings.HasSuffix(line, ":") {
+		return ""
+	}
+	// What it speaks to: question words the answer does not hold yet, nor
+	// any other sub-step, nor a verb of no meaning.
+	said := c.mask(c.out.prose()) | c.mask("use make get let do need")
+	masks := make([]uint64, len(st.nested))
+	for i, n := range st.nested {
+		masks[i] = c.mask(n)
+	}
+	best, most := "", 0
+	for i, n := range st.nested {
+		var others uint64
+		for j, m := range masks {
+			if j != i {
+				others |= m
+			}
+		}
+		if k := bits.OnesCount64(masks[i] &^ said &^ others); k > most && n != "" && quotable(n) {
+			best, most = n, k
+		}
+	}
+	if ss := sentences(best); len(ss) > 0 && len(ss[0]) <= maxSupportBytes {
+		return ss[0]
+	}
+	return ""
 }
 
 // afterSteps answers with a lead that names steps of the numbered list

@@ -42,6 +42,17 @@ func (c *composed) add(text string, id string) {
 	c.size += len(text)
 }
 
+// prose is the answer's text outside its code blocks.
+func (c *composed) prose() string {
+	var b strings.Builder
+	for _, ev := range c.deltas {
+		if !strings.Contains(ev.Delta, "```") {
+			b.WriteString(ev.Delta)
+		}
+	}
+	return b.String()
+}
+
 // prepend puts text before everything written so far.
 func (c *composed) prepend(text string, id string) {
 	c.deltas = append([]Event{{Delta: text, Sources: []string{id}}}, c.deltas...)
