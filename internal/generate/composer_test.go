@@ -1552,3 +1552,17 @@ func TestComposerSubStepAsked(t *testing.T) {
 		t.Errorf("want %q in:\n%s", want, text)
 	}
 }
+
+// "Should I A or B?" weighs two options: it is answered by what the docs
+// say of choosing, not by the steps of one ("from scratch" does not make
+// it a procedure).
+func TestComposerShouldIAOrB(t *testing.T) {
+	page := [3]string{"/docs/scratch/", "Start a site from scratch", `<p>The simplest approach to creating a site is copying our example site. However, if you're an experienced Hugo user, you may prefer to create a new site from scratch.</p>
+<h2 id="skeleton">Create your new skeleton project</h2><p>Run <code>hugo new site my-site</code>.</p>
+<h2 id="import">Import the theme module</h2><p>Run <code>hugo mod get</code>.</p>
+<h2 id="preview">Preview your site</h2><p>Run <code>hugo server</code>.</p>`}
+	text := composeNow(t, "should I start from the example site or from scratch?", page)
+	if !strings.HasPrefix(text, "The simplest approach") || strings.Contains(text, "The steps") {
+		t.Errorf("choice:\n%s", text)
+	}
+}

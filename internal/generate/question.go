@@ -28,6 +28,10 @@ func classify(q string, c *composer) (shape, uint64) {
 		return c.all
 	}
 	switch {
+	case has("should i ", "should we ", "do i ", "is it better to ") && strings.Contains(l, " or "):
+		// "should I start from the example site or from scratch": a
+		// choice between two, weighed, not the steps of either.
+		return shapeCompare, c.all
 	case procedureAsked(l):
 		return shapeHowto, c.all
 	case errorLike(q):
