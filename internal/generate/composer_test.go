@@ -1566,3 +1566,16 @@ func TestComposerShouldIAOrB(t *testing.T) {
 		t.Errorf("choice:\n%s", text)
 	}
 }
+
+// A section that undoes the others ("Disabling search") is no step of
+// doing it.
+func TestComposerStepsWithoutUndoing(t *testing.T) {
+	page := [3]string{"/docs/search/", "Search", `<h2 id="gcse">Configure search with a custom engine</h2><p>You can use a custom search engine.</p>
+<h3 id="setting-up">Setting up site search</h3><p>Create a search engine on the engine's site.</p>
+<h3 id="adding">Adding the search page</h3><p>Add a page with <code>layout: search</code>.</p>
+<h3 id="disabling">Disabling the search</h3><p>Remove the engine ID from your config.</p>`}
+	text := composeNow(t, "set up the custom search engine on my site, step by step", page)
+	if !strings.Contains(text, "2. Adding the search page") || strings.Contains(text, "Disabling") {
+		t.Errorf("steps:\n%s", text)
+	}
+}

@@ -174,9 +174,27 @@ func (c *composer) group() ([]section, string, sectionKind) {
 		if n > 2 {
 			name = r.Headings[n-2]
 		}
+		if kind == stepSections && c.polarity >= 0 {
+			sib = undoing(sib) // "Disabling GCSE search" is no step of setting it up
+		}
 		return sib, name, kind
 	}
 	return nil, "", plainSections
+}
+
+// undoing is steps without those that undo what the others do (a
+// heading that disables, removes or uninstalls), while two or more stay.
+func undoing(sib []section) []section {
+	var kept []section
+	for _, x := range sib {
+		if direction(strings.ToLower(x.heading)) >= 0 {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) < 2 {
+		return sib
+	}
+	return kept
 }
 
 // sectionLine is a section's line in a list: its heading and its first
