@@ -54,8 +54,7 @@ var synonymsUI = map[string][]string{
 	"callout":    {"alert", "admonition"},
 	"admonition": {"callout", "alert"},
 	// Collapsing parts of a page or a menu.
-	"collapse":    {"collapsible", "foldable"},
-	"collapsible": {"foldable", "collapse"},
+	"collapse": {"foldable", "fold"},
 	// Other names for the same thing.
 	"night mode": {"dark"},
 	"typeface":   {"font"},
