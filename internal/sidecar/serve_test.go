@@ -320,7 +320,7 @@ func TestServeEngine(t *testing.T) {
 	for _, tt := range []struct {
 		engine string
 		status int
-	}{{"", 200}, {`,"engine":"askplane.bm25/4"`, 200}, {`,"engine":"askplane.bm25/3"`, 200}, {`,"engine":"askplane.bm25/2"`, 200}, {`,"engine":"askplane.bm25/1"`, 422}} {
+	}{{"", 200}, {`,"engine":"askplane.bm25/4"`, 200}, {`,"engine":"askplane.bm25/5"`, 200}, {`,"engine":"askplane.bm25/3"`, 200}, {`,"engine":"askplane.bm25/2"`, 200}, {`,"engine":"askplane.bm25/1"`, 422}} {
 		cfg, err := Decode([]byte(`{"sites":[{"site":` + testSite("docs", "docs-public") + `,"public":"` + pub + `","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET"` + tt.engine + `}]}`))
 		if err != nil {
 			t.Fatal(err)
