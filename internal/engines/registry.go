@@ -58,9 +58,9 @@ func (e *Engine) Digest() string { return e.digest }
 // package), and shared protocol code (NFKC key normalization, ECMAScript
 // string spelling), which has conformance vectors of its own under
 // testdata/ and is bound by them rather than by this manifest.
-// bm25v5 is askplane.bm25/5: askplane.bm25/4 with a larger synonym
-// table, bm25/4's and the general words readers type for parts of a
-// site's interface (index5.go, synonyms5.go).
+// bm25v5 is askplane.bm25/5, the default: askplane.bm25/4 with a larger
+// synonym table, bm25/4's and the general words readers type for parts
+// of a site's interface (index5.go, synonyms5.go).
 var bm25v5 = Engine{
 	ID: evidence.EngineID5,
 	Sources: []string{
@@ -98,7 +98,7 @@ var bm25v5 = Engine{
 	Index: func(c *corpus.Corpus) evidence.Engine { return evidence.NewIndex5(c) },
 }
 
-// bm25v4 is askplane.bm25/4, the default: askplane.bm25/3's analysis,
+// bm25v4 is askplane.bm25/4: askplane.bm25/3's analysis,
 // corpus and packages, with a question's words also found in their
 // synonyms (synonyms4.go) and a bonus for the sections whose own heading
 // names what is asked (index4.go).
@@ -251,7 +251,7 @@ func loadChunk1(raw []byte, version string) (*corpus.Corpus, error) {
 // retained lists every engine this binary can replay, current first: the
 // order in which historical replay tries them. A new engine goes first
 // (it becomes Current); the ones it replaces stay, after it.
-var retained = []*Engine{&bm25v4, &bm25v5, &bm25v3, &bm25v2, &bm25v1}
+var retained = []*Engine{&bm25v5, &bm25v4, &bm25v3, &bm25v2, &bm25v1}
 
 // MaxRetained bounds the catalogue; replay tries at most two engines of
 // it for one link.
