@@ -58,7 +58,7 @@ var synonymsUI = map[string][]string{
 	// Other names for the same thing.
 	"night mode": {"dark"},
 	"typeface":   {"font"},
-	"screenshot": {"image", "screenshots"},
+	"screenshot": {"image"},
 	"homepage":   {"home", "landing"},
 	"landing":    {"home", "homepage"},
 	"toc":        {"contents"},
