@@ -302,12 +302,12 @@ func TestOddQuestions(t *testing.T) {
 
 // An engine id stands for one chunker version (see EngineID): changing
 // either alone fails here. askplane.bm25/1 and /2 read with the frozen
-// askplane.chunk/1, askplane.bm25/3 and /4 with the current chunker.
+// askplane.chunk/1, askplane.bm25/3, /4 and /5 with the current chunker.
 func TestEngineChunker(t *testing.T) {
 	if EngineID != "askplane.bm25/1" || EngineID2 != "askplane.bm25/2" || chunk1.Version != "askplane.chunk/1" {
 		t.Fatalf("engines %s and %s with chunker %s: their chunker is frozen", EngineID, EngineID2, chunk1.Version)
 	}
-	if EngineID3 != "askplane.bm25/3" || EngineID4 != "askplane.bm25/4" || chunk.Version != "askplane.chunk/2" {
-		t.Fatalf("engines %s and %s with chunker %s: a new chunker needs a new engine id", EngineID3, EngineID4, chunk.Version)
+	if EngineID3 != "askplane.bm25/3" || EngineID4 != "askplane.bm25/4" || EngineID5 != "askplane.bm25/5" || chunk.Version != "askplane.chunk/2" {
+		t.Fatalf("engines %s, %s and %s with chunker %s: a new chunker needs a new engine id", EngineID3, EngineID4, EngineID5, chunk.Version)
 	}
 }
