@@ -32,8 +32,8 @@ func TestQuestionFiles(t *testing.T) {
 			{"docsy-blind3-en.json", 40}, {"docsy-blind4-en.json", 40}, {"docsy-blind5-en.json", 40},
 			{"docsy-blind6-en.json", 40},
 			{"docsy-blind7-en.json", 40},
-			{"docsy-blind9-en.json", 40},
 			{"docsy-blind8-en.json", 40},
+			{"docsy-blind9-en.json", 40},
 		}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
