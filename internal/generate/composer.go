@@ -171,6 +171,11 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 		c.unsure()
 		return &c.out
 	}
+	if d := c.detail(lead); d >= 0 {
+		if c.single(d); len(c.out.deltas) > 0 {
+			return &c.out
+		}
+	}
 	if c.listSteps(lead) {
 		return &c.out
 	}

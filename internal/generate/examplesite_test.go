@@ -270,6 +270,13 @@ func TestComposerShapes(t *testing.T) {
 		if strings.Contains(text, "The steps") {
 			t.Errorf("another task's sections as steps:\n%s", text)
 		}
+		// A question about an aside of a guide gets the aside, not the
+		// guide from its start.
+		text, _ = ask(t, docsy, "hugo deploy only uploads changed files, how do I force it to upload everything")
+		order(t, text, "In particular, you may find the `--maxDeletes int` option or the `--force` option (which forces upload of all files) useful.")
+		if strings.Contains(text, "create your S3 bucket") {
+			t.Errorf("the guide from its start:\n%s", text)
+		}
 	})
 
 	t.Run("unsure", func(t *testing.T) {

@@ -115,6 +115,36 @@ func stepLine(item string) string {
 	return ss[0]
 }
 
+// detail is, for a how-to the lead would answer with a whole guide
+// (its record is a numbered guide) but which does not ask for the steps,
+// the sentence of that record outside its steps holding two or more of
+// the question's words that neither the lead nor its headings hold
+// ("… the `--force` option (which forces upload of all files)" for
+// "hugo deploy only uploads changed files, how do I force it to upload
+// everything"): a question about an aside of a guide gets that aside,
+// not the guide from its start; -1 when no sentence does.
+func (c *composer) detail(li int) int {
+	s := &c.sents[li]
+	if c.sh != shapeHowto || c.stepsAsked {
+		return -1
+	}
+	if all, _ := c.steps(s.rec, 3); all == nil {
+		return -1
+	}
+	rest := c.all &^ (s.mask | s.heads)
+	best, most := -1, 1
+	for i := range c.sents {
+		t := &c.sents[i]
+		if t.rec != s.rec || i == li || t.kind == chunk.List || t.score <= 0 || strings.HasSuffix(t.text, "?") {
+			continue // a step itself is answered by the guide
+		}
+		if k := bits.OnesCount64(t.mask & rest); k > most {
+			best, most = i, k
+		}
+	}
+	return best
+}
+
 // listSteps composes a how-to whose lead is one step of a numbered guide:
 // the page's opening sentence when it speaks to the question, then the
 // steps, at most maxSteps, each its first sentence, and the code after a
