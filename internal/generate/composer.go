@@ -137,6 +137,7 @@ type composer struct {
 	named      string            // a definition's subject as asked ("docsy" of "what is Docsy")
 	head       uint64            // the terms of the thing a definition asks about within something else ("skin" of "a skin in Docsy's semantic class design")
 	restated   []bool            // per record: its own heading is the question
+	release    string            // a version number the question names ("0.14")
 	maxBytes   int
 	out        composed
 }
@@ -202,6 +203,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		strings.Contains(l, " are there") || pluralAsked(l) ||
 		strings.HasPrefix(l, "ways to ") || strings.HasPrefix(l, "ways of ") || strings.HasPrefix(l, "options for ") || strings.Contains(l, "different ways")
 	c.plain = plain(question)
+	c.release = releaseIn(question)
 	v := c.plain
 	if c.errCode == "" {
 		v = unframed(v) // an error code keeps its question's shape: errors are answered by when they are given

@@ -1579,3 +1579,20 @@ func TestComposerStepsWithoutUndoing(t *testing.T) {
 		t.Errorf("steps:\n%s", text)
 	}
 }
+
+// A question naming a release ("for the 0.16 upgrade") is answered from
+// that release's notes ("Release 0.16.0 report and upgrade guide") over
+// a guide that shares its other words.
+func TestComposerNamedRelease(t *testing.T) {
+	guide := [3]string{"/docs/install/", "Other setup options", `<p>When the theme lives in themes/theme as a Git submodule, add it as a theme in your hugo.yaml, for example with <code>theme: theme</code>.</p>`}
+	release := [3]string{"/blog/0.16.0/", "Release 0.16.0 report and upgrade guide", `<p>Change the theme path in hugo.yaml: use <code>theme: theme/theme</code>.</p>`}
+	text := composeRanked(t, "the theme lives in themes/theme as a git submodule, what do I change in hugo.yaml for the 0.16 upgrade", []string{"/docs/install/", "/blog/0.16.0/"}, guide, release)
+	if !strings.HasPrefix(text, "Change the theme path") {
+		t.Errorf("lead:\n%s", text)
+	}
+	for q, want := range map[string]string{"Docsy 0.13 site won't build with Hugo 0.152.1": "0.13", "since 0.14.2 the code blocks look different": "0.14.2", "how do I upgrade": ""} {
+		if got := releaseIn(q); got != want {
+			t.Errorf("releaseIn(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

@@ -72,6 +72,9 @@ func (c *composer) score(s *sent) int {
 		sc += 24 // its section's heading is the question ("What is Docsy?", "A fact has no phrasing of its own")
 	}
 	sc -= 6 * s.rec // the engine's ranking
+	if c.release != "" && c.namesRelease(s.rec) {
+		sc += 12 // from the release the question names
+	}
 	if c.aside(s.rec) {
 		sc -= 10 // a blog post or release note: an aside, where the docs are the reference
 		if c.sh == shapeHowto {
@@ -395,4 +398,30 @@ func lastStep(l string) bool {
 		}
 	}
 	return false
+}
+
+// namesRelease: rec's title or headings name the release the question
+// names ("Release 0.14.0 report" for "since upgrading to Docsy 0.14").
+func (c *composer) namesRelease(rec int) bool {
+	r := &c.pkg.Records[rec]
+	for _, h := range append([]string{r.Title}, r.Headings...) {
+		for _, w := range strings.FieldsFunc(h, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ',' || r == 'v' }) {
+			if w == c.release || strings.HasPrefix(w, c.release+".") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// releaseIn is the first version number a question names ("0.14" of
+// "since upgrading to Docsy 0.14"), "" when it names none.
+func releaseIn(q string) string {
+	for _, w := range strings.FieldsFunc(q, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.') }) {
+		w = strings.Trim(w, ".")
+		if strings.Count(w, ".") >= 1 && w[0] >= '0' && w[0] <= '9' {
+			return w
+		}
+	}
+	return ""
 }
