@@ -1596,3 +1596,17 @@ func TestComposerNamedRelease(t *testing.T) {
 		}
 	}
 }
+
+// Of a section's lists, a "which …" question gets the one whose
+// introduction says what is asked, not the first one.
+func TestComposerListThatSpeaks(t *testing.T) {
+	page := [3]string{"/docs/look/", "Look and feel", `<h2 id="code-styles">Light/dark code styles</h2>
+<p>To enable code styles that are compatible with color modes, complete these setup steps:</p>
+<ol><li>Ensure that <code>noClasses</code> is false in your project config.</li><li>Import the dark styles in your project file.</li></ol>
+<p>The default Chroma styles for light and dark modes are:</p>
+<ul><li>friendly for light mode</li><li>native for dark mode</li></ul>`}
+	text := composeNow(t, "which Chroma styles does the theme use for code blocks in light and in dark mode?", page)
+	if !strings.HasPrefix(text, "The default Chroma styles for light and dark modes are:\n\n- friendly for light mode\n- native for dark mode") {
+		t.Errorf("list:\n%s", text)
+	}
+}

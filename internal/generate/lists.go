@@ -2,6 +2,7 @@ package generate
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
@@ -10,8 +11,16 @@ import (
 // listLead answers a question asking for several things ("what are the
 // parts", "which keys") with the list or small table of one of the
 // engine's first two records whose own heading speaks to the question,
-// after the sentence introducing it; false when there is none.
+// after the sentence introducing it; false when there is none. Of a
+// section's lists, the one saying most of what is asked beyond the
+// section's headings is tried first ("Docsy's default Chroma styles for
+// light/dark modes are:" before the setup steps that open the section).
 func (c *composer) listLead() bool {
+	type candidate struct {
+		rec, block, intro int // intro: the introducing sentence, -1 when none
+		says              int
+	}
+	var cands []candidate
 	for ri := range min(2, len(c.pkg.Records)) {
 		if c.own[ri] == 0 {
 			continue
@@ -21,27 +30,36 @@ func (c *composer) listLead() bool {
 			if b.Kind != chunk.List && b.Kind != chunk.Table {
 				continue
 			}
-			size := 0
-			var m uint64 // what the introduction and the listed lines say
+			intro := -1
+			var m uint64 // what the introduction says
 			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
 				for i := range c.sents {
 					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && s.score > 0 && len(s.text) <= maxSupportBytes {
-						c.add(s.text, ri)
-						size = len(s.text)
-						m |= s.mask
+						intro, m = i, s.mask
 					}
 				}
 			}
 			if !c.listSpeaks(ri, bi, m) {
-				c.out = composed{}
 				continue
 			}
-			if c.quoteList(ri, bi, &size) {
-				c.seeAlso(ri)
-				return true
-			}
-			c.out = composed{}
+			// What the introduction says counts twice: it says what the
+			// list is, where a list's lines may merely mention the words.
+			says := bits.OnesCount64(c.listMask(ri, bi, m)&^c.heads[ri]) + bits.OnesCount64(m&^c.heads[ri])
+			cands = append(cands, candidate{ri, bi, intro, says})
 		}
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int { return b.says - a.says })
+	for _, x := range cands {
+		size := 0
+		if x.intro >= 0 {
+			c.add(c.sents[x.intro].text, x.rec)
+			size = len(c.sents[x.intro].text)
+		}
+		if c.quoteList(x.rec, x.block, &size) {
+			c.seeAlso(x.rec)
+			return true
+		}
+		c.out = composed{}
 	}
 	return false
 }
@@ -52,13 +70,20 @@ func (c *composer) listLead() bool {
 // ("What gets deployed"): a page's steps do not answer which variables
 // it sets.
 func (c *composer) listSpeaks(rec, block int, intro uint64) bool {
+	m := c.listMask(rec, block, intro)
+	return m&^c.heads[rec] != 0 || 2*bits.OnesCount64(c.own[rec]) >= bits.OnesCount64(c.all)
+}
+
+// listMask is the question terms a list or table block's top-level lines
+// and its introduction (intro) hold.
+func (c *composer) listMask(rec, block int, intro uint64) uint64 {
 	m := intro
 	for _, l := range strings.Split(c.pkg.Records[rec].Blocks[block].Text, "\n") {
 		if !strings.HasPrefix(l, " ") {
 			m |= c.mask(l)
 		}
 	}
-	return m&^c.heads[rec] != 0 || 2*bits.OnesCount64(c.own[rec]) >= bits.OnesCount64(c.all)
+	return m
 }
 
 // quoteList quotes a list or table block one "- " line per item or
