@@ -199,9 +199,10 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.weighs = weighing(l)
 	c.stepsAsked = procedureAsked(l)
 	c.errCode = strings.ToLower(errorCodeIn(question))
-	c.listing = strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
-		strings.Contains(l, " are there") || pluralAsked(l) ||
-		strings.HasPrefix(l, "ways to ") || strings.HasPrefix(l, "ways of ") || strings.HasPrefix(l, "options for ") || strings.Contains(l, "different ways")
+	c.listing = listingAsked(l)
+	if _, asked, ok := strings.Cut(l, ": "); ok && !c.listing {
+		c.listing = listingAsked(asked) // "docsy.dev site variants: which branch does each publish from?"
+	}
 	c.plain = plain(question)
 	c.release = releaseIn(question)
 	v := c.plain

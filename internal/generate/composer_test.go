@@ -1610,3 +1610,18 @@ func TestComposerListThatSpeaks(t *testing.T) {
 		t.Errorf("list:\n%s", text)
 	}
 }
+
+// A question that names its topic first ("site variants: which branch
+// …") asks for several things as much as one opening with "which".
+func TestComposerListingAfterTopic(t *testing.T) {
+	page := [3]string{"/project/repo/", "Git repo", `<h2 id="published">Published sites</h2>
+<p>Netlify publishes the following site variants:</p>
+<table><thead><tr><th>Site variant</th><th>Publishing branch</th></tr></thead>
+<tbody><tr><td>Latest release</td><td><code>deploy/prod</code></td></tr><tr><td>Next</td><td><code>main</code></td></tr></tbody></table>
+<h2 id="release">Publishing a release</h2>
+<ol><li>Change directory to your local repo and create a branch.</li><li>Update the changelog.</li><li>Publish each site.</li></ol>`}
+	text := composeNow(t, "site variants: which branch does each one publish from?", page)
+	if !strings.Contains(text, "deploy/prod") {
+		t.Errorf("the table is missing:\n%s", text)
+	}
+}

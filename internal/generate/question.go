@@ -54,6 +54,14 @@ func classify(q string, c *composer) (shape, uint64) {
 	return shapeHowto, c.all
 }
 
+// listingAsked: l (lower case) asks for several things ("which keys",
+// "what are the parts", "ways to …").
+func listingAsked(l string) bool {
+	return strings.HasPrefix(l, "which ") || strings.HasPrefix(l, "what are ") || strings.HasPrefix(l, "list ") ||
+		strings.Contains(l, " are there") || pluralAsked(l) ||
+		strings.HasPrefix(l, "ways to ") || strings.HasPrefix(l, "ways of ") || strings.HasPrefix(l, "options for ") || strings.Contains(l, "different ways")
+}
+
 // pluralAsked: "what <things> …" asks for several ("what files does
 // it write", "what order are the steps in"); "what does …", "what is …"
 // do not, whatever plural follows.
