@@ -172,6 +172,7 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 		c.unsure()
 		return &c.out
 	}
+	lead = c.guideLead(lead)
 	if d := c.detail(lead); d >= 0 {
 		if c.single(d); len(c.out.deltas) > 0 {
 			return &c.out

@@ -1625,3 +1625,19 @@ func TestComposerListingAfterTopic(t *testing.T) {
 		t.Errorf("the table is missing:\n%s", text)
 	}
 }
+
+// A question asking for the steps gets the guide whose own heading names
+// more of its task ("Patch release workflow" for "steps for a patch
+// release"), though the engine ranked another guide first.
+func TestComposerGuideNamedByHeading(t *testing.T) {
+	notes := [3]string{"/project/notes/", "Maintainer notes", `<h2 id="publishing">Publishing a release</h2>
+<p>These steps are for creating a release, a patch release too, from a local copy of the repo.</p>
+<ol><li>Change directory to your local repo.</li><li>Create a changelog entry for the release.</li><li>Run the full test suite.</li></ol>`}
+	repo := [3]string{"/project/repo/", "Git repo", `<h2 id="patch">Patch release workflow</h2>
+<p>For patches, prefer making the changes to main first.</p>
+<ol><li>Cherry-pick relevant commits from main to release.</li><li>Create and merge a release PR.</li><li>Update deploy/prod from main.</li></ol>`}
+	text := composeRanked(t, "steps for a patch release", []string{"/project/notes/", "/project/repo/"}, notes, repo)
+	if !strings.Contains(text, "1. Cherry-pick relevant commits") {
+		t.Errorf("steps:\n%s", text)
+	}
+}

@@ -115,6 +115,34 @@ func stepLine(item string) string {
 	return ss[0]
 }
 
+// guideLead is, for a question asking for the steps, the first step of
+// the package's numbered guide whose own heading holds more of the
+// question's words than the lead's does ("Patch release workflow" for
+// "steps for a docsy patch release", over "Publishing a release"); the
+// lead itself when there is none.
+func (c *composer) guideLead(li int) int {
+	if c.sh != shapeHowto || !c.stepsAsked {
+		return li
+	}
+	best, most := li, bits.OnesCount64(c.own[c.sents[li].rec])
+	for ri := range c.pkg.Records {
+		if ri == c.sents[li].rec {
+			continue
+		}
+		all, start := c.steps(ri, 3)
+		if all == nil || bits.OnesCount64(c.own[ri]) <= most {
+			continue
+		}
+		for i := range c.sents {
+			if t := &c.sents[i]; t.rec == ri && t.block == start && t.kind == chunk.List {
+				best, most = i, bits.OnesCount64(c.own[ri])
+				break
+			}
+		}
+	}
+	return best
+}
+
 // detail is, for a how-to the lead would answer with a whole guide
 // (its record is a numbered guide) but which does not ask for the steps,
 // the sentence of that record outside its steps holding two or more of
