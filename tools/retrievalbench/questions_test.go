@@ -34,6 +34,7 @@ func TestQuestionFiles(t *testing.T) {
 			{"docsy-blind7-en.json", 40},
 			{"docsy-blind8-en.json", 40},
 			{"docsy-blind9-en.json", 40},
+			{"docsy-blind10-en.json", 40},
 			{"docsy-blind11-en.json", 40},
 		}},
 	} {
