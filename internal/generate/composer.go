@@ -138,6 +138,7 @@ type composer struct {
 	head       uint64            // the terms of the thing a definition asks about within something else ("skin" of "a skin in Docsy's semantic class design")
 	restated   []bool            // per record: its own heading is the question
 	release    string            // a version number the question names ("0.14")
+	excluded   uint64            // terms of what the question sets aside ("other than rootMargin")
 	maxBytes   int
 	out        composed
 }
@@ -196,6 +197,9 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.all = ^uint64(0)
 	}
 	c.sh, c.subject = classify(question, c)
+	if x := excludedIn(question); x != "" {
+		c.excluded = c.mask(x) &^ c.mask(strings.Replace(question, x, " ", 1))
+	}
 	l := strings.ToLower(question)
 	c.weighs = weighing(l)
 	c.stepsAsked = procedureAsked(l)

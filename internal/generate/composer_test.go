@@ -1641,3 +1641,28 @@ func TestComposerGuideNamedByHeading(t *testing.T) {
 		t.Errorf("steps:\n%s", text)
 	}
 }
+
+// What a question sets aside ("options other than rootMargin, like
+// threshold") is no reason to quote a sentence, its code or its
+// support: the sentence about the other option leads.
+func TestComposerSetAside(t *testing.T) {
+	page := [3]string{"/docs/nav/", "Navigation", `<h2 id="scrollspy">Active TOC entry tracking with ScrollSpy</h2>
+<p>To globally adjust when headings become active, set <code>ui.scrollSpy.rootMargin</code> in your site configuration.</p>
+<pre><code class="language-toml">[params.ui.scrollSpy]
+rootMargin = "0px 0px -15%"</code></pre>
+<h3 id="advanced">Advanced ScrollSpy customization</h3>
+<p>For advanced customization, such as adjusting <code>threshold</code>, override <code>layouts/_partials/td/scrollspy-attr.txt</code>.</p>`}
+	text := composeNow(t, "where do I change ScrollSpy options other than rootMargin, like threshold?", page)
+	if !strings.HasPrefix(text, "For advanced customization, such as adjusting `threshold`") || strings.Contains(text, "0px 0px -15%") {
+		t.Errorf("answer:\n%s", text)
+	}
+	for q, want := range map[string]string{
+		"where do I change ScrollSpy options other than rootMargin, like threshold?": "rootMargin",
+		"besides docsy-example, is there another template I can start from?":         "docsy-example",
+		"use a model instead of the extractive generator":                            "",
+	} {
+		if got := excludedIn(q); got != want {
+			t.Errorf("excludedIn(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

@@ -208,3 +208,36 @@ func request(q string) string {
 	}
 	return r
 }
+
+// excludedIn is what a question sets aside ("rootMargin" of "ScrollSpy
+// options other than rootMargin, like threshold"; "docsy-example" of
+// "besides docsy-example, is there another template"): the words after
+// "other than", "besides", "except" or "apart from", up to the next
+// comma or question word; "" when it sets nothing aside. Not "instead
+// of": what a reader wants to replace is usually what the answer names
+// ("use a model instead of the extractive generator": give the site a
+// generator).
+func excludedIn(q string) string {
+	l := strings.ToLower(q)
+	for _, m := range [...]string{"other than ", "besides ", "except ", "apart from "} {
+		i := strings.Index(l, m)
+		if i < 0 || i > 0 && l[i-1] != ' ' && l[i-1] != ',' {
+			continue
+		}
+		rest := l[i+len(m):]
+		end := len(rest)
+		if j := strings.IndexAny(rest, ",;?"); j >= 0 {
+			end = j
+		}
+		for _, stop := range [...]string{" like ", " such as ", " is ", " are ", " can ", " do ", " does ", " how ", " what ", " which "} {
+			if j := strings.Index(rest[:end], stop); j >= 0 {
+				end = j
+			}
+		}
+		if len(l) != len(q) {
+			return strings.TrimSpace(rest[:end]) // lower case changed the length: no original spelling to keep
+		}
+		return strings.TrimSpace(q[i+len(m) : i+len(m)+end]) // as typed: "rootMargin" is also "root margin"
+	}
+	return ""
+}

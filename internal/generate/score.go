@@ -16,8 +16,14 @@ func (c *composer) score(s *sent) int {
 	}
 	// A term most records of the package hold ("change", "old") says
 	// less of which sentence answers than a rare one: it counts half.
-	w := func(m uint64) int { return 2*bits.OnesCount64(m&^c.common) + bits.OnesCount64(m&c.common) }
+	w := func(m uint64) int {
+		m &^= c.excluded // what the question sets aside is no reason to quote a sentence
+		return 2*bits.OnesCount64(m&^c.common) + bits.OnesCount64(m&c.common)
+	}
 	sc := 4*w(s.mask) + 6*w(ctx)
+	if s.mask&c.excluded != 0 {
+		sc -= 12 // it speaks of what the question sets aside
+	}
 	if s.mask != 0 && strings.Contains(s.text, "(") {
 		// Words found only in an aside ("… translucent while the cover is
 		// visible (typically used for hero images on the home page)")

@@ -195,7 +195,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		best, bestNew := -1, 0
 		for i := range c.sents {
 			s := &c.sents[i]
-			if s.score < 20 || used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || c.said(s.text) {
+			if s.score < 20 || used[s.text] || len(s.text) > maxSupportBytes || prose+2+len(s.text) > c.maxBytes || strings.HasSuffix(s.text, ":") && !c.comparedCode(s) || strings.HasSuffix(s.text, "?") || c.said(s.text) || s.mask&c.excluded != 0 {
 				continue
 			}
 			if leans(s.text) {
@@ -575,6 +575,9 @@ func (c *composer) leadCode(lead *sent) (rec, block int) {
 				m := c.mask(b.Text)
 				if bi > 0 && rbs[bi-1].Kind != chunk.Code {
 					m |= c.mask(rbs[bi-1].Text)
+				}
+				if ri != lead.rec && m&c.excluded != 0 {
+					continue // another section's example of what the question sets aside
 				}
 				if ri == lead.rec {
 					m |= c.heads[ri]
