@@ -1666,3 +1666,17 @@ rootMargin = "0px 0px -15%"</code></pre>
 		}
 	}
 }
+
+// A sentence leaning on the one before it ("This prevents the title
+// from appearing in a page's table of contents.") can answer a why, and
+// is read from that one.
+func TestComposerLeaningReadWithBefore(t *testing.T) {
+	page := [3]string{"/docs/shortcodes/", "Shortcodes", `<h2 id="alert">alert</h2>
+<p>Use the alert shortcode to display notices and warnings in your pages.</p>
+<ul><li><code>title</code> (optional): a title for your alert. The title renders as an alert heading using the h4 class over a div rather than a heading element. This prevents the title from appearing in a page's table of contents.</li>
+<li><code>color</code> (optional): one of the alert variants.</li></ul>`}
+	text := composeNow(t, "why don't the titles of my alert shortcodes show up in the page's table of contents?", page)
+	if !strings.HasPrefix(text, "The title renders as an alert heading using the h4 class over a div rather than a heading element. This prevents the title") {
+		t.Errorf("answer:\n%s", text)
+	}
+}

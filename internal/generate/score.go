@@ -89,6 +89,8 @@ func (c *composer) score(s *sent) int {
 	}
 	if then, ok := strings.CutPrefix(l, "then "); ok && imperative[firstWord(then)] {
 		sc -= 6 // "Then add `sidebar_root_for` to …": a later step, but it says what to do
+	} else if f.leans && c.sh == shapeWhy && s.pos > 0 {
+		sc -= 6 // "This prevents the title from …" says why, read with the sentence before it (readFrom)
 	} else if f.leans {
 		sc -= 18
 	}

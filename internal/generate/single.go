@@ -57,6 +57,7 @@ func (c *composer) single(li int) {
 	c.add(lead.text, lead.rec)
 	size += len(lead.text)
 	li, lead, size, covered = c.pastScope(li, lead, size, covered)
+	li, lead, size, covered = c.leaningOn(li, lead, size, covered)
 	lead, size, covered = c.goOn(li, lead, size, covered)
 	lead, size, covered, done := c.openingGoesOn(lead, size, covered)
 	if done {
@@ -374,6 +375,15 @@ func (c *composer) readFrom(li int) int {
 			li = first
 		}
 	}
+	// A sentence leaning on the one before it in its paragraph or list
+	// item ("This prevents the title from appearing in a page's table of
+	// contents.") is read from that one ("The title renders as … a
+	// `<div>` rather than a heading element.").
+	if l := &c.sents[li]; leans(l.text) && li > 0 {
+		if p := &c.sents[li-1]; p.rec == l.rec && p.block == l.block && (l.kind != chunk.List || c.sameItem(p, l)) && !leans(p.text) {
+			li--
+		}
+	}
 	// A definition found in a list item is read from the sentence that
 	// introduces the list ("… a doc-rooted site structure, where:"), the
 	// list following it whole.
@@ -413,6 +423,22 @@ func (c *composer) pastScope(li int, lead sent, size int, covered uint64) (int, 
 	}
 	c.add(sep+next.text, next.rec)
 	return li + 1, *next, size + len(sep) + len(next.text), covered | next.mask
+}
+
+// leaningOn goes on from the lead to the sentences after it in its
+// paragraph or list item that lean on it ("This prevents the title from
+// appearing in a page's table of contents."): what the lead was read
+// for, when readFrom started it a sentence earlier.
+func (c *composer) leaningOn(li int, lead sent, size int, covered uint64) (int, sent, int, uint64) {
+	for li+1 < len(c.sents) {
+		next := &c.sents[li+1]
+		if next.rec != lead.rec || next.block != lead.block || !leans(next.text) || lead.kind == chunk.List && !c.sameItem(&lead, next) || size+1+len(next.text) > c.maxBytes {
+			break
+		}
+		c.add(" "+next.text, next.rec)
+		li, lead, size, covered = li+1, *next, size+1+len(next.text), covered|next.mask
+	}
+	return li, lead, size, covered
 }
 
 // scopeOnly: s only says when what follows applies ("Applies if your
