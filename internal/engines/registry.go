@@ -46,18 +46,6 @@ func (e *Engine) Manifest() Manifest { return e.manifest }
 // Digest is the committed manifest's digest ("sha256:…").
 func (e *Engine) Digest() string { return e.digest }
 
-// bm25v1 is the engine askplane has shipped since the first evidence
-// package. Its files are the ones that turn a corpus file and a question
-// into package bytes: the corpus decoder and record ids (v2 chunks are
-// turned into records at load time, and v3 pages are chunked then by
-// internal/chunk, so the chunker is the engine's),
-// indexing, the tokenizer and stopwords, BM25 constants (engine.go) and
-// ranking, excerpts and sentence cuts, budgets and fitting, the wire and
-// canonical writers and the identities. Not listed: buffers.go (pooling
-// only), label.go and recipe.go (citation labels and links, outside the
-// package), and shared protocol code (NFKC key normalization, ECMAScript
-// string spelling), which has conformance vectors of its own under
-// testdata/ and is bound by them rather than by this manifest.
 // bm25v5 is askplane.bm25/5, the default: askplane.bm25/4 with a larger
 // synonym table, bm25/4's and the general words readers type for parts
 // of a site's interface (index5.go, synonyms5.go).
@@ -213,6 +201,18 @@ var bm25v2 = Engine{
 	Decode: loadChunk1,
 }
 
+// bm25v1 is the engine askplane has shipped since the first evidence
+// package. Its files are the ones that turn a corpus file and a question
+// into package bytes: the corpus decoder and record ids (v2 chunks are
+// turned into records at load time, and v3 pages are chunked then by
+// internal/chunk, so the chunker is the engine's),
+// indexing, the tokenizer and stopwords, BM25 constants (engine.go) and
+// ranking, excerpts and sentence cuts, budgets and fitting, the wire and
+// canonical writers and the identities. Not listed: buffers.go (pooling
+// only), label.go and recipe.go (citation labels and links, outside the
+// package), and shared protocol code (NFKC key normalization, ECMAScript
+// string spelling), which has conformance vectors of its own under
+// testdata/ and is bound by them rather than by this manifest.
 var bm25v1 = Engine{
 	ID: evidence.EngineID,
 	Sources: []string{
