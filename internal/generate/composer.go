@@ -137,7 +137,7 @@ type composer struct {
 	named      string            // a definition's subject as asked ("docsy" of "what is Docsy")
 	head       uint64            // the terms of the thing a definition asks about within something else ("skin" of "a skin in Docsy's semantic class design")
 	restated   []bool            // per record: its own heading is the question
-	release    string            // a version number the question names ("0.14")
+	ofRelease  []bool            // per record: its title or headings name the release the question names; nil when it names none
 	excluded   uint64            // terms of what the question sets aside ("other than rootMargin")
 	maxBytes   int
 	out        composed
@@ -209,7 +209,6 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		c.listing = listingAsked(asked) // "docsy.dev site variants: which branch does each publish from?"
 	}
 	c.plain = plain(question)
-	c.release = releaseIn(question)
 	v := c.plain
 	if c.errCode == "" {
 		v = unframed(v) // an error code keeps its question's shape: errors are answered by when they are given
@@ -263,6 +262,10 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 			}
 		}
 	}
+	release := releaseIn(question)
+	if release != "" {
+		c.ofRelease = make([]bool, len(pkg.Records))
+	}
 	for ri := range pkg.Records {
 		r := &pkg.Records[ri]
 		m := c.mask(r.Title)
@@ -270,6 +273,9 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 			m |= c.mask(h)
 		}
 		c.heads[ri] = m
+		if release != "" {
+			c.ofRelease[ri] = namesRelease(r, release)
+		}
 		if n := len(r.Headings); r.Anchor != "" && n > 0 {
 			c.own[ri] = c.mask(r.Headings[n-1])
 			h := strings.TrimRight(plain(r.Headings[n-1]), "?!. ")

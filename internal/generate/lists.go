@@ -39,12 +39,13 @@ func (c *composer) listLead() bool {
 					}
 				}
 			}
-			if !c.listSpeaks(ri, bi, m) {
+			lm := c.listMask(ri, bi, m)
+			if !c.listSpeaks(ri, lm) {
 				continue
 			}
 			// What the introduction says counts twice: it says what the
 			// list is, where a list's lines may merely mention the words.
-			says := bits.OnesCount64(c.listMask(ri, bi, m)&^c.heads[ri]) + bits.OnesCount64(m&^c.heads[ri])
+			says := bits.OnesCount64(lm&^c.heads[ri]) + bits.OnesCount64(m&^c.heads[ri])
 			cands = append(cands, candidate{ri, bi, intro, says})
 		}
 	}
@@ -64,13 +65,12 @@ func (c *composer) listLead() bool {
 	return false
 }
 
-// listSpeaks: the list or table block (its top-level lines, with intro,
-// the terms of its introduction) speaks of what is asked beyond its
+// listSpeaks: a list or table block of rec, m the question terms it and
+// its introduction hold (listMask), speaks of what is asked beyond its
 // section's name, or its section's own heading is most of the question
 // ("What gets deployed"): a page's steps do not answer which variables
 // it sets.
-func (c *composer) listSpeaks(rec, block int, intro uint64) bool {
-	m := c.listMask(rec, block, intro)
+func (c *composer) listSpeaks(rec int, m uint64) bool {
 	return m&^c.heads[rec] != 0 || 2*bits.OnesCount64(c.own[rec]) >= bits.OnesCount64(c.all)
 }
 

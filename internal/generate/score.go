@@ -2,6 +2,7 @@ package generate
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
@@ -78,7 +79,7 @@ func (c *composer) score(s *sent) int {
 		sc += 24 // its section's heading is the question ("What is Docsy?", "A fact has no phrasing of its own")
 	}
 	sc -= 6 * s.rec // the engine's ranking
-	if c.release != "" && c.namesRelease(s.rec) {
+	if c.ofRelease != nil && c.ofRelease[s.rec] {
 		sc += 12 // from the release the question names
 	}
 	if c.aside(s.rec) {
@@ -408,18 +409,19 @@ func lastStep(l string) bool {
 	return false
 }
 
-// namesRelease: rec's title or headings name the release the question
-// names ("Release 0.14.0 report" for "since upgrading to Docsy 0.14").
-func (c *composer) namesRelease(rec int) bool {
-	r := &c.pkg.Records[rec]
-	for _, h := range append([]string{r.Title}, r.Headings...) {
+// namesRelease: r's title or headings name release ("Release 0.14.0
+// report" for "0.14" of "since upgrading to Docsy 0.14"). Read once a
+// record, not once a sentence.
+func namesRelease(r *evidence.Selected, release string) bool {
+	names := func(h string) bool {
 		for _, w := range strings.FieldsFunc(h, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ',' || r == 'v' }) {
-			if w == c.release || strings.HasPrefix(w, c.release+".") {
+			if w == release || strings.HasPrefix(w, release+".") {
 				return true
 			}
 		}
+		return false
 	}
-	return false
+	return names(r.Title) || slices.ContainsFunc(r.Headings, names)
 }
 
 // releaseIn is the first version number a question names ("0.14" of

@@ -107,7 +107,7 @@ func (c *composer) single(li int) {
 				continue
 			}
 			for bi, b := range c.pkg.Records[ri].Blocks {
-				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, bi, 0) && c.quoteList(ri, bi, &size) {
+				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, c.listMask(ri, bi, 0)) && c.quoteList(ri, bi, &size) {
 					listed = true
 					break
 				}
@@ -380,7 +380,7 @@ func (c *composer) readFrom(li int) int {
 	// contents.") is read from that one ("The title renders as … a
 	// `<div>` rather than a heading element.").
 	if l := &c.sents[li]; leans(l.text) && li > 0 {
-		if p := &c.sents[li-1]; p.rec == l.rec && p.block == l.block && (l.kind != chunk.List || c.sameItem(p, l)) && !leans(p.text) {
+		if p := &c.sents[li-1]; c.together(p, l) && !leans(p.text) {
 			li--
 		}
 	}
@@ -412,7 +412,7 @@ func (c *composer) pastScope(li int, lead sent, size int, covered uint64) (int, 
 	if next.rec != lead.rec {
 		return li, lead, size, covered
 	}
-	same := next.block == lead.block && (lead.kind != chunk.List || c.sameItem(&lead, next))
+	same := c.together(&lead, next)
 	after := next.block == lead.block+1 && next.pos == 0 && next.kind == chunk.Paragraph && (lead.kind == chunk.List || c.lastOf(&lead))
 	if !same && !after || size+2+len(next.text) > c.maxBytes {
 		return li, lead, size, covered
@@ -432,7 +432,7 @@ func (c *composer) pastScope(li int, lead sent, size int, covered uint64) (int, 
 func (c *composer) leaningOn(li int, lead sent, size int, covered uint64) (int, sent, int, uint64) {
 	for li+1 < len(c.sents) {
 		next := &c.sents[li+1]
-		if next.rec != lead.rec || next.block != lead.block || !leans(next.text) || lead.kind == chunk.List && !c.sameItem(&lead, next) || size+1+len(next.text) > c.maxBytes {
+		if !c.together(&lead, next) || !leans(next.text) || size+1+len(next.text) > c.maxBytes {
 			break
 		}
 		c.add(" "+next.text, next.rec)
@@ -456,9 +456,15 @@ func scopeOnly(s string) bool {
 	return false
 }
 
-// sameItem: list sentences a and b, a before b in one list block, are of
-// one item.
-func (c *composer) sameItem(a, b *sent) bool {
+// together: sentences a and b, a before b, are of one paragraph, or of
+// one item of a list.
+func (c *composer) together(a, b *sent) bool {
+	if a.rec != b.rec || a.block != b.block {
+		return false
+	}
+	if a.kind != chunk.List {
+		return true
+	}
 	for _, line := range strings.Split(c.pkg.Records[a.rec].Blocks[a.block].Text, "\n") {
 		if i := strings.Index(line, a.text); i >= 0 {
 			return strings.Contains(line[i+len(a.text):], b.text)
