@@ -298,7 +298,10 @@ func (c *composer) subStep(st step, line string) string {
 	}
 	// What it speaks to: question words the answer does not hold yet, nor
 	// any other sub-step, nor a verb of no meaning.
-	said := c.mask(c.out.prose()) | c.mask("use make get let do need")
+	said := c.mask(c.out.prose())
+	for v := range vague {
+		said |= c.mask(v)
+	}
 	masks := make([]uint64, len(st.nested))
 	for i, n := range st.nested {
 		masks[i] = c.mask(n)
