@@ -394,7 +394,7 @@ func (c *composer) codeOf(rec int) int {
 func (c *composer) quotedCode(code string) bool {
 	want := strings.Join(strings.Fields(code), " ")
 	for _, ev := range c.out.deltas {
-		if strings.Contains(ev.Delta, "```") && strings.Contains(strings.Join(strings.Fields(ev.Delta), " "), want) {
+		if fenced(ev.Delta) && strings.Contains(strings.Join(strings.Fields(ev.Delta), " "), want) {
 			return true
 		}
 	}

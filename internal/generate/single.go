@@ -181,7 +181,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	prose := 0
 	for _, ev := range c.out.deltas {
 		used[strings.TrimSpace(ev.Delta)] = true
-		if !strings.Contains(ev.Delta, "```") {
+		if !fenced(ev.Delta) {
 			prose += len(ev.Delta)
 		}
 	}

@@ -46,12 +46,16 @@ func (c *composed) add(text string, id string) {
 func (c *composed) prose() string {
 	var b strings.Builder
 	for _, ev := range c.deltas {
-		if !strings.Contains(ev.Delta, "```") {
+		if !fenced(ev.Delta) {
 			b.WriteString(ev.Delta)
 		}
 	}
 	return b.String()
 }
+
+// fenced: an answer's delta is (or holds) a code block, which the prose
+// budget does not count.
+func fenced(delta string) bool { return strings.Contains(delta, "```") }
 
 // prepend puts text before everything written so far.
 func (c *composed) prepend(text string, id string) {
