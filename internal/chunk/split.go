@@ -38,7 +38,7 @@ import (
 //     when the page has that id. An id found off its heading is not
 //     used twice, and a heading's or term's own id that an earlier chunk
 //     found off its heading counts as none: only two headings' own ids
-//     can clash (and the corpus reader refuses the page). Without any
+//     can clash (the corpus reader then keys the later one id-1, …). Without any
 //     id, Anchor is "" and Key is the id Hugo's "github" rule makes of
 //     the text (see [Chunk]). In a note, a heading without an id of its
 //     own is the note's text (a callout's title), not a chunk. A heading

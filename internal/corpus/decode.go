@@ -240,13 +240,23 @@ func (c *Corpus) addPageV3(p wirePage, where, lang string, rules Rules, seen map
 			key = ch.Anchor
 		}
 		r.ID = RecordID(r.URL, key)
-		if _, dup := seen[r.ID]; dup {
-			return stack, fail(CodeInvalid, at+": the same url and anchor appear twice")
+		// Two headings with the same id of their own are an author's slip
+		// that Hugo builds without a word; refusing the corpus for it
+		// would take the whole site's answers down. The later one is
+		// keyed as Hugo numbers repeated ids (id-1, id-2, …) and links
+		// where a browser goes, the first.
+		for n := 1; hasKey(seen, r.ID); n++ {
+			r.ID = RecordID(r.URL, key+"-"+strconv.Itoa(n))
 		}
 		seen[r.ID] = struct{}{}
 		c.Records = append(c.Records, r)
 	}
 	return stack, nil
+}
+
+func hasKey(seen map[string]struct{}, id string) bool {
+	_, ok := seen[id]
+	return ok
 }
 
 // headingTitle is the index of the chunk whose heading titles an untitled

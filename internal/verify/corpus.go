@@ -29,8 +29,8 @@ const (
 //
 // A v3 page's lang must be the corpus language, and its html is chunked
 // as the sidecar chunks it (internal/chunk): a page the chunker refuses
-// is corpus.html.invalid, and two kept chunks with one anchor are
-// corpus.anchor.duplicate.
+// is corpus.html.invalid, and two kept chunks with one anchor are a
+// corpus.anchor.duplicate warning (the reader keeps both).
 //
 // Every url must be a safe root-relative href, and anchors unique within a
 // page. In v1 no text may be empty. In v2 a chunk whose trimmed text is
@@ -44,6 +44,9 @@ const (
 func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pages, chunks int) {
 	bad := func(code, format string, args ...any) {
 		c.add(Problem{Code: code, Source: name, Message: fmt.Sprintf(format, args...)})
+	}
+	warn := func(code, format string, args ...any) {
+		c.add(Problem{Code: code, Source: name, Message: fmt.Sprintf(format, args...), Warning: true})
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -105,7 +108,7 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 			bad("corpus.invalid", "%s: title must be a string, not %s", where, describeRaw(page["title"]))
 		}
 		if version == 3 {
-			chunks += checkPageV3(bad, where, page, lang)
+			chunks += checkPageV3(bad, warn, where, page, lang)
 			continue
 		}
 		var cl []map[string]json.RawMessage
@@ -146,7 +149,7 @@ func (c *checker) checkCorpus(name string, data []byte, siteID, lang string) (pa
 
 // checkPageV3 checks the members of a v3 page beyond url and title, and
 // returns how many chunks the reader keeps from it.
-func checkPageV3(bad func(code, format string, args ...any), where string, page map[string]json.RawMessage, lang string) int {
+func checkPageV3(bad, warn func(code, format string, args ...any), where string, page map[string]json.RawMessage, lang string) int {
 	for _, k := range []string{"kind", "section"} {
 		if _, ok := rawString(page[k]); !ok {
 			bad("corpus.invalid", "%s: %s must be a string, not %s", where, k, describeRaw(page[k]))
@@ -177,7 +180,9 @@ func checkPageV3(bad func(code, format string, args ...any), where string, page 
 			key = ch.Anchor
 		}
 		if k, dup := anchors[key]; dup {
-			bad("corpus.anchor.duplicate", "%s, chunk %d: anchor %s is also chunk %d's; heading and term ids must be unique within a page", where, j+1, quote(key), k+1)
+			// The reader keeps both (keying the later one key-1, …), so
+			// this only warns: a link to it lands on the earlier one.
+			warn("corpus.anchor.duplicate", "%s, chunk %d: anchor %s is also chunk %d's, so links to it land on that one; give each heading and term its own id", where, j+1, quote(key), k+1)
 		} else {
 			anchors[key] = j + 1
 		}

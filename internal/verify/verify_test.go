@@ -852,7 +852,7 @@ func TestCorpusRulesV3(t *testing.T) {
 			}
 			data := encode(t, f.corpus)
 			c, err := corpus.Load(data, corpus.ContentHash(data))
-			if (err == nil) != (len(tt.want) == 0) {
+			if (err == nil) != (rep.Errors() == 0) {
 				t.Errorf("the reader says %v, verify %v", err, tt.want)
 			}
 			if err == nil && len(c.Records) != tt.chunks {
