@@ -25,7 +25,10 @@
 # in session 12) and docsy-blind10/11-en.json (first run at the end of
 # session 12, after changes made with 6-9 seen). Only a set's first run measures how the
 # composer does on questions it was not tuned on; the docs keep those
-# figures. Misses go to misses-docsy-<set>.txt.
+# figures. Misses go to misses-docsy-<set>.txt. Last, rclone's own docs
+# site built with its own theme (scripts/rclone-docs.sh fetches it at a
+# pinned version from the Go module proxy) and every
+# testdata/retrieval/rclone-*-en.json set over it, written blind.
 #
 # Usage: [ENGINES=id,id] [GENERATORS=name,name] [PAGEFIND=0] [OUT=dir] bash scripts/bench-retrieval.sh
 set -euo pipefail
@@ -44,12 +47,13 @@ echo "== building askplane-retrievalbench and the pinned Hugo"
 go build -o "$work/askplane-retrievalbench" ./tools/cmd/askplane-retrievalbench
 hugo=$(go tool -n hugo)
 
-build_site() { # build_site NAME SOURCE: builds SOURCE into $work/NAME
+build_site() { # build_site NAME SOURCE [HUGO FLAGS]: builds SOURCE into $work/NAME
 	local name=$1 src=$2
+	shift 2
 	echo
-	echo "== $name: hugo --source $src"
+	echo "== $name: hugo --source $src $*"
 	HUGO_MODULE_REPLACEMENTS="github.com/askplane/askplane/hugo-module -> $root/hugo-module" \
-		"$hugo" --source "$src" --destination "$work/$name" --cacheDir "$work/hugo-cache" --logLevel error >/dev/null
+		"$hugo" --source "$src" --destination "$work/$name" --cacheDir "$work/hugo-cache" --logLevel error "$@" >/dev/null
 }
 
 run_questions() { # run_questions NAME PUBLIC QUESTIONS: misses go to $out/misses-NAME.txt
@@ -72,4 +76,15 @@ for set in heldout blind2 blind3 blind4 blind5 blind6 blind7 blind8 blind9 blind
 	echo
 	echo "== docsy-$set: questions written blind, over the docsy build"
 	run_questions "docsy-$set" "$work/docsy" "testdata/retrieval/docsy-$set-en.json"
+done
+# rclone's docs with rclone's own theme, fetched at a pinned version
+# (scripts/rclone-docs.sh), and the sets written blind over them.
+bash scripts/rclone-docs.sh "$work/rclone-src"
+build_site rclone "$work/rclone-src" --config config.json,askplane.toml
+for questions in testdata/retrieval/rclone-*-en.json; do
+	[ -e "$questions" ] || continue
+	set=$(basename "$questions" -en.json)
+	echo
+	echo "== $set: questions written blind, over the rclone build"
+	run_questions "$set" "$work/rclone" "$questions"
 done
