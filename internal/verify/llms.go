@@ -241,11 +241,31 @@ func ChromeIn(s string) string {
 		}
 	}
 	for _, c := range chrome {
-		if strings.Contains(prose.String(), c) {
+		if holdsChrome(prose.String(), c) {
 			return c
 		}
 	}
 	return ""
+}
+
+// holdsChrome reports whether prose holds c; a tag ("<nav") only where its
+// name ends there, so an author's autolinked e-mail address
+// (<naveen@example.com>) is not navigation.
+func holdsChrome(prose, c string) bool {
+	if c[0] != '<' {
+		return strings.Contains(prose, c)
+	}
+	for i := 0; ; {
+		j := strings.Index(prose[i:], c)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(c)
+		if end == len(prose) || strings.IndexByte(" \t\n\r>/", prose[end]) >= 0 {
+			return true
+		}
+		i = end
+	}
 }
 
 // page checks an HTML page's link relations.

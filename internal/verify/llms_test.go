@@ -19,7 +19,7 @@ func llmsFolder() fstest.MapFS {
 	}
 	return fstest.MapFS{
 		"index.html":             page("/index.md"),
-		"index.md":               {Data: []byte("# Home\n\nURL: https://docs.example/\n\nHome.\n")},
+		"index.md":               {Data: []byte("# Home\n\nURL: https://docs.example/\n\nHome, by <naveen@example.com> and <linkerd@example.com>.\n")},
 		"guide/x/index.html":     page("/guide/x/index.md"),
 		"guide/x/index.md":       {Data: []byte("# X\n\nURL: https://docs.example/guide/x/\n\n```html\n<nav>shown as code</nav>\n```\n")},
 		"404.html":               page(""),
@@ -88,6 +88,9 @@ func TestLLMsProblems(t *testing.T) {
 			f["guide/x/index.md"].Data = []byte("# X\n\nOne.\n\n---\n\nContinued in [part 2 of 2](index.2.md).\n")
 		}, "twin.invalid guide/x/index.2.md"},
 		{"chrome", func(f fstest.MapFS) { f["index.md"].Data = []byte("# Home\n\n<nav><a href=/>Home</a></nav>\n") }, "twin.chrome index.md"},
+		{"chrome with attributes", func(f fstest.MapFS) {
+			f["index.md"].Data = []byte("# Home\n\nBy <naveen@example.com>.\n<header class=x>Top</header>\n")
+		}, "twin.chrome index.md"},
 		{"page without describedby", func(f fstest.MapFS) {
 			f["guide/x/index.html"].Data = []byte(`<!doctype html><html><head><link rel="alternate" type="text/markdown" href="/guide/x/index.md"></head></html>`)
 		}, "page.describedby.missing guide/x/index.html"},
