@@ -2,6 +2,7 @@ package retrievalbench
 
 import (
 	"math"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,9 +25,10 @@ func TestQuestionFiles(t *testing.T) {
 	for _, tc := range []struct {
 		site  string
 		files []file
+		args  []string // hugo flags beyond --source
 	}{
-		{"exampleSite", []file{{"examplesite-en.json", 80}}},
-		{"testdata/retrieval/lighthouse", []file{{"lighthouse-en.json", 30}}},
+		{"exampleSite", []file{{"examplesite-en.json", 80}}, nil},
+		{"testdata/retrieval/lighthouse", []file{{"lighthouse-en.json", 30}}, nil},
 		{"testdata/retrieval/docsy", []file{
 			{"docsy-en.json", 60}, {"docsy-heldout-en.json", 50}, {"docsy-blind2-en.json", 40},
 			{"docsy-blind3-en.json", 40}, {"docsy-blind4-en.json", 40}, {"docsy-blind5-en.json", 40},
@@ -36,12 +38,25 @@ func TestQuestionFiles(t *testing.T) {
 			{"docsy-blind9-en.json", 40},
 			{"docsy-blind10-en.json", 40},
 			{"docsy-blind11-en.json", 40},
-		}},
+		}, nil},
+		// rclone's docs with their own theme, fetched at a pinned version.
+		{"rclone", []file{
+			{"rclone-blind1-en.json", 40}, {"rclone-blind2-en.json", 40},
+			{"rclone-blind3-en.json", 40}, {"rclone-blind4-en.json", 40},
+		}, []string{"--config", "config.json,askplane.toml"}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
 			public := ""
 			if !testing.Short() {
-				b, err := sitetest.BuildDir(t, filepath.Join(sitetest.Root(), filepath.FromSlash(tc.site)))
+				dir := filepath.Join(sitetest.Root(), filepath.FromSlash(tc.site))
+				if tc.site == "rclone" {
+					dir = filepath.Join(t.TempDir(), "rclone")
+					out, err := exec.Command("bash", filepath.Join(sitetest.Root(), "scripts", "rclone-docs.sh"), dir).CombinedOutput()
+					if err != nil {
+						t.Fatalf("rclone-docs.sh: %v\n%s", err, out)
+					}
+				}
+				b, err := sitetest.BuildDir(t, dir, tc.args...)
 				if err != nil {
 					t.Fatalf("hugo: %v\n%s", err, b.Output)
 				}
