@@ -114,6 +114,9 @@ func errorLike(q string) bool {
 	if errorCodeIn(q) != "" {
 		return true // "what does ASK_PERSISTENCE_CONFLICT mean"
 	}
+	if w := strings.Fields(q); len(w) >= 4 && len(w[0]) > 2 && strings.HasSuffix(w[0], ":") && !strings.HasSuffix(q, "?") {
+		return true // a message as a program prints it: "x509: certificate signed by unknown authority"
+	}
 	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
 }
 

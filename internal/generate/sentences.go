@@ -107,7 +107,7 @@ func quotedAsk(s, next string) bool {
 
 // abbreviated: s ends with an abbreviation, not a sentence's stop.
 func abbreviated(s string) bool {
-	for _, a := range []string{" vs.", "(vs.", " e.g.", "(e.g.", " i.e.", "(i.e.", " cf.", " approx.", " incl.", " resp.", "(resp.", " esp.", " Fig.", " fig."} {
+	for _, a := range []string{" vs.", "(vs.", " e.g.", "(e.g.", " eg.", "(eg.", " i.e.", "(i.e.", " ie.", " cf.", " approx.", " incl.", " resp.", "(resp.", " esp.", " Fig.", " fig."} {
 		if strings.HasSuffix(s, a) {
 			return true
 		}

@@ -494,13 +494,22 @@ func (c *composer) states(rec int) bool {
 func (c *composer) troubleshoot(rec int) bool {
 	first := -1
 	for i := range c.sents {
-		if s := &c.sents[i]; s.rec == rec && s.kind != chunk.Table && !strings.HasSuffix(s.text, "?") {
+		if s := &c.sents[i]; s.rec == rec && s.kind != chunk.Table && !strings.HasSuffix(s.text, "?") && !(s.kind == chunk.Code && c.echoes(s.text)) {
 			first = i
 			break
 		}
 	}
 	if first < 0 {
 		return false
+	}
+	// An entry of two messages starts at the sentence naming the one
+	// pasted ("`x509: certificate signed by unknown authority` error may
+	// occur …", after the other x509 error's sentence).
+	for i := first + 1; i < len(c.sents); i++ {
+		if s := &c.sents[i]; s.rec == rec && s.kind == chunk.Paragraph && c.echoes(s.text) {
+			first = i
+			break
+		}
 	}
 	c.entry = true
 	c.single(first)

@@ -59,6 +59,25 @@ func (c *composer) single(li int) {
 	li, lead, size, covered = c.pastScope(li, lead, size, covered)
 	li, lead, size, covered = c.leaningOn(li, lead, size, covered)
 	lead, size, covered = c.goOn(li, lead, size, covered)
+	if k := c.codeAfter(lead.rec, lead.block); c.sh == shapeError && !flagged(c.plain) && (k < 0 || c.echoes(c.pkg.Records[lead.rec].Blocks[k].Text)) {
+		// The cause alone leaves the reader where they were: the entry's
+		// fix follows ("The simplest fix is to run" and its command),
+		// unless the answer goes on with code of its own.
+		if f := c.fixAfter(&lead); f >= 0 && size+2+len(c.sents[f].text) <= c.maxBytes {
+			// The message the cause introduces ("… a pop-up will appear
+			// saying:") is quoted when short, so the cause reads whole.
+			if k >= 0 && strings.HasSuffix(lead.text, ":") && c.lastOf(&lead) && k < c.sents[f].block {
+				if b := c.pkg.Records[lead.rec].Blocks[k]; len(b.Text) <= maxComposeCode/2 {
+					c.add("\n\n"+fence(b), lead.rec)
+					size += 2 + len(b.Text)
+				}
+			}
+			lead = c.sents[f]
+			c.add("\n\n"+lead.text, lead.rec)
+			size += 2 + len(lead.text)
+			covered |= lead.mask
+		}
+	}
 	lead, size, covered, done := c.openingGoesOn(lead, size, covered)
 	if done {
 		return
@@ -598,7 +617,7 @@ func (c *composer) leadCode(lead *sent) (rec, block int) {
 			}
 			rbs := c.pkg.Records[ri].Blocks
 			for bi, b := range rbs {
-				if b.Kind != chunk.Code || len(b.Text) > maxComposeCode {
+				if b.Kind != chunk.Code || len(b.Text) > maxComposeCode || c.sh == shapeError && c.echoes(b.Text) {
 					continue
 				}
 				if c.sh == shapeDefine && (ri != lead.rec || bi != lead.block+1) {
@@ -690,7 +709,7 @@ func (c *composer) quoteCode(lead *sent, codeRec, code, size int, covered uint64
 	// question.
 	for i := range c.sents {
 		s := &c.sents[i]
-		if s.rec != codeRec || s.block != end || s.pos != 0 || !(s.mask&^covered != 0 && s.score > 0 || c.entry) || size+2+len(s.text) > c.maxBytes {
+		if s.rec != codeRec || s.block != end || s.pos != 0 || !(s.mask&^covered != 0 && s.score > 0 || c.entry) || size+2+len(s.text) > c.maxBytes || c.said(s.text) {
 			continue
 		}
 		if !strings.HasSuffix(s.text, ":") {
