@@ -1,0 +1,93 @@
+package generate
+
+import (
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+)
+
+// minEcho is the fewest characters of the question a block must repeat
+// verbatim to be the question itself: longer than any phrase two
+// unrelated texts share by chance.
+const minEcho = 24
+
+// echoes: text repeats the message the question is, as the entry that
+// explains an error quotes the message a reader pasted: half the
+// question or more, verbatim. Quoting it back tells the reader nothing;
+// the cause and the fix around it do. A pasted command line is no
+// message: the example that shows it run is what explains it.
+func (c *composer) echoes(text string) bool {
+	q := c.plain
+	n := max(minEcho, len(q)/2)
+	if len(q) < n || flagged(q) {
+		return false
+	}
+	t := plain(text)
+	for i := 0; i+n <= len(q); i++ {
+		if i > 0 && q[i-1] != ' ' {
+			continue // runs start at a word
+		}
+		if strings.Contains(t, q[i:i+n]) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagged: q (plain) is a command line: a program's name, then
+// arguments among which a flag or a path ("rclone lsf -R --hash MD5 …",
+// "node scripts/cli.mjs static/").
+func flagged(q string) bool {
+	w := strings.Fields(q)
+	if len(w) < 2 || strings.Trim(w[0], "abcdefghijklmnopqrstuvwxyz0123456789-_.") != "" {
+		return false
+	}
+	for _, a := range w[1:] {
+		if len(a) > 1 && a[0] == '-' || strings.Contains(a, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// fixWording are the words that name an error's fix in its entry ("The
+// simplest fix is to run", "A simple solution may be restarting …").
+var fixWording = map[string]bool{"fix": true, "fixes": true, "solution": true, "workaround": true, "resolve": true, "solve": true}
+
+// fixes: s says what to do about an error: it names the fix, or it is
+// an instruction.
+func fixes(s string) bool {
+	l := strings.ToLower(s)
+	if strings.HasPrefix(l, "note") || strings.HasPrefix(l, "please note") {
+		return false // an aside ("Please note that this workaround only …")
+	}
+	for w := range strings.FieldsSeq(l) {
+		if fixWording[strings.Trim(w, ".,:;!?()")] {
+			return true // "So doing something like this should fix the problem."
+		}
+	}
+	return imperative[firstWord(s)] && !leans(s)
+}
+
+// fixAfter is, for an error answered from its entry, the sentence that
+// says what to do when the answer so far only says what happened (the
+// lead, in lead's block or before): the first prose sentence of a later
+// block of lead's record that fixes; -1 when the answer already holds
+// one or the entry has none.
+func (c *composer) fixAfter(lead *sent) int {
+	for _, ev := range c.out.deltas {
+		if fixes(ev.Delta) {
+			return -1
+		}
+	}
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.rec != lead.rec || s.block <= lead.block || s.kind != chunk.Paragraph && s.kind != chunk.Note {
+			continue
+		}
+		if fixes(s.text) && !c.said(s.text) {
+			return i
+		}
+	}
+	return -1
+}

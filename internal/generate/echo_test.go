@@ -1,0 +1,50 @@
+package generate
+
+import (
+	"strings"
+	"testing"
+)
+
+// A pasted error message is answered by its entry's cause and fix, not
+// by the entry's quote of the message: the reader already has it.
+func TestComposerErrorCauseThenFix(t *testing.T) {
+	faq := [3]string{"/faq/", "FAQ", `<h2 id="auth-port">Login helper cannot listen on Windows</h2>
+<pre><code class="language-text">Error: token refresh failed: cannot start login helper: listen tcp 127.0.0.1:53682: bind: access to the socket was refused by its permissions.</code></pre>
+<p>The Host Network Service sometimes holds the port the helper needs.</p>
+<p>A simple solution may be restarting that service with eg. PowerShell</p>
+<pre><code class="language-powershell">Restart-Service hns</code></pre>`}
+	other := [3]string{"/docs/", "Usage", `<h2 id="login">Logging in</h2><p>The login helper listens on port 53682 while your browser signs in.</p>`}
+	text, _ := composeOver(t, "Error: token refresh failed: cannot start login helper: listen tcp 127.0.0.1:53682: bind: access to the socket was refused by its permissions.", faq, other)
+	want := "The Host Network Service sometimes holds the port the helper needs.\n\nA simple solution may be restarting that service with eg. PowerShell\n\n```powershell\nRestart-Service hns\n```"
+	if !strings.HasPrefix(text, want) || strings.Contains(text, "bind: access") {
+		t.Errorf("got\n%s\nwant it to start\n%s", text, want)
+	}
+}
+
+// An entry that explains two messages starts at the one pasted; a cause
+// that introduces the message keeps it when short, then gives the fix.
+func TestComposerErrorPastedMessage(t *testing.T) {
+	faq := [3]string{"/faq/", "FAQ", `<h2 id="x509">Certificate errors</h2>
+<p><code>x509: failed to load system roots</code> means the program finds no root certificates at all.</p>
+<p><code>x509: certificate signed by unknown authority</code> may occur on old systems whose root certificates are out of date.</p>
+<p>The program reads them from these files:</p>
+<pre><code>/etc/ssl/certs/ca-certificates.crt</code></pre>
+<p>So fetching a fresh bundle like this should fix the problem.</p>
+<pre><code class="language-console">curl -o /etc/ssl/certs/ca-certificates.crt https://example.org/ca-bundle.crt</code></pre>`}
+	text, _ := composeOver(t, "x509: certificate signed by unknown authority", faq)
+	if !strings.HasPrefix(text, "`x509: certificate signed by unknown authority` may occur") ||
+		!strings.Contains(text, "So fetching a fresh bundle like this should fix the problem.\n\n```console\ncurl -o") {
+		t.Errorf("got\n%s", text)
+	}
+
+	install := [3]string{"/install/", "Install", `<h2 id="macos-web">macOS, from a web browser</h2>
+<p>A browser marks what it downloads as quarantined. Starting from Catalina, running the program then shows a pop-up saying:</p>
+<pre><code class="language-text">"tool" cannot be opened because the developer cannot be verified.</code></pre>
+<p>The simplest fix is to run</p>
+<pre><code class="language-console">xattr -d com.apple.quarantine tool</code></pre>`}
+	text, _ = composeOver(t, `mac says "tool" cannot be opened because the developer cannot be verified`, install)
+	if !strings.Contains(text, "a pop-up saying:\n\n```text\n\"tool\" cannot be opened") ||
+		!strings.HasSuffix(strings.TrimSpace(text), "The simplest fix is to run\n\n```console\nxattr -d com.apple.quarantine tool\n```") {
+		t.Errorf("got\n%s", text)
+	}
+}
