@@ -228,6 +228,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.sents = make([]sent, 0, 32) // collect's sentences: 11–27 a question, median 18
 	c.restated = make([]bool, len(pkg.Records))
 	restated := strings.TrimRight(c.plain, "?!. ")
+	titled := "" // the thing a definition question asks about, as a page would be titled
 	if c.sh == shapeDefine {
 		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of "} {
 			if r, ok := strings.CutPrefix(restated, p); ok {
@@ -240,9 +241,13 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 				for _, sep := range []string{" in ", " of ", " for ", " on ", " with "} {
 					r, _, _ = strings.Cut(r, sep)
 				}
+				for _, end := range []string{" used for", " good for", " meant for", " for"} {
+					r = strings.TrimSuffix(r, end) // "what is rclone serve docker for"
+				}
 				if r != c.named {
 					c.head = c.mask(r)
 				}
+				titled = r
 				break
 			}
 		}
@@ -279,7 +284,10 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 		if n := len(r.Headings); r.Anchor != "" && n > 0 {
 			c.own[ri] = c.mask(r.Headings[n-1])
 			h := strings.TrimRight(plain(r.Headings[n-1]), "?!. ")
-			c.restated[ri] = h == restated || namesSetting(h, c.plain)
+			// A section headed with what a definition asks about ("rclone
+			// serve docker" for "what is rclone serve docker for?") opens
+			// with its definition.
+			c.restated[ri] = h == restated || namesSetting(h, c.plain) || titled != "" && h == titled
 		} else {
 			c.own[ri] = c.mask(r.Title)
 		}

@@ -1146,12 +1146,14 @@ func TestComposerNamedEntry(t *testing.T) {
 // when …") leans on the sentence before; "it can be useful" does not.
 func TestAnaphoricPronoun(t *testing.T) {
 	for l, want := range map[string]bool{
-		"docsy applies it when rendering footer icon links.": true,
-		"you set them in the front matter.":                  true,
-		"on some sites, it can be useful to print.":          false,
-		"it is recommended to pin the version.":              false,
-		"the same links are also added to your footer.":      false,
-		"when it passes, the stream ends.":                   false,
+		"docsy applies it when rendering footer icon links.":   true,
+		"you set them in the front matter.":                    true,
+		"on some sites, it can be useful to print.":            false,
+		"it is recommended to pin the version.":                false,
+		"the same links are also added to your footer.":        false,
+		"when it passes, the stream ends.":                     false,
+		"when specified as above the limits last for the run.": true,
+		"with the options shown above, it keeps a cache.":      true,
 	} {
 		if got := anaphoric(l); got != want {
 			t.Errorf("anaphoric(%q) = %v", l, got)
@@ -1678,5 +1680,21 @@ func TestComposerLeaningReadWithBefore(t *testing.T) {
 	text := composeNow(t, "why don't the titles of my alert shortcodes show up in the page's table of contents?", page)
 	if !strings.HasPrefix(text, "The title renders as an alert heading using the h4 class over a div rather than a heading element. This prevents the title") {
 		t.Errorf("answer:\n%s", text)
+	}
+}
+
+// "What is X for?" asks what X is: a command reference page headed with
+// its name opens with a one-line summary, then says more in its
+// synopsis; both answer, before the synopsis's details of running it.
+func TestComposerDefinitionOfACommand(t *testing.T) {
+	page := [3]string{"/commands/tool_serve_docker/", "tool serve docker", `<h1 id="tool-serve-docker">tool serve docker</h1>
+<p>Serve any remote on docker's volume plugin API.</p>
+<h2 id="synopsis">Synopsis</h2>
+<p>This command implements the Docker volume plugin API, so that docker can keep volumes on any remote tool reaches.</p>
+<p>Running <code>tool serve docker</code> creates the socket docker listens on for volume requests; the tool serve docker command then serves docker's requests to create volumes, and we use sudo as the socket path is writable by root only.</p>`}
+	text, _ := composeOver(t, "what is tool serve docker for?", page)
+	want := "Serve any remote on docker's volume plugin API.\n\nThis command implements the Docker volume plugin API"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("got\n%s\nwant it to start\n%s", text, want)
 	}
 }

@@ -128,7 +128,7 @@ var dependent = []string{
 // these", "the above"), so it does not stand alone.
 func anaphoric(l string) bool {
 	l = l[:min(len(l), 72)]
-	for _, a := range []string{" of these", " of those", " these ", " those ", " the above", " above,", " mentioned "} {
+	for _, a := range []string{" of these", " of those", " these ", " those ", " the above", " above,", " as above", " shown above", " described above", " listed above", " mentioned "} {
 		if i := strings.Index(l, a); i >= 0 && i < 60 {
 			return true
 		}

@@ -569,7 +569,10 @@ func (c *composer) openingGoesOn(lead sent, size int, covered uint64) (sent, int
 	// section's opening paragraph, which usually says how ("Declare
 	// those in data files." then "Any file under data/askplane/ is
 	// read: …").
-	if r := &c.pkg.Records[lead.rec]; c.sh == shapeHowto && r.Anchor == "" && size < 200 && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
+	// So does a one-line definition of what a section is named for
+	// ("Serve any remote on docker's volume plugin API." then what the
+	// command does, in its synopsis).
+	if r := &c.pkg.Records[lead.rec]; (c.sh == shapeHowto && r.Anchor == "" && size < 200 || c.sh == shapeDefine && c.restated[lead.rec] && size < 100) && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
 		for ri := range c.pkg.Records {
 			n := &c.pkg.Records[ri]
 			if n.URL != r.URL || n.Order != r.Order+1 || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.Paragraph {
