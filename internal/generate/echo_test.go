@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,14 @@ func TestComposerErrorPastedMessage(t *testing.T) {
 	if !strings.Contains(text, "a pop-up saying:\n\n```text\n\"tool\" cannot be opened") ||
 		!strings.HasSuffix(strings.TrimSpace(text), "The simplest fix is to run\n\n```console\nxattr -d com.apple.quarantine tool\n```") {
 		t.Errorf("got\n%s", text)
+	}
+}
+
+// A message quoted inside a sentence is not cut at its own stops.
+func TestSentencesKeepQuotes(t *testing.T) {
+	got := sentences(`Via the wizard you will get the following error: "The folder you entered does not appear to be valid. Please choose another". However, you still can connect.`)
+	want := []string{`Via the wizard you will get the following error: "The folder you entered does not appear to be valid. Please choose another".`, "However, you still can connect."}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

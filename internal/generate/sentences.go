@@ -84,10 +84,11 @@ func sentences(text string) []string {
 	out := ss[:0]
 	for i := 0; i < len(ss); i++ {
 		s := ss[i]
-		// Nor inside a code span ("`{{%/* ... */%}}`"), nor after a
-		// question quoted in a sentence ("What is the module path? is a
+		// Nor inside a code span ("`{{%/* ... */%}}`") or a quote
+		// ("… the following error: "The folder … valid. Please choose
+		// another"."), nor after a question quoted in a sentence ("What is the module path? is a
 		// package question").
-		for i+1 < len(ss) && (abbreviated(s) || strings.Count(s, "`")%2 == 1 || quotedAsk(s, ss[i+1])) {
+		for i+1 < len(ss) && (abbreviated(s) || strings.Count(s, "`")%2 == 1 || strings.Count(s, "\"")%2 == 1 || quotedAsk(s, ss[i+1])) {
 			i++
 			s += " " + ss[i]
 		}
