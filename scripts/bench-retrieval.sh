@@ -80,7 +80,7 @@ done
 # rclone's docs with rclone's own theme, fetched at a pinned version
 # (scripts/rclone-docs.sh), and the sets written blind over them.
 bash scripts/rclone-docs.sh "$work/rclone-src"
-build_site rclone "$work/rclone-src" --config config.json,askplane.toml
+build_site rclone "$work/rclone-src"
 for questions in testdata/retrieval/rclone-*-en.json; do
 	[ -e "$questions" ] || continue
 	set=$(basename "$questions" -en.json)

@@ -3,10 +3,11 @@
 # for the retrieval benchmark: a real docs site with its own theme that
 # nobody here wrote. It takes docs/ of github.com/rclone/rclone at the
 # pinned version from the Go module proxy (about 19 MB, cached by Go),
-# adds testdata/retrieval/rclone/askplane.toml beside its config.json,
-# and puts askplane's widget partial before </body> in the theme's base
-# template, as the quickstart tells an author to. Build it with
-#   hugo --source DEST --config config.json,askplane.toml
+# adds testdata/retrieval/rclone/askplane.toml as config/_default/hugo.toml
+# (Hugo merges it with the site's own config.json), and puts askplane's
+# widget partial before </body> in the theme's base template, as the
+# quickstart tells an author to. Build it with hugo --source DEST, or
+# run it with askplane dev --site DEST.
 #
 # Usage: bash scripts/rclone-docs.sh DEST
 set -euo pipefail
@@ -19,7 +20,8 @@ rm -rf "$dest"
 mkdir -p "$dest"
 cp -R "$dir/docs/." "$dest/"
 chmod -R u+w "$dest"
-cp testdata/retrieval/rclone/askplane.toml "$dest/"
+mkdir -p "$dest/config/_default"
+cp testdata/retrieval/rclone/askplane.toml "$dest/config/_default/hugo.toml"
 base="$dest/layouts/_default/baseof.html"
 grep -q '^  </body>' "$base" || { echo "rclone-docs: no </body> line in $base" >&2; exit 1; }
 sed -i 's#^  </body>#  {{ partial "askplane/widget.html" . }}\n  </body>#' "$base"

@@ -182,7 +182,7 @@ func checkPageV3(bad, warn func(code, format string, args ...any), where string,
 		if k, dup := anchors[key]; dup {
 			// The reader keeps both (keying the later one key-1, …), so
 			// this only warns: a link to it lands on the earlier one.
-			warn("corpus.anchor.duplicate", "%s, chunk %d: anchor %s is also chunk %d's, so links to it land on that one; give each heading and term its own id", where, j+1, quote(key), k+1)
+			warn("corpus.anchor.duplicate", "%s, chunk %d: anchor %s is also chunk %d's, so links to it land on that one; give each heading and term its own id", where, j+1, quote(key), k)
 		} else {
 			anchors[key] = j + 1
 		}

@@ -28,7 +28,7 @@ func TestRcloneDocsWithTheirOwnTheme(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("rclone-docs.sh: %v\n%s", err, out)
 	}
-	b, err := sitetest.BuildDir(t, src, "--config", "config.json,askplane.toml")
+	b, err := sitetest.BuildDir(t, src)
 	if err != nil {
 		t.Fatalf("hugo: %v\n%s", err, b.Output)
 	}

@@ -25,10 +25,9 @@ func TestQuestionFiles(t *testing.T) {
 	for _, tc := range []struct {
 		site  string
 		files []file
-		args  []string // hugo flags beyond --source
 	}{
-		{"exampleSite", []file{{"examplesite-en.json", 80}}, nil},
-		{"testdata/retrieval/lighthouse", []file{{"lighthouse-en.json", 30}}, nil},
+		{"exampleSite", []file{{"examplesite-en.json", 80}}},
+		{"testdata/retrieval/lighthouse", []file{{"lighthouse-en.json", 30}}},
 		{"testdata/retrieval/docsy", []file{
 			{"docsy-en.json", 60}, {"docsy-heldout-en.json", 50}, {"docsy-blind2-en.json", 40},
 			{"docsy-blind3-en.json", 40}, {"docsy-blind4-en.json", 40}, {"docsy-blind5-en.json", 40},
@@ -38,12 +37,12 @@ func TestQuestionFiles(t *testing.T) {
 			{"docsy-blind9-en.json", 40},
 			{"docsy-blind10-en.json", 40},
 			{"docsy-blind11-en.json", 40},
-		}, nil},
+		}},
 		// rclone's docs with their own theme, fetched at a pinned version.
 		{"rclone", []file{
 			{"rclone-blind1-en.json", 40}, {"rclone-blind2-en.json", 40},
 			{"rclone-blind3-en.json", 40}, {"rclone-blind4-en.json", 40},
-		}, []string{"--config", "config.json,askplane.toml"}},
+		}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
 			public := ""
@@ -56,7 +55,7 @@ func TestQuestionFiles(t *testing.T) {
 						t.Fatalf("rclone-docs.sh: %v\n%s", err, out)
 					}
 				}
-				b, err := sitetest.BuildDir(t, dir, tc.args...)
+				b, err := sitetest.BuildDir(t, dir)
 				if err != nil {
 					t.Fatalf("hugo: %v\n%s", err, b.Output)
 				}
