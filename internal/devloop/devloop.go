@@ -48,6 +48,9 @@ type Options struct {
 	// Watch rebuilds and reloads the pages when the site or the module
 	// changes.
 	Watch bool
+	// CSP is the Content-Security-Policy the pages are sent with, as a
+	// static site's csp setting; empty sends the widget's own.
+	CSP string
 	// Stdout and Stderr get what an author reads.
 	Stdout, Stderr io.Writer
 }
@@ -72,7 +75,7 @@ func Run(ctx context.Context, o Options) error {
 		// The embedded default, in a local folder that git ignores.
 		sessions = filepath.Join(root, ".askplane", "sessions.db")
 	}
-	d := &loop{root: root, site: siteDir, hugo: hugo, sessions: sessions, stdout: o.Stdout, stderr: o.Stderr}
+	d := &loop{root: root, site: siteDir, hugo: hugo, sessions: sessions, csp: o.CSP, stdout: o.Stdout, stderr: o.Stderr}
 
 	fmt.Fprintf(o.Stdout, "askplane dev: building %s with Hugo and checking what the module emitted…\n", o.Site)
 	var public string
@@ -130,6 +133,7 @@ func Run(ctx context.Context, o Options) error {
 type loop struct {
 	root, site, hugo string
 	sessions         string // the SQLite file
+	csp              string // the pages' Content-Security-Policy, "" for the default
 	stdout, stderr   io.Writer
 	hosts, origins   []string
 
@@ -166,6 +170,7 @@ func (d *loop) start(ctx context.Context, public string) (*sidecar.Server, error
 	if err != nil {
 		return nil, err
 	}
+	cfg.Sites[0].CSP = d.csp // the site served at /
 	if d.env == nil {
 		d.env = env
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/askplane/askplane/internal/access"
 	"github.com/askplane/askplane/internal/baseurl"
@@ -130,6 +131,10 @@ type SiteConfig struct {
 	RateLimit       *RateLimit      `json:"rateLimit"`
 	Generations     *Generations    `json:"generations"`
 	Static          bool            `json:"static"`
+	// CSP is the Content-Security-Policy sent with the static site's
+	// HTML; empty sends the widget's own, static.DefaultCSP, which keeps
+	// out what a theme may load from other hosts or run inline.
+	CSP string `json:"csp"`
 	// Feedback lets the site's readers post helpful / not helpful
 	// verdicts to /v1/feedback (off by default).
 	Feedback bool `json:"feedback"`
@@ -163,6 +168,7 @@ const (
 	maxConfigSites = 64
 	maxOrigins     = 64
 	maxHosts       = 64
+	maxCSPBytes    = 4096 // one header line, well under the header limits of proxies
 	minSecretBytes = 32
 	// DefaultAddr is where the sidecar listens when neither the config
 	// nor the command line says.
@@ -359,6 +365,10 @@ func (s *SiteConfig) check() (checkedSite, error) {
 		return checkedSite{}, errors.New("corpusUrl: must be an https URL (plain http only to a loopback address)")
 	case s.Static && s.Public == "":
 		return checkedSite{}, errors.New("static: needs the public folder")
+	case s.CSP != "" && !s.Static:
+		return checkedSite{}, errors.New("csp: only a static site's pages are sent one")
+	case strings.ContainsFunc(s.CSP, unicode.IsControl) || len(s.CSP) > maxCSPBytes:
+		return checkedSite{}, fmt.Errorf("csp: one header line of at most %d bytes, no control character", maxCSPBytes)
 	}
 	if !protocol.ValidIdentifier(s.Language) {
 		return checkedSite{}, errors.New("language: must be a language code such as \"en\"")

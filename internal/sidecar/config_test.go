@@ -83,6 +83,8 @@ func TestDecodeConfig(t *testing.T) {
 		{"weak secret", `{"sites":[` + strings.Replace(one, "ASKPLANE_TEST_SECRET", "ASKPLANE_TEST_WEAK", 1) + `]}`, "config: sites[0].cookieSecretEnv: environment variable ASKPLANE_TEST_WEAK holds fewer than 32 bytes"},
 		{"no secret env named", `{"sites":[` + strings.Replace(one, `"ASKPLANE_TEST_SECRET"`, `""`, 1) + `]}`, "config: sites[0].cookieSecretEnv: name the environment variable holding the cookie secret"},
 		{"duplicate corpus ids", `{"sites":[` + one + `,` + one + `]}`, `config: sites[1].site.corpus.id: "docs-public" is also sites[0]'s; corpus ids route requests and must be unique`},
+		{"csp without static", `{"sites":[` + testSiteConfig(testSite("docs", "a"), `,"csp":"default-src 'self'"`) + `]}`, "config: sites[0].csp: only a static site's pages are sent one"},
+		{"csp with a newline", `{"sites":[` + testSiteConfig(testSite("docs", "a"), `,"static":true,"csp":"default-src 'self'\nX-Evil: 1"`) + `]}`, "config: sites[0].csp: one header line of at most 4096 bytes, no control character"},
 		{"two static sites", `{"sites":[` + testSiteConfig(testSite("docs", "a"), `,"static":true`) + `,` + testSiteConfig(testSite("docs", "b"), `,"static":true`) + `]}`, "config: sites[1].static: sites[0] is already served at /; only one site may set static"},
 		{"no sites", `{"sites":[]}`, "config: sites: at least one site is required"},
 		{"bad addr", `{"addr":"8080","sites":[` + one + `]}`, "config: addr must be host:port"},

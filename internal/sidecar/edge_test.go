@@ -776,3 +776,18 @@ func TestEdgeEarlyRefusalDoesNotWaitForTheBody(t *testing.T) {
 		})
 	}
 }
+
+// A static site whose theme loads from other hosts or runs inline sets
+// its own csp: its pages are sent with it, not the widget's.
+func TestEdgeStaticOwnCSP(t *testing.T) {
+	public := edgePublic(t)
+	if err := os.WriteFile(filepath.Join(public, "index.html"), []byte("<h1>home</h1>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const own = "default-src 'self'; img-src 'self' https:; script-src 'self' https://stats.example.org"
+	e := startEdge(t, edgeConfig(t, "", "", siteJSON(public, "docs", "docs-public", `,"static":true,"csp":"`+own+`"`)))
+	home := fetch(t, newClient(t), e.getReq("/", ""))
+	if home.status != 200 || home.header.Get("Content-Security-Policy") != own {
+		t.Errorf("GET / = %d, Content-Security-Policy %q; want the site's %q", home.status, home.header.Get("Content-Security-Policy"), own)
+	}
+}

@@ -357,7 +357,7 @@ func (s *Server) siteHandlers(ctx context.Context, st *site, mk limits, edge *ed
 	sh.replay, sh.read = s.replayHandlers(st, edge, subjects, rep)
 	sh.feedback = st.feedbackHandler(edge, subjects, prom)
 	if st.cfg.Static {
-		files, err := static.New(st.cfg.Public, static.Options{})
+		files, err := static.New(st.cfg.Public, static.Options{CSP: st.cfg.CSP})
 		if err != nil {
 			return nil, siteError("static", err)
 		}

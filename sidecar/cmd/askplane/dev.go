@@ -30,6 +30,7 @@ func runDevContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 	site := fs.String("site", "exampleSite", "the Hugo site `folder` to build")
 	sessions := fs.String("sessions", "", "the SQLite `file` conversations persist in (default .askplane/sessions.db in the checkout)")
 	watch := fs.Bool("watch", true, "rebuild and reload the page when the site or the module changes")
+	csp := fs.String("csp", "", "the Content-Security-Policy `policy` the pages are sent with (default: the widget's own, which keeps out what a theme loads from other hosts or runs inline)")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -37,7 +38,7 @@ func runDevContext(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "askplane dev: takes flags only")
 		return exitUsage
 	}
-	err := devloop.Run(ctx, devloop.Options{Addr: *addr, Site: *site, Sessions: *sessions, Watch: *watch, Stdout: stdout, Stderr: stderr})
+	err := devloop.Run(ctx, devloop.Options{Addr: *addr, Site: *site, Sessions: *sessions, Watch: *watch, CSP: *csp, Stdout: stdout, Stderr: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "askplane dev:", err)
 		return exitFailed
