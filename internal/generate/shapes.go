@@ -110,7 +110,8 @@ func (c *composer) siblings(rec int) []section {
 // singling out one section, or a question asking for the steps. It
 // returns them in reading order, their parent's name and their kind.
 func (c *composer) group() ([]section, string, sectionKind) {
-	if c.sh != shapeHowto {
+	ways := waysAsked(strings.ToLower(c.question))
+	if c.sh != shapeHowto && !ways {
 		return nil, "", plainSections
 	}
 	steps := c.stepsAsked
@@ -129,9 +130,16 @@ func (c *composer) group() ([]section, string, sectionKind) {
 			continue
 		}
 		kind := headingKind(sib[0].heading, steps)
+		// "what are the ways to install rclone on windows": the sections
+		// under "Windows installation" are the ways, whatever their
+		// headings say ("Chocolatey package manager").
+		forced := ways && !steps && n >= 2 && c.parentAsked(r.Headings[n-2])
+		if forced {
+			kind = choiceSections
+		}
 		own := make([]uint64, len(sib))
 		for i, x := range sib {
-			if headingKind(x.heading, steps) != kind {
+			if !forced && headingKind(x.heading, steps) != kind {
 				kind = plainSections
 			}
 			// The heading's first word is what the step does ("Add the
