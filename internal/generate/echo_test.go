@@ -58,3 +58,14 @@ func TestSentencesKeepQuotes(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// "For example, to …" names the task it shows and leans on nothing;
+// "For example, …" alone leans on what it exemplifies.
+func TestLeansExampleWithItsTask(t *testing.T) {
+	if leans("For example, to delete all files bigger than 100 MiB, check first.") {
+		t.Error("an example naming its own task leans")
+	}
+	if !leans("For example, the site keeps its logs there.") {
+		t.Error("a bare example does not lean")
+	}
+}

@@ -161,6 +161,9 @@ func leans(s string) bool {
 
 // leansLower is leans of a lower-cased sentence.
 func leansLower(l string) bool {
+	if strings.HasPrefix(l, "for example, to ") || strings.HasPrefix(l, "for instance, to ") {
+		return false // "For example, to delete all files bigger than 100 MiB, …" names its own task
+	}
 	for _, d := range dependent {
 		if strings.HasPrefix(l, d) {
 			return true
