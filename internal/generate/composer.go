@@ -230,7 +230,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	restated := strings.TrimRight(c.plain, "?!. ")
 	titled := "" // the thing a definition question asks about, as a page would be titled
 	if c.sh == shapeDefine {
-		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of "} {
+		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of ", "what does "} {
 			if r, ok := strings.CutPrefix(restated, p); ok {
 				for _, a := range []string{"a ", "an ", "the "} {
 					r = strings.TrimPrefix(r, a) // "what's a taxonomy term"
@@ -241,8 +241,8 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 				for _, sep := range []string{" in ", " of ", " for ", " on ", " with "} {
 					r, _, _ = strings.Cut(r, sep)
 				}
-				for _, end := range []string{" used for", " good for", " meant for", " for"} {
-					r = strings.TrimSuffix(r, end) // "what is rclone serve docker for"
+				for _, end := range []string{" used for", " good for", " meant for", " for", " accept", " take", " do", " mean", " control", " return"} {
+					r = strings.TrimSuffix(r, end) // "what is rclone serve docker for", "what does --log-format accept"
 				}
 				if r != c.named {
 					c.head = c.mask(r)
@@ -287,7 +287,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 			// A section headed with what a definition asks about ("rclone
 			// serve docker" for "what is rclone serve docker for?") opens
 			// with its definition.
-			c.restated[ri] = h == restated || namesSetting(h, c.plain) || titled != "" && h == titled
+			c.restated[ri] = h == restated || namesSetting(h, c.plain) || titled != "" && (h == titled || flagHeading(h, titled))
 		} else {
 			c.own[ri] = c.mask(r.Title)
 		}

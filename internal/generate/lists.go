@@ -132,7 +132,10 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 	if len(lines) > 0 && len(lines) <= maxTableRows && *size+n > limit && b.Kind == chunk.List {
 		lines, n = firstSentences(lines)
 	}
-	if len(lines) == 0 || len(lines) > 2*maxTableRows || len(lines) > maxTableRows && b.Kind != chunk.Table || *size+n > limit {
+	// A list longer than a table may be is quoted when it fits as a
+	// table would: nine one-line options ("`date` - Add a date …") are
+	// the answer to "what does --log-format accept".
+	if len(lines) == 0 || len(lines) > 2*maxTableRows || *size+n > limit {
 		return false
 	}
 	// An ordered list keeps its numbers.

@@ -244,3 +244,9 @@ func excludedIn(q string) string {
 	}
 	return ""
 }
+
+// flagHeading: heading h (plain) names flag, then its type, as option
+// references title their sections ("--log-format string").
+func flagHeading(h, flag string) bool {
+	return strings.HasPrefix(flag, "-") && !strings.Contains(flag, " ") && strings.HasPrefix(h, flag+" ") && !strings.Contains(h[len(flag)+1:], " ")
+}

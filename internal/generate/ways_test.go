@@ -20,3 +20,21 @@ func TestComposerWaysUnderAParent(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// "What does --flag accept" is answered by the flag's own section, from
+// its first sentence, with the list of what it accepts even when the
+// list is longer than a table may be, as long as it fits.
+func TestComposerFlagAccepts(t *testing.T) {
+	var items strings.Builder
+	for _, o := range []string{"date", "time", "micro", "utc", "longfile", "shortfile", "pid", "nolevel", "json"} {
+		items.WriteString("<li><code>" + o + "</code> - Adds the " + o + " field to each log line.</li>")
+	}
+	page := [3]string{"/docs/", "Usage", `<h3 id="log-format">--log-format string</h3>
+<p>Comma separated list of log format options. The accepted options are:</p><ul>` + items.String() + `</ul>
+<p>They are added to the log line in the order above.</p>
+<p>The default log format is <code>"date,time"</code>.</p>`}
+	text, _ := composeOver(t, "what does --log-format accept", page)
+	if !strings.HasPrefix(text, "Comma separated list of log format options. The accepted options are:\n\n- `date`") || !strings.Contains(text, "- `json` - Adds") {
+		t.Errorf("got\n%s", text)
+	}
+}
