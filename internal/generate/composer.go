@@ -295,6 +295,11 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 			if b.Kind == chunk.Code {
 				c.code[ri] |= c.mask(b.Text)
 				c.literal[ri] = c.literal[ri] || c.verbatim != "" && hasWord(plain(b.Text), c.verbatim)
+			} else if b.Kind == chunk.List && c.verbatim != "" && !c.literal[ri] {
+				// An option reference's properties ("- Config:
+				// directory_name_encryption") name the setting its
+				// section is about, as its code would.
+				c.literal[ri] = namesProperty(b.Text, c.verbatim)
 			}
 		}
 	}

@@ -115,6 +115,9 @@ func (c *composer) score(s *sent) int {
 	if strings.HasSuffix(s.text, "?") {
 		sc -= 20 // a question is not its answer
 	}
+	if s.kind == chunk.List && propertyLine(s.text) && !c.propertyAsked() {
+		sc -= 20 // "Config: hash_type", "Env Var: …": where a setting is set, not what it does
+	}
 	if c.sh != shapeDefine && c.sh != shapeReference && c.definesOther(s.text) {
 		sc -= 12 // "`deterministic` is the envelope …": it says what another thing is
 	}

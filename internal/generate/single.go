@@ -221,6 +221,9 @@ func (c *composer) support(leadRec int, covered *uint64) {
 			if leans(s.text) {
 				continue // "To do so, …": its subject came before it
 			}
+			if s.kind == chunk.List && (propertyLine(s.text) || fewWords(s.text, 2)) {
+				continue // "Config: hash_type", or a bare example value ("false") without what it does
+			}
 			if r := &c.pkg.Records[s.rec]; s.rec != leadRec && (r.URL != url || r.Anchor != "" && (c.own[s.rec]&^*covered == 0 || s.score < 40) || c.entry) {
 				continue // only the page's opening, or a section naming an uncovered term in its heading; an error's entry stands alone
 			}

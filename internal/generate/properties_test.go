@@ -1,0 +1,22 @@
+package generate
+
+import (
+	"strings"
+	"testing"
+)
+
+// An option's section answers what the option does with its description,
+// not with its properties list (config key, environment variable, type),
+// which names the setting asked about but says only where it is set.
+func TestComposerOptionProperties(t *testing.T) {
+	page := [3]string{"/crypt/", "Crypt", `<h4 id="crypt-directory-name-encryption">--crypt-directory-name-encryption</h4>
+<p>Option to either encrypt directory names or leave them intact.</p>
+<p>NB If filename_encryption is "off" then this option will do nothing.</p>
+<p>Properties:</p>
+<ul><li>Config: directory_name_encryption</li><li>Env Var: RCLONE_CRYPT_DIRECTORY_NAME_ENCRYPTION</li><li>Type: bool</li><li>Default: true</li>
+<li>Examples:<ul><li>"true"<ul><li>Encrypt directory names.</li></ul></li><li>"false"<ul><li>Don't encrypt directory names, leave them intact.</li></ul></li></ul></li></ul>`}
+	text, _ := composeOver(t, "what does directory_name_encryption = false do in a crypt config", page)
+	if !strings.HasPrefix(text, "Option to either encrypt directory names or leave them intact.") || strings.Contains(text, "Config:") || strings.Contains(text, "Env Var:") || strings.Contains(text, "\n\"false\"") {
+		t.Errorf("got\n%s", text)
+	}
+}
