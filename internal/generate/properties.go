@@ -41,3 +41,10 @@ func namesProperty(list, v string) bool {
 	}
 	return false
 }
+
+// properties: a list block opens with property lines (an option's
+// properties list; its examples may follow).
+func properties(list string) bool {
+	first, _, _ := strings.Cut(list, "\n")
+	return propertyLine(first)
+}

@@ -20,3 +20,17 @@ func TestComposerOptionProperties(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// Nor does a question asking "which …" get the properties list as the
+// list it asks for.
+func TestComposerWhichNotProperties(t *testing.T) {
+	page := [3]string{"/onedrive/", "OneDrive", `<h4 id="onedrive-hash-type">--onedrive-hash-type</h4>
+<p>Specify the hash in use for the backend.</p>
+<p>Before version 1.62 a SHA1 hash was the default. From 1.62 the default hash is QuickXorHash for every account type.</p>
+<p>Properties:</p>
+<ul><li>Config: hash_type</li><li>Env Var: RCLONE_ONEDRIVE_HASH_TYPE</li><li>Type: string</li><li>Default: "auto"</li></ul>`}
+	text, _ := composeOver(t, "which hash does onedrive use now, is it still sha1?", page)
+	if strings.Contains(text, "Config:") || strings.Contains(text, "Env Var:") || !strings.Contains(text, "SHA1") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -126,7 +126,7 @@ func (c *composer) single(li int) {
 				continue
 			}
 			for bi, b := range c.pkg.Records[ri].Blocks {
-				if (b.Kind == chunk.List || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, c.listMask(ri, bi, 0)) && c.quoteList(ri, bi, &size) {
+				if (b.Kind == chunk.List && !(properties(b.Text) && !c.propertyAsked()) || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, c.listMask(ri, bi, 0)) && c.quoteList(ri, bi, &size) {
 					listed = true
 					break
 				}
