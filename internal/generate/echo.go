@@ -17,21 +17,38 @@ const minEcho = 24
 // the cause and the fix around it do. A pasted command line is no
 // message: the example that shows it run is what explains it.
 func (c *composer) echoes(text string) bool {
+	return c.echoRun(plain(text)) > 0
+}
+
+// isEcho: text is the pasted message and little more (the message makes
+// most of it), where a sentence that names the message and goes on
+// ("`x509: …` may occur on outdated systems") says something of it.
+func (c *composer) isEcho(text string) bool {
+	t := plain(text)
+	return t != "" && 20*c.echoRun(t) >= 17*len(t)
+}
+
+// echoRun is the length of the longest run of the question, from the
+// start of one of its words, that t (plain) holds verbatim, when it is
+// an echo's (half the question or more); 0 otherwise.
+func (c *composer) echoRun(t string) int {
 	q := c.plain
 	n := max(minEcho, len(q)/2)
 	if len(q) < n || flagged(q) {
-		return false
+		return 0
 	}
-	t := plain(text)
+	best := 0
 	for i := 0; i+n <= len(q); i++ {
-		if i > 0 && q[i-1] != ' ' {
-			continue // runs start at a word
+		if i > 0 && q[i-1] != ' ' || !strings.Contains(t, q[i:i+n]) {
+			continue
 		}
-		if strings.Contains(t, q[i:i+n]) {
-			return true
+		j := i + n
+		for j < len(q) && strings.Contains(t, q[i:j+1]) {
+			j++
 		}
+		best = max(best, j-i)
 	}
-	return false
+	return best
 }
 
 // flagged: q (plain) is a command line: a program's name, then

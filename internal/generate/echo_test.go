@@ -69,3 +69,16 @@ func TestLeansExampleWithItsTask(t *testing.T) {
 		t.Error("a bare example does not lean")
 	}
 }
+
+// A message quoted as a note (a block quote) is no answer either, though
+// it holds every word the reader pasted: the sentence after it is.
+func TestComposerErrorQuotedAsNote(t *testing.T) {
+	page := [3]string{"/commands/tool_mount/", "tool mount", `<h2 id="linux">Mounting on Linux</h2>
+<p>On newer versions of Ubuntu, you may encounter the following error when running <code>tool mount</code>:</p>
+<blockquote><p>NOTICE: mount helper error: fusermount3: mount failed: Permission denied CRITICAL: Fatal error: failed to mount FUSE fs: fusermount: exit status 1</p></blockquote>
+<p>This may be due to newer AppArmor restrictions, which can be disabled with <code>sudo aa-disable /usr/bin/fusermount3</code>.</p>`}
+	text, _ := composeOver(t, "NOTICE: mount helper error: fusermount3: mount failed: Permission denied  CRITICAL: Fatal error: failed to mount FUSE fs: fusermount: exit status 1", page)
+	if !strings.Contains(text, "sudo aa-disable /usr/bin/fusermount3") || strings.HasPrefix(text, "NOTICE") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -184,6 +184,9 @@ func (c *composer) score(s *sent) int {
 			sc -= 8 // a reference row is rarely how to do something
 		}
 	case shapeError:
+		if c.isEcho(s.text) {
+			return -100 // the message the reader pasted, quoted back: it tells them nothing
+		}
 		if c.troubleshooting(s.rec) {
 			sc += 12 // an entry of a troubleshooting page, not an aside elsewhere
 		}
