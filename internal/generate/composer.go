@@ -121,6 +121,8 @@ type composer struct {
 	code       []uint64 // per record: question terms in its code blocks
 	own        []uint64 // per record: question terms in its own heading (the title for a page's intro)
 	verb       uint64   // a how-to question's first term, usually what to do
+	property   bool     // the question asks for an option's default, type or environment variable
+	command    bool     // the question is a command line (flagged)
 	polarity   int      // that verb's direction: 1 shows or adds, -1 hides or removes, 0 neither
 	stepsAsked bool     // the question asks for steps (procedureAsked)
 	listing    bool     // the question asks for several things ("which keys …")
@@ -205,10 +207,12 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	c.stepsAsked = procedureAsked(l)
 	c.errCode = strings.ToLower(errorCodeIn(question))
 	c.listing = listingAsked(l)
+	c.property = propertyAsked(l)
 	if _, asked, ok := strings.Cut(l, ": "); ok && !c.listing {
 		c.listing = listingAsked(asked) // "docsy.dev site variants: which branch does each publish from?"
 	}
 	c.plain = plain(question)
+	c.command = flagged(c.plain)
 	v := c.plain
 	if c.errCode == "" {
 		v = unframed(v) // an error code keeps its question's shape: errors are answered by when they are given

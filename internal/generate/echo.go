@@ -17,14 +17,14 @@ const minEcho = 24
 // the cause and the fix around it do. A pasted command line is no
 // message: the example that shows it run is what explains it.
 func (c *composer) echoes(text string) bool {
-	return c.echoRun(plain(text)) > 0
+	return c.echoRun(factsOf(text).plain) > 0
 }
 
 // isEcho: text is the pasted message and little more (the message makes
 // most of it), where a sentence that names the message and goes on
 // ("`x509: …` may occur on outdated systems") says something of it.
 func (c *composer) isEcho(text string) bool {
-	t := plain(text)
+	t := factsOf(text).plain
 	return t != "" && 20*c.echoRun(t) >= 17*len(t)
 }
 
@@ -34,7 +34,7 @@ func (c *composer) isEcho(text string) bool {
 func (c *composer) echoRun(t string) int {
 	q := c.plain
 	n := max(minEcho, len(q)/2)
-	if len(q) < n || flagged(q) {
+	if len(q) < n || c.command {
 		return 0
 	}
 	best := 0

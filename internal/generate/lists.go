@@ -27,7 +27,7 @@ func (c *composer) listLead() bool {
 		}
 		bs := c.pkg.Records[ri].Blocks
 		for bi, b := range bs {
-			if b.Kind != chunk.List && b.Kind != chunk.Table || b.Kind == chunk.List && properties(b.Text) && !c.propertyAsked() {
+			if b.Kind != chunk.List && b.Kind != chunk.Table || b.Kind == chunk.List && properties(b.Text) && !c.property {
 				continue // an option's properties say where it is set, not what is asked
 			}
 			intro := -1

@@ -10,19 +10,18 @@ var propertyKeys = []string{"config: ", "env var: ", "type: ", "default: ", "req
 
 // propertyLine: s (a list line) is one property of an option.
 func propertyLine(s string) bool {
-	l := strings.ToLower(strings.TrimLeft(s, "- "))
+	l := strings.TrimLeft(s, "- ")
 	for _, k := range propertyKeys {
-		if strings.HasPrefix(l, k) {
+		if len(l) >= len(k) && strings.EqualFold(l[:len(k)], k) {
 			return true
 		}
 	}
 	return false
 }
 
-// propertyAsked: the question asks for a property itself: the default,
-// the type, the environment variable.
-func (c *composer) propertyAsked() bool {
-	l := strings.ToLower(c.question)
+// propertyAsked: l (lower case) asks for a property itself: the
+// default, the type, the environment variable.
+func propertyAsked(l string) bool {
 	for _, w := range []string{"default", "env", "environment", "type of", "what type", "required"} {
 		if strings.Contains(l, w) {
 			return true

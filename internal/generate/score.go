@@ -115,7 +115,7 @@ func (c *composer) score(s *sent) int {
 	if strings.HasSuffix(s.text, "?") {
 		sc -= 20 // a question is not its answer
 	}
-	if s.kind == chunk.List && propertyLine(s.text) && !c.propertyAsked() {
+	if s.kind == chunk.List && propertyLine(s.text) && !c.property {
 		sc -= 20 // "Config: hash_type", "Env Var: …": where a setting is set, not what it does
 	}
 	if c.sh != shapeDefine && c.sh != shapeReference && c.definesOther(s.text) {

@@ -59,7 +59,7 @@ func (c *composer) single(li int) {
 	li, lead, size, covered = c.pastScope(li, lead, size, covered)
 	li, lead, size, covered = c.leaningOn(li, lead, size, covered)
 	lead, size, covered = c.goOn(li, lead, size, covered)
-	if k := c.codeAfter(lead.rec, lead.block); c.sh == shapeError && !flagged(c.plain) && (k < 0 || c.echoes(c.pkg.Records[lead.rec].Blocks[k].Text)) {
+	if k := c.codeAfter(lead.rec, lead.block); c.sh == shapeError && !c.command && (k < 0 || c.echoes(c.pkg.Records[lead.rec].Blocks[k].Text)) {
 		// The cause alone leaves the reader where they were: the entry's
 		// fix follows ("The simplest fix is to run" and its command),
 		// unless the answer goes on with code of its own.
@@ -126,7 +126,7 @@ func (c *composer) single(li int) {
 				continue
 			}
 			for bi, b := range c.pkg.Records[ri].Blocks {
-				if (b.Kind == chunk.List && !(properties(b.Text) && !c.propertyAsked()) || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, c.listMask(ri, bi, 0)) && c.quoteList(ri, bi, &size) {
+				if (b.Kind == chunk.List && !(properties(b.Text) && !c.property) || b.Kind == chunk.Table) && (ri != lead.rec || bi != lead.block) && c.listSpeaks(ri, c.listMask(ri, bi, 0)) && c.quoteList(ri, bi, &size) {
 					listed = true
 					break
 				}
