@@ -51,6 +51,26 @@ func (c *composer) echoRun(t string) int {
 	return best
 }
 
+// quotesMessage: s quotes, in a code span, words of the message pasted
+// (12 characters or more, a setting's name is no message): the sentence
+// says when it is given.
+func (c *composer) quotesMessage(s string) bool {
+	for rest := s; ; {
+		_, after, ok := strings.Cut(rest, "`")
+		if !ok {
+			return false
+		}
+		span, tail, ok := strings.Cut(after, "`")
+		if !ok {
+			return false
+		}
+		if p := plain(span); len(p) >= 12 && strings.Contains(p, " ") && strings.Contains(c.plain, p) {
+			return true
+		}
+		rest = tail
+	}
+}
+
 // flagged: q (plain) is a command line: a program's name, then
 // arguments among which a flag or a path ("rclone lsf -R --hash MD5 …",
 // "node scripts/cli.mjs static/").

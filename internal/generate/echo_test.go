@@ -82,3 +82,20 @@ func TestComposerErrorQuotedAsNote(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// The sentence that quotes words of the pasted message ("If it fails
+// with the message `unknown command "selfupdate"` then …") says when it
+// is given, and leads the answer.
+func TestComposerErrorQuotedInASentence(t *testing.T) {
+	page := [3]string{"/commands/tool_selfupdate/", "tool selfupdate", `<h2 id="synopsis">Synopsis</h2>
+<p>This command downloads the latest release of tool and replaces the currently running binary.</p>
+<p>If used without flags, this command will install the latest stable release. In such cases you should run the command with the <code>--beta</code> flag, i.e. <code>tool selfupdate --beta</code>.</p>
+<p>The tool mount command may or may not support extended FUSE options depending on the build and OS.</p>
+<p>Note: Windows forbids deletion of a currently running executable so this command will rename the old executable.</p>
+<p>Please note that this command was not available before tool version 1.55. If it fails for you with the message <code>unknown command "selfupdate"</code> then you will need to update manually following the install documentation.</p>
+<pre><code>tool selfupdate [flags]</code></pre>`}
+	text, _ := composeOver(t, `Error: unknown command "selfupdate" for "tool"`, page)
+	if !strings.Contains(text, "update manually following the install documentation") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -187,6 +187,9 @@ func (c *composer) score(s *sent) int {
 		if c.isEcho(s.text) {
 			return -100 // the message the reader pasted, quoted back: it tells them nothing
 		}
+		if c.quotesMessage(s.text) {
+			sc += 20 // "If it fails with the message `unknown command "selfupdate"` then …": says when the pasted message comes
+		}
 		if c.troubleshooting(s.rec) {
 			sc += 12 // an entry of a troubleshooting page, not an aside elsewhere
 		}
