@@ -1271,13 +1271,17 @@ func TestComposerCompareRows(t *testing.T) {
 // A reader describing a symptom ("… misbehave after migrating", "… no
 // longer scroll to it") asks an error question.
 func TestSymptomIsError(t *testing.T) {
-	for _, q := range []string{"my responsive layouts misbehave after migrating to Bootstrap 5", "old links to that section no longer scroll to it", "the language dropdown is gone from the sidebar"} {
+	for _, q := range []string{"my responsive layouts misbehave after migrating to Bootstrap 5", "old links to that section no longer scroll to it", "the language dropdown is gone from the sidebar",
+		"x509: certificate signed by unknown authority", "NOTICE: Config file not found - using defaults", "excludeFiles in my module mounts gives a deprecation warning"} {
 		if !errorLike(q) {
 			t.Errorf("errorLike(%q) = false", q)
 		}
 	}
 	if errorLike("show a year range in the footer copyright notice") {
 		t.Error("a how-to taken for an error")
+	}
+	if errorLike("kind: latest on a params.versions entry") {
+		t.Error("a setting taken for a program's message")
 	}
 }
 

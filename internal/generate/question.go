@@ -106,7 +106,7 @@ func codeLike(q string) bool {
 // errorLike: a pasted error message, or a question about one.
 func errorLike(q string) bool {
 	l := strings.ToLower(q)
-	for _, w := range []string{"error", "failed", "fails", "not found", "can't", "cannot", "404", "unable", "invalid", "panic", "refused", "denied", "doesn't work", "does not work", "not working", "broken", "misbehav", "no longer", "stopped working", "disappeared", "is gone", "are gone"} {
+	for _, w := range []string{"error", "warning", "failed", "fails", "not found", "can't", "cannot", "404", "unable", "invalid", "panic", "refused", "denied", "doesn't work", "does not work", "not working", "broken", "misbehav", "no longer", "stopped working", "disappeared", "is gone", "are gone"} {
 		if strings.Contains(l, w) {
 			return true
 		}
@@ -114,10 +114,22 @@ func errorLike(q string) bool {
 	if errorCodeIn(q) != "" {
 		return true // "what does ASK_PERSISTENCE_CONFLICT mean"
 	}
-	if w := strings.Fields(q); len(w) >= 4 && len(w[0]) > 2 && strings.HasSuffix(w[0], ":") && !strings.HasSuffix(q, "?") {
+	if w := strings.Fields(q); len(w) >= 4 && len(w[0]) > 2 && strings.HasSuffix(w[0], ":") && !strings.HasSuffix(q, "?") && messageSource(strings.TrimSuffix(w[0], ":")) {
 		return true // a message as a program prints it: "x509: certificate signed by unknown authority"
 	}
 	return strings.ContainsAny(q, "\"“") && len(strings.Fields(q)) > 3
+}
+
+// messageSource: w, before a colon, is what a program's message starts
+// with: a level or a name in capitals ("NOTICE", "ERROR"), a module with
+// a digit ("x509"), or a level word ("fatal", "warning"); not a setting's
+// key ("kind: latest …").
+func messageSource(w string) bool {
+	switch strings.ToLower(w) {
+	case "error", "warning", "warn", "fatal", "panic", "notice", "critical", "info", "debug", "failed", "failure", "exception", "traceback":
+		return true
+	}
+	return strings.ToUpper(w) == w && strings.ToLower(w) != w || strings.ContainsAny(w, "0123456789")
 }
 
 // errorCode: an upper-case code with an underscore, as error codes are
