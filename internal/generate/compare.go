@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
+	"github.com/askplane/askplane/internal/evidence"
 )
 
 // compareList answers a comparison with a list whose items each open by
@@ -162,4 +163,109 @@ func (c *composer) otherSide(lead *sent, size *int) {
 		*size += len(s.text) + 2
 		return
 	}
+}
+
+// orSides is what "A or B, what's the difference" compares, plain: the
+// words before " or " and those after it up to the next comma or
+// question; nil when the question asks no difference between two.
+func orSides(plainQuestion string) []string {
+	q := strings.TrimRight(plainQuestion, "?!. ")
+	if !strings.Contains(q, "difference") && !strings.Contains(q, "which one") {
+		return nil
+	}
+	a, b, ok := strings.Cut(q, " or ")
+	if !ok {
+		return nil
+	}
+	if i := strings.LastIndexAny(a, ",:?"); i >= 0 {
+		a = a[i+1:]
+	}
+	if i := strings.IndexAny(b, ",:?"); i >= 0 {
+		b = b[:i]
+	}
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if a == "" || b == "" {
+		return nil
+	}
+	return []string{a, b}
+}
+
+// compareSections answers a comparison of two things that two sibling
+// sections of one page are each named for ("--vfs-cache-mode writes"
+// and "--vfs-cache-mode full" for "vfs cache mode writes or full, what's
+// the difference"): each section's heading and opening, a line each.
+// False, having written nothing, when the package holds no such pair.
+func (c *composer) compareSections() bool {
+	sd := sides(c.plain)
+	if len(sd) != 2 {
+		sd = orSides(c.plain)
+	}
+	if len(sd) != 2 {
+		return false
+	}
+	ma, mb := c.mask(sd[0]), c.mask(sd[1])
+	ua, ub := ma&^mb, mb&^ma // what names each side alone
+	if ua == 0 || ub == 0 {
+		return false
+	}
+	for i := range c.pkg.Records {
+		for j := range c.pkg.Records {
+			ri, rj := &c.pkg.Records[i], &c.pkg.Records[j]
+			n := len(ri.Headings)
+			if i == j || ri.URL != rj.URL || ri.Anchor == "" || rj.Anchor == "" || n < 2 || len(rj.Headings) != n || ri.Headings[n-2] != rj.Headings[n-2] {
+				continue
+			}
+			hi, hj := c.own[i], c.own[j]
+			if hi&ua&^hj == 0 || hj&ub&^hi == 0 || hi&ub != 0 || hj&ua&^hi != 0 || !c.onlyAsked(ri.Headings[n-1]) || !c.onlyAsked(rj.Headings[n-1]) {
+				continue // each named for one side, and for nothing the question does not say
+			}
+			li, lj := c.sideLine(i, j), c.sideLine(j, i)
+			if !strings.Contains(li, ": ") || !strings.Contains(lj, ": ") {
+				continue // a side without its opening sentence says nothing of it
+			}
+			c.add("- "+li, i)
+			c.add("\n- "+lj, j)
+			c.seeAlso(i)
+			return true
+		}
+	}
+	return false
+}
+
+// onlyAsked: every word of heading h is a word of the question ("--vfs-
+// cache-mode full"; not "--include-from - Read include patterns from
+// file" for "--include '*.jpg'").
+func (c *composer) onlyAsked(h string) bool {
+	for _, t := range evidence.Terms(h) {
+		if c.mask(t) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sideLine is a compared section's line: its heading and its first
+// sentence that the other side's section does not share (two modes'
+// sections often open alike: "In this mode rclone will batch up
+// uploads …"); the heading alone when it has none that fits.
+func (c *composer) sideLine(rec, other int) string {
+	r := &c.pkg.Records[rec]
+	line := unnumbered(r.Headings[len(r.Headings)-1])
+	shared := map[string]bool{}
+	for i := range c.sents {
+		if c.sents[i].rec == other {
+			shared[c.sents[i].text] = true
+		}
+	}
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.rec != rec || s.kind == chunk.Table || s.kind == chunk.Code || shared[s.text] {
+			continue
+		}
+		if len(s.text) <= 220 && !strings.HasSuffix(s.text, "?") && !strings.HasSuffix(s.text, ":") {
+			line += ": " + s.text
+		}
+		break
+	}
+	return line
 }

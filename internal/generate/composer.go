@@ -167,7 +167,7 @@ func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 			return &c.out
 		}
 	}
-	if c.listing && c.listLead() || c.sh == shapeCompare && c.compareList() || c.commandAnswer() {
+	if c.listing && c.listLead() || c.sh == shapeCompare && (c.compareSections() || c.compareList()) || c.commandAnswer() {
 		return &c.out
 	}
 	lead := c.lead()

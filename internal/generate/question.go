@@ -36,7 +36,7 @@ func classify(q string, c *composer) (shape, uint64) {
 		return shapeHowto, c.all
 	case errorLike(q):
 		return shapeError, c.all
-	case strings.Contains(l, "difference between") || strings.Contains(l, " vs ") || strings.Contains(l, " versus "):
+	case strings.Contains(l, "difference between") || strings.Contains(l, " vs ") || strings.Contains(l, " versus ") || strings.Contains(l, "difference") && strings.Contains(l, " or "):
 		return shapeCompare, c.all
 	case has("why ", "does ", "do ", "can ", "is ", "are ", "should ", "will ", "has ", "have "):
 		return shapeWhy, c.all
