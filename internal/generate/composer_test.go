@@ -1702,3 +1702,21 @@ func TestComposerDefinitionOfACommand(t *testing.T) {
 		t.Errorf("got\n%s\nwant it to start\n%s", text, want)
 	}
 }
+
+// A "which …" question led by a sentence that introduces code is
+// answered by that code, not by some other list of the section slipped
+// in between the sentence and its code.
+func TestComposerListingIntroducedCode(t *testing.T) {
+	page := [3]string{"/commands/tool_lsf/", "tool lsf", `<h2 id="synopsis">Synopsis</h2>
+<p>List the contents of the source path in a form easy to parse by scripts.</p>
+<p>Use the <code>--format</code> option to control what gets listed. By default this is just the path, but you can use these letters to control the output:</p>
+<pre><code>p - path
+s - size
+t - modification time</code></pre>
+<p>Other commands list in other forms:</p>
+<ul><li><code>ls</code> lists the size and path of objects only</li><li><code>lsl</code> lists modification time, size and path</li><li><code>lsd</code> lists directories only</li></ul>`}
+	text, _ := composeOver(t, "which letters can go in lsf --format? I need size and modification time as well as the name", page)
+	if !strings.Contains(text, "control the output:\n\n```") {
+		t.Errorf("got\n%s", text)
+	}
+}

@@ -120,7 +120,9 @@ func (c *composer) single(li int) {
 	// A question asking for several things ("which keys", "what files")
 	// is answered by the list or table of the lead's section, or of a
 	// section of its page whose heading speaks to the question.
-	if c.listing && !listed {
+	if c.listing && !listed && !(strings.HasSuffix(lead.text, ":") && c.introducesCode(&lead)) {
+		// (A lead introducing code has its answer there: "… these
+		// parameters to control the output:" then the letters.)
 		for ri := range c.pkg.Records {
 			if ri != lead.rec && (c.pkg.Records[ri].URL != c.pkg.Records[lead.rec].URL || c.own[ri] == 0) {
 				continue
