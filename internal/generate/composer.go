@@ -19,8 +19,9 @@ const ComposerModel = "askplane.extractive/2"
 const (
 	DefaultComposeBytes = 600
 	maxComposeCode      = 900
-	maxChoices          = 5 // alternatives listed
-	maxSteps            = 6 // steps listed
+	maxChoices          = 5  // alternatives listed
+	maxSteps            = 6  // steps listed
+	maxAskedSteps       = 12 // steps listed when the question asks for them
 )
 
 // Composer answers with text copied verbatim from the package's records,
@@ -31,7 +32,11 @@ const (
 //   - one action ("How do I X?") by the sentence that says how, then its
 //     code block verbatim;
 //   - a procedure (sibling sections of one page that are steps, or an
-//     ordered list) by the ordered steps, the first command quoted;
+//     ordered list) by the ordered steps, the first command quoted, the
+//     whole guide when the reader asked for the steps, and a closing line
+//     saying which steps the page goes on with when it is cut;
+//   - a place ("Where does X keep its cache?") by the sentence naming the
+//     path or URL;
 //   - alternatives (sibling sections of one page that are ways of doing
 //     the same thing) by one line saying there are several, the options
 //     as a list, and the first option's command;
@@ -125,6 +130,7 @@ type composer struct {
 	command    bool     // the question is a command line (flagged)
 	polarity   int      // that verb's direction: 1 shows or adds, -1 hides or removes, 0 neither
 	stepsAsked bool     // the question asks for steps (procedureAsked)
+	place      bool     // the question asks where something is (placeAsked)
 	listing    bool     // the question asks for several things ("which keys …")
 	weighs     bool     // the question weighs options ("which is easier", "do you recommend")
 	errCode    string   // an error code the question names (ask_invalid_request), plain
@@ -205,6 +211,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	l := strings.ToLower(question)
 	c.weighs = weighing(l)
 	c.stepsAsked = procedureAsked(l)
+	c.place = placeAsked(l)
 	c.errCode = strings.ToLower(errorCodeIn(question))
 	c.listing = listingAsked(l)
 	c.property = propertyAsked(l)

@@ -134,6 +134,9 @@ func (c *composer) score(s *sent) int {
 			sc += 10 // says when the code is given
 		}
 	}
+	if c.place && f.place && s.mask != 0 {
+		sc += 10 // names the place asked for (place.go)
+	}
 	if c.weighs && (strings.Contains(l, " than ") || strings.Contains(l, "recommend") || strings.Contains(l, "prefer")) {
 		sc += 10 // weighs one option against another, as asked
 	}

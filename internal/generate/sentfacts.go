@@ -18,8 +18,9 @@ type textFacts struct {
 	lower string // strings.ToLower(s)
 	plain string // plain(s)
 	// quotable(s), leansLower(lower), anaphoric(lower), pointer(lower),
-	// definitional(lower), and whether lower holds a closing phrase.
-	quotable, leans, anaphoric, pointer, definitional, closing bool
+	// definitional(lower), namesPlace(s), and whether lower holds a
+	// closing phrase.
+	quotable, leans, anaphoric, pointer, definitional, place, closing bool
 }
 
 var (
@@ -34,6 +35,7 @@ func factsOf(s string) *textFacts {
 		f := &textFacts{
 			lower: l, plain: plain(s), quotable: quotable(s),
 			leans: leansLower(l), anaphoric: anaphoric(l), pointer: pointer(l), definitional: definitional(l),
+			place: namesPlace(s),
 		}
 		for _, d := range closing {
 			if strings.Contains(l, d) {

@@ -209,6 +209,14 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	url := c.pkg.Records[leadRec].URL
 	// The words a comparison is asked in are not what it is about.
 	comparing := c.mask("difference differences between versus compare comparison")
+	// A question asking where gets the sentence of the lead's section that
+	// names the place, when the answer names none yet (place.go): no path
+	// or URL, and no code of the lead's section showing the setting in
+	// its file.
+	placed := !c.place || namesPlace(c.out.prose())
+	for _, ev := range c.out.deltas {
+		placed = placed || fenced(ev.Delta) && ev.Sources[0] == c.pkg.Records[leadRec].ID
+	}
 	var picked []int
 	for range maxSupport {
 		if *covered&c.all == c.all {
@@ -235,6 +243,9 @@ func (c *composer) support(leadRec int, covered *uint64) {
 			// On a tie, the lead's own block first (a list's next item),
 			// then the better sentence.
 			n := bits.OnesCount64(s.mask &^ *covered &^ comparing)
+			if !placed && s.rec == leadRec && s.mask != 0 && factsOf(s.text).place {
+				n++
+			}
 			near := func(t *sent) bool { return t.rec == leadRec && t.block == c.leadBlock }
 			if n > bestNew || n == bestNew && n > 0 && (near(s) && !near(&c.sents[best]) || near(s) == near(&c.sents[best]) && s.score > c.sents[best].score) {
 				best, bestNew = i, n
@@ -245,6 +256,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		}
 		s := &c.sents[best]
 		used[s.text] = true
+		placed = placed || factsOf(s.text).place
 		*covered |= s.mask
 		prose += 2 + len(s.text)
 		picked = append(picked, best)

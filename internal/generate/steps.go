@@ -248,15 +248,23 @@ func (c *composer) caution(rec, start int) {
 
 // writeSteps writes rec's steps, at most maxSteps while the prose fits,
 // numbered, each with the code after it while the code fits one budget;
-// sep goes before the first.
+// sep goes before the first. A reader who asked for the steps gets the
+// whole guide, up to maxAskedSteps in twice the prose budget: the sixth
+// of eleven steps is where a guide cut short leaves them stranded. A
+// guide still cut says how many steps the page goes on with.
 func (c *composer) writeSteps(rec int, all []step, sep string) {
-	prose, code, n, fenced := 0, 0, 0, false
+	most, budget := maxSteps, c.maxBytes
+	if c.stepsAsked {
+		most, budget = maxAskedSteps, 2*c.maxBytes
+	}
+	prose, code, n, fenced, left := 0, 0, 0, false, 0
 	for _, st := range all {
-		if n == maxSteps || prose > c.maxBytes {
-			break
-		}
 		first := stepLine(st.text)
 		if closingLike(first) || !quotable(first) {
+			continue
+		}
+		if n == most || prose > budget {
+			left++
 			continue
 		}
 		n++
@@ -285,6 +293,30 @@ func (c *composer) writeSteps(rec int, all []step, sep string) {
 			}
 		}
 	}
+	if left == 0 {
+		return
+	}
+	if last := &c.out.deltas[len(c.out.deltas)-1]; strings.HasSuffix(last.Delta, ":") {
+		// The last step quoted announces what the answer leaves out: the
+		// page goes on from it.
+		c.out.size -= len(last.Delta)
+		c.out.deltas = c.out.deltas[:len(c.out.deltas)-1]
+		n, left = n-1, left+1
+	}
+	c.add("\n\n"+moreSteps(n, left), rec)
+}
+
+// moreSteps tells a reader that a guide goes on past the n steps quoted
+// ("Steps 6 to 11 are on the page."), so the answer does not read as the
+// whole of it.
+func moreSteps(n, left int) string {
+	if left == 1 {
+		return "Step " + itoa(n+1) + " is on the page."
+	}
+	if left == 2 {
+		return "Steps " + itoa(n+1) + " and " + itoa(n+2) + " are on the page."
+	}
+	return "Steps " + itoa(n+1) + " to " + itoa(n+left) + " are on the page."
 }
 
 // subStep is, for a step that introduces sub-steps ("In the Deploy
