@@ -147,6 +147,7 @@ type composer struct {
 	restated   []bool            // per record: its own heading is the question
 	ofRelease  []bool            // per record: its title or headings name the release the question names; nil when it names none
 	excluded   uint64            // terms of what the question sets aside ("other than rootMargin")
+	kind       uint64            // the kind a definition names its subject with, when a page or section is titled without it ("backend" of "what is the chunker backend")
 	maxBytes   int
 	out        composed
 }
@@ -298,9 +299,20 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 			// A section headed with what a definition asks about ("rclone
 			// serve docker" for "what is rclone serve docker for?") opens
 			// with its definition.
-			c.restated[ri] = h == restated || namesSetting(h, c.plain) || titled != "" && (h == titled || flagHeading(h, titled))
+			c.restated[ri] = h == restated || namesSetting(h, c.plain) || titled != "" && (h == titled || h == kindless(titled) || flagHeading(h, titled))
 		} else {
 			c.own[ri] = c.mask(r.Title)
+			// A page titled with what a definition asks about, without
+			// the kind of thing it is ("Chunker" for "what is the chunker
+			// backend"), opens with its definition.
+			t := strings.TrimRight(plain(r.Title), "?!. ")
+			c.restated[ri] = titled != "" && (t == titled || t == kindless(titled))
+		}
+		if c.restated[ri] && titled != kindless(titled) {
+			// Found by its name alone, what a definition asks about is
+			// not defined by the sentences that name its kind ("Many
+			// storage backends …" for "what is the chunker backend").
+			c.kind = c.mask(titled[len(kindless(titled)):])
 		}
 		for _, b := range r.Blocks {
 			if b.Kind == chunk.Code {

@@ -262,3 +262,21 @@ func excludedIn(q string) string {
 func flagHeading(h, flag string) bool {
 	return strings.HasPrefix(flag, "-") && !strings.Contains(flag, " ") && strings.HasPrefix(h, flag+" ") && !strings.Contains(h[len(flag)+1:], " ")
 }
+
+// kindless is a thing's name asked with the kind of thing it is ("chunker
+// backend", "alias remote", "ref shortcode") without the kind ("chunker"):
+// how its page or section is titled. name itself when it names no kind or
+// is the kind alone.
+func kindless(name string) string {
+	i := strings.LastIndexByte(name, ' ')
+	if i <= 0 || !kinds[name[i+1:]] {
+		return name
+	}
+	return name[:i]
+}
+
+var kinds = map[string]bool{
+	"backend": true, "backends": true, "remote": true, "command": true, "subcommand": true, "shortcode": true,
+	"function": true, "option": true, "flag": true, "setting": true, "parameter": true, "param": true,
+	"feature": true, "plugin": true, "module": true, "overlay": true, "provider": true, "partial": true,
+}

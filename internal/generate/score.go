@@ -18,7 +18,7 @@ func (c *composer) score(s *sent) int {
 	// A term most records of the package hold ("change", "old") says
 	// less of which sentence answers than a rare one: it counts half.
 	w := func(m uint64) int {
-		m &^= c.excluded // what the question sets aside is no reason to quote a sentence
+		m &^= c.excluded | c.kind // what the question sets aside, or the kind of thing it names, is no reason to quote a sentence
 		return 2*bits.OnesCount64(m&^c.common) + bits.OnesCount64(m&c.common)
 	}
 	sc := 4*w(s.mask) + 6*w(ctx)
@@ -31,7 +31,7 @@ func (c *composer) score(s *sent) int {
 		// are not what the sentence says.
 		sc -= 4 * w(s.mask&^c.mask(outsideParens(s.text)))
 	}
-	if (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&c.subject == c.subject && c.subject != 0 {
+	if subject := c.subject &^ c.kind; (c.sh == shapeDefine || c.sh == shapeReference) && s.mask&subject == subject && subject != 0 {
 		sc += 10 // names what is asked about
 	}
 	var p string // the sentence for a verbatim comparison, when one is asked for
