@@ -521,8 +521,12 @@ func (c *composer) goOn(li int, lead sent, size int, covered uint64) (sent, int,
 			// A definition goes on into the next paragraph of its
 			// section while it is short: what the thing is, then what
 			// it holds or does.
-			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph && size < 300 &&
-				(c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && directs(s.text))
+			// A why goes on into a paragraph that gives the cause of what
+			// the lead describes ("This is because rclone can't find out
+			// the size …").
+			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph &&
+				(size < 300 && (c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && directs(s.text)) ||
+					c.sh == shapeWhy && causal(s.text))
 			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 				break
 			}
@@ -747,4 +751,19 @@ func (c *composer) quoteCode(lead *sent, codeRec, code, size int, covered uint64
 		}
 		break
 	}
+}
+
+// causal: s opens by giving the cause of what came before ("This is
+// because …", "The reason is …").
+func causal(s string) bool {
+	l := strings.ToLower(s)
+	if strings.HasPrefix(l, "because of this") || strings.HasPrefix(l, "because of that") {
+		return false // a consequence of what came before, not its cause
+	}
+	for _, p := range []string{"this is because ", "that is because ", "this happens because ", "this is due to ", "the reason ", "because "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
 }
