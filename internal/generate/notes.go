@@ -80,6 +80,21 @@ func settingNote(line string) string {
 	return "`" + key + "`: " + rest
 }
 
+// namesKey: the question names the key a line of a code block's Notes
+// is about, a key written as code ("fetch-depth", "baseURL",
+// "cache_dir"), not a plain word a sentence could mean otherwise.
+func (c *composer) namesKey(line string) bool {
+	key, _, ok := strings.Cut(line, "`: ")
+	if !ok || !strings.HasPrefix(key, "`") {
+		return false
+	}
+	key, _, _ = strings.Cut(key[1:], "`")
+	if len(key) < 4 || !strings.ContainsAny(key, "-_.") && camelParts(key) == key {
+		return false
+	}
+	return hasWord(c.plain, strings.ToLower(key))
+}
+
 // deprecation is what a note of rec says when it says something is
 // deprecated ("This setting is deprecated. Use path_base_for_github_subdir
 // instead."): its first two sentences, "" when no note of the section

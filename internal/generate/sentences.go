@@ -30,10 +30,14 @@ func (c *composer) collect() {
 				// the setting does ("endpoint = … # where the widget
 				// sends questions"): for a question naming a setting, an
 				// entry of its own, quoted alone.
-				if (c.verbatim == "" || strings.Contains(c.verbatim, " ")) && c.sh != shapeReference {
-					continue // a question that names no one setting
-				}
+				one := (c.verbatim != "" && !strings.Contains(c.verbatim, " ")) || c.sh == shapeReference
 				for pos, line := range strings.Split(b.Notes, "\n") {
+					// A question that names no one setting still asks of a
+					// key it names in its words ("why fetch-depth: 0 in the
+					// workflow").
+					if !one && !c.namesKey(line) {
+						continue
+					}
 					if t := settingNote(line); t != "" && quotable(t) {
 						c.sents = append(c.sents, sent{rec: ri, block: bi, pos: pos, text: t, kind: chunk.Code, mask: c.mask(t), heads: c.heads[ri]})
 					}
