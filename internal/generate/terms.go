@@ -63,6 +63,8 @@ var scaffold = map[string]bool{
 	// when it is asked ("for now", "still", "again") is not what
 	"may": true, "might": true, "now": true, "later": true, "still": true, "again": true, "anymore": true,
 	"currently": true, "yet": true, "ever": true, "also": true,
+	// "leaving the small ones": a pronoun for what the question named
+	"ones": true,
 }
 
 // camelParts is s followed, when it holds camelCase identifiers, by
