@@ -141,7 +141,38 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 	// An ordered list keeps its numbers.
 	c.writeLines(lines, b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text, rec)
 	*size += n
+	c.listGoesOn(rec, block+1, size)
 	return true
+}
+
+// listGoesOn quotes the first sentence of the paragraph at block of rec,
+// right after a list the answer quoted, when it adds one more item to
+// the list ("It also provides a default landing page template … that you
+// can use for any other section" after the templates for docs, blog and
+// community): the enumeration goes on past the list's last item.
+func (c *composer) listGoesOn(rec, block int, size *int) {
+	bs := c.pkg.Records[rec].Blocks
+	if block >= len(bs) || bs[block].Kind != chunk.Paragraph {
+		return
+	}
+	ss := sentencesOf(bs[block].Text)
+	if len(ss) == 0 || !addsToList(ss[0]) || *size+2+len(ss[0]) > c.maxBytes+200 || !factsOf(ss[0]).quotable || c.said(ss[0]) {
+		return
+	}
+	c.add("\n\n"+ss[0], rec)
+	*size += 2 + len(ss[0])
+}
+
+// addsToList: s opens by adding to what was just listed ("It also
+// provides …", "There is also …", "In addition, …").
+func addsToList(s string) bool {
+	l := strings.ToLower(s)
+	for _, p := range []string{"it also ", "they also ", "there is also ", "there are also ", "in addition", "additionally", "also, "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstSentences is each of a list's lines cut to its first sentence,
