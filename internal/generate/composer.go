@@ -250,7 +250,7 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 				c.named = r
 				// "what is a skin in Docsy's semantic class design" asks
 				// what a skin is: the section named "Skins" answers.
-				for _, sep := range []string{" in ", " of ", " for ", " on ", " with "} {
+				for _, sep := range []string{" in ", " of ", " for ", " on ", " with ", " and "} {
 					r, _, _ = strings.Cut(r, sep)
 				}
 				for _, end := range []string{" used for", " good for", " meant for", " for", " accept", " take", " do", " mean", " control", " return"} {
@@ -299,14 +299,12 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 			// A section headed with what a definition asks about ("rclone
 			// serve docker" for "what is rclone serve docker for?") opens
 			// with its definition.
-			c.restated[ri] = h == restated || namesSetting(h, c.plain) || titled != "" && (h == titled || h == kindless(titled) || flagHeading(h, titled))
+			c.restated[ri] = h == restated || namesSetting(h, c.plain) || titles(h, titled) || flagHeading(h, titled)
 		} else {
 			c.own[ri] = c.mask(r.Title)
-			// A page titled with what a definition asks about, without
-			// the kind of thing it is ("Chunker" for "what is the chunker
-			// backend"), opens with its definition.
-			t := strings.TrimRight(plain(r.Title), "?!. ")
-			c.restated[ri] = titled != "" && (t == titled || t == kindless(titled))
+			// A page titled with what a definition asks about opens with
+			// its definition.
+			c.restated[ri] = titles(strings.TrimRight(plain(r.Title), "?!. "), titled)
 		}
 		if c.restated[ri] && titled != kindless(titled) {
 			// Found by its name alone, what a definition asks about is

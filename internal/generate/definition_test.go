@@ -34,3 +34,36 @@ func TestComposerDefinesByTitleWithoutKind(t *testing.T) {
 		t.Errorf("not defined by its page's opening:\n%s", text)
 	}
 }
+
+func TestTitles(t *testing.T) {
+	for _, c := range []struct {
+		h, titled string
+		want      bool
+	}{
+		{"chunker", "chunker backend", true},
+		{"crypt", "rclone crypt remote", true},
+		{"crypt", "rclone crypt", true},
+		{"front matter", "front matter", true},
+		{"remote", "rclone crypt remote", false}, // the kind is not the thing
+		{"page bundles", "rclone page bundles", false},
+		{"crypt", "", false},
+	} {
+		if got := titles(c.h, c.titled); got != c.want {
+			t.Errorf("titles(%q, %q) = %v, want %v", c.h, c.titled, got, c.want)
+		}
+	}
+}
+
+// "What is the tool sealer remote and what does it use" asks what the
+// page titled "Sealer" is: its opening answers, not a section's sentence
+// that names the tool, a sealer remote and using it.
+func TestComposerDefinesByTitleAfterProductName(t *testing.T) {
+	page := [3]string{"/sealer/", "Sealer", `<p>Tool <code>sealer</code> remotes seal and unseal the files of other remotes.</p>
+<p>A sealer remote wraps another remote, which in turn reaches the storage system.</p>
+<h2 id="paths">Specifying the remote</h2>
+<p>You may also point it at a local path. By creating a sealer remote on a local path, you can use the tool as a utility for pure local sealing on a removable drive.</p>`}
+	text := composeNow(t, "what is the tool sealer remote and what does it use", page)
+	if !strings.HasPrefix(text, "Tool `sealer` remotes seal and unseal") {
+		t.Errorf("not defined by its page's opening:\n%s", text)
+	}
+}

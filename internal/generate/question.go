@@ -263,6 +263,19 @@ func flagHeading(h, flag string) bool {
 	return strings.HasPrefix(flag, "-") && !strings.Contains(flag, " ") && strings.HasPrefix(h, flag+" ") && !strings.Contains(h[len(flag)+1:], " ")
 }
 
+// titles: a page or section heading h (plain) names what a definition
+// asks about (titled, as a page would be titled): the name itself, the
+// name without the kind of thing it is ("Chunker" for "chunker
+// backend"), or the one word that ends it after the product's name
+// ("Crypt" for "rclone crypt remote").
+func titles(h, titled string) bool {
+	if titled == "" {
+		return false
+	}
+	k := kindless(titled)
+	return h == titled || h == k || !strings.Contains(h, " ") && strings.HasSuffix(k, " "+h)
+}
+
 // kindless is a thing's name asked with the kind of thing it is ("chunker
 // backend", "alias remote", "ref shortcode") without the kind ("chunker"):
 // how its page or section is titled. name itself when it names no kind or
