@@ -41,7 +41,7 @@ func TestQuestionFiles(t *testing.T) {
 		// rclone's docs with their own theme, fetched at a pinned version.
 		{"rclone", []file{
 			{"rclone-blind1-en.json", 40}, {"rclone-blind2-en.json", 40},
-			{"rclone-blind3-en.json", 40}, {"rclone-blind4-en.json", 40},
+			{"rclone-blind3-en.json", 40}, {"rclone-blind4-en.json", 40}, {"rclone-blind5-en.json", 40},
 		}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
