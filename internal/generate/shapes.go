@@ -435,8 +435,16 @@ func (c *composer) errorEntry() int {
 	noise := c.mask("error errors failed fails fail failure not found cannot unable invalid build")
 	best, bestN := -1, 0
 	need := min(2, bits.OnesCount64(c.all&^noise))
+	// A question naming the first page's subject by its title
+	// ("jottacloud: couldn't fetch token: invalid_grant") is not answered
+	// by another page's entry for the same message (OneDrive's
+	// invalid_grant).
+	first := c.allAsked(c.pkg.Records[0].Title)
 	for ri := range min(3, len(c.pkg.Records)) {
 		if c.pkg.Records[ri].Anchor == "" || need == 0 {
+			continue
+		}
+		if first && c.pkg.Records[ri].URL != c.pkg.Records[0].URL && !c.allAsked(c.pkg.Records[ri].Title) {
 			continue
 		}
 		// An entry of a troubleshooting page whose heading or quoted
