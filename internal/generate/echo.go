@@ -55,6 +55,15 @@ func (c *composer) echoRun(t string) int {
 // (12 characters or more, a setting's name is no message): the sentence
 // says when it is given.
 func (c *composer) quotesMessage(s string) bool {
+	return anySpan(s, func(span string) bool {
+		p := plain(span)
+		return len(p) >= 12 && strings.Contains(p, " ") && strings.Contains(c.plain, p)
+	})
+}
+
+// anySpan reports whether f holds for one of s's code spans (the text
+// between a pair of backticks).
+func anySpan(s string, f func(span string) bool) bool {
 	for rest := s; ; {
 		_, after, ok := strings.Cut(rest, "`")
 		if !ok {
@@ -64,7 +73,7 @@ func (c *composer) quotesMessage(s string) bool {
 		if !ok {
 			return false
 		}
-		if p := plain(span); len(p) >= 12 && strings.Contains(p, " ") && strings.Contains(c.plain, p) {
+		if f(span) {
 			return true
 		}
 		rest = tail

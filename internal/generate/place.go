@@ -48,21 +48,7 @@ var (
 // namesPlace: s names a path or a URL, in code ("`~/.cache/rclone/`",
 // "`theme/hugo.yaml`") or as a link target ("https://app.box.com/…").
 func namesPlace(s string) bool {
-	if strings.Contains(s, "://") {
-		return true
-	}
-	for rest := s; ; {
-		_, after, ok := strings.Cut(rest, "`")
-		if !ok {
-			return false
-		}
-		span, tail, ok := strings.Cut(after, "`")
-		if !ok {
-			return false
-		}
-		if strings.ContainsAny(span, "/\\") && !strings.Contains(span, " ") {
-			return true
-		}
-		rest = tail
-	}
+	return strings.Contains(s, "://") || anySpan(s, func(span string) bool {
+		return strings.ContainsAny(span, "/\\") && !strings.Contains(span, " ")
+	})
 }
