@@ -956,6 +956,20 @@ func TestDropDangling(t *testing.T) {
 	if want := "Set a value:\n\n```toml\nx = 1\n```\n\nSteps:\n\n1. Clone."; b.String() != want || c.size != len(want) {
 		t.Errorf("got %q (%d bytes)\nwant %q", b.String(), c.size, want)
 	}
+
+	// Dropping a sub-item over nothing leaves its item over nothing.
+	c = composed{}
+	for _, d := range []string{"Run it locally.", "\n\n- Using Docker:", "\n   - Build the container:", "\n\nThen open the site."} {
+		c.add(d, "r")
+	}
+	c.dropDangling()
+	b.Reset()
+	for _, d := range c.deltas {
+		b.WriteString(d.Delta)
+	}
+	if want := "Run it locally.\n\nThen open the site."; b.String() != want || c.size != len(want) {
+		t.Errorf("got %q (%d bytes)\nwant %q", b.String(), c.size, want)
+	}
 }
 
 // A reader's "folder" and "repo" are the page's "directory" and

@@ -138,6 +138,15 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 	if len(lines) == 0 || len(lines) > 2*maxTableRows || *size+n > limit {
 		return false
 	}
+	// Items that only head their sub-items ("Runtime configuration
+	// (`env_auth = true` in the config file):") are quoted with them, each
+	// to its first sentence, when they fit: the heads alone name no way
+	// to do anything, and an answer ending on a colon reads as cut.
+	if b.Kind == chunk.List {
+		if nested, m := headedItems(b.Text); nested != nil && *size+m <= max(limit, 2*c.maxBytes) {
+			lines, n = nested, m
+		}
+	}
 	// An ordered list keeps its numbers.
 	c.writeLines(lines, b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text, rec)
 	*size += n
@@ -191,10 +200,15 @@ func firstSentences(lines []string) (out []string, n int) {
 // writeLines writes lines as a list, numbered when ordered, a paragraph
 // apart from what the answer already holds.
 func (c *composer) writeLines(lines []string, ordered bool, rec int) {
+	k := 0 // the top-level items written
 	for i, l := range lines {
 		marker := "- "
-		if ordered {
-			marker = itoa(i+1) + ". "
+		if sub, ok := strings.CutPrefix(l, subItem); ok {
+			c.add("\n   - "+sub, rec)
+			continue
+		}
+		if k++; ordered {
+			marker = itoa(k) + ". "
 		}
 		sep := "\n"
 		switch {
@@ -257,4 +271,46 @@ func shortList(text string, limit int) bool {
 		n++
 	}
 	return n >= 2 && n <= maxTableRows && len(text) <= limit
+}
+
+// subItem marks a line of quoteList's lines that is a sub-item of the
+// line before it, written indented under it.
+const subItem = "\x00"
+
+// headedItems is a list's lines with the sub-items of its items that
+// head them (end in ":"), each to its first sentence and marked
+// subItem, and their length as quoted; nil when no item heads sub-items
+// or one of them is not quotable. Deeper sub-items are left out.
+func headedItems(text string) ([]string, int) {
+	var out []string
+	n, headed, depth := 0, false, -1
+	heads := false // the last top-level item heads its sub-items
+	for _, l := range strings.Split(text, "\n") {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		t := strings.TrimSpace(listItem(l))
+		if t == "" {
+			continue
+		}
+		switch {
+		case indent == 0:
+			heads, depth = strings.HasSuffix(t, ":"), -1
+			out = append(out, t)
+			n += 3 + len(t)
+		case heads && (depth < 0 || indent == depth):
+			depth = indent
+			if ss := sentences(t); len(ss) > 0 {
+				t = ss[0]
+			}
+			if !quotable(t) {
+				return nil, 0
+			}
+			out = append(out, subItem+t)
+			n += 6 + len(t)
+			headed = true
+		}
+	}
+	if !headed {
+		return nil, 0
+	}
+	return out, n
 }

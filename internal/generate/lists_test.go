@@ -22,3 +22,32 @@ func TestComposerListGoesOn(t *testing.T) {
 		t.Errorf("more than the added item was quoted:\n%s", text)
 	}
 }
+
+// Items that only head their sub-items ("Runtime configuration …:") are
+// quoted with the sub-items, one level deep, each to its first sentence.
+func TestComposerHeadedItems(t *testing.T) {
+	page := [3]string{"/store/", "Store", `<h2 id="authentication">Authentication</h2>
+<p>There are a number of ways to give the tool a set of store credentials.</p>
+<p>The authentication methods are tried in this order:</p>
+<ul><li>Directly in the configuration file (<code>env_auth = false</code>):
+<ul><li><code>access_key_id</code> and <code>secret_access_key</code> are required. Both come from the console.</li>
+<li><code>session_token</code> can be set when using temporary tokens.</li></ul></li>
+<li>Runtime configuration (<code>env_auth = true</code>):
+<ul><li>Export the key variables before running the tool:
+<ul><li>Key: <code>STORE_KEY</code></li></ul></li>
+<li>Or, use a named profile from <code>~/.store/credentials</code>.</li>
+<li>Or, run the tool on a cloud instance with a role.</li></ul></li></ul>
+<p>If none of these provide credentials, requests are anonymous.</p>`}
+	text := composeNow(t, "what are the ways to give the tool my store credentials", page)
+	for _, want := range []string{
+		"- Directly in the configuration file (`env_auth = false`):\n   - `access_key_id` and `secret_access_key` are required.\n   - `session_token` can be set",
+		"- Runtime configuration (`env_auth = true`):\n   - Export the key variables before running the tool:\n   - Or, use a named profile from `~/.store/credentials`.\n   - Or, run the tool on a cloud instance with a role.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Both come from the console") || strings.Contains(text, "STORE_KEY") {
+		t.Errorf("a sub-item was quoted past its first sentence, or a deeper one was quoted:\n%s", text)
+	}
+}

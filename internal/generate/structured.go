@@ -71,6 +71,20 @@ func (c *composed) dropDangling() {
 	if c == nil {
 		return
 	}
+	// Dropping one can leave the one before it over nothing ("- Using
+	// Docker:" above a dropped "Build the container:"): again until none
+	// is left.
+	for {
+		n := len(c.deltas)
+		if !c.dropDanglingOnce() || len(c.deltas) == n {
+			return
+		}
+	}
+}
+
+// dropDanglingOnce is one pass of dropDangling; false when it left the
+// answer as it was because the sentence is all there is.
+func (c *composed) dropDanglingOnce() bool {
 	var kept []Event
 	size, answers := c.size, false
 	for i, d := range c.deltas {
@@ -82,7 +96,7 @@ func (c *composed) dropDangling() {
 		answers = answers || !strings.HasPrefix(d.Delta, "\n\nSee also ")
 	}
 	if !answers {
-		return // the sentence is all the answer there is: better said than dropped
+		return false // the sentence is all the answer there is: better said than dropped
 	}
 	c.deltas, c.size = kept, size
 	if len(kept) > 0 {
@@ -91,6 +105,7 @@ func (c *composed) dropDangling() {
 			kept[0].Delta = t
 		}
 	}
+	return true
 }
 
 // announced: text, the piece after a sentence ending in ":", is what
