@@ -283,6 +283,9 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	if release != "" {
 		c.ofRelease = make([]bool, len(pkg.Records))
 	}
+	// The kind a definition names its subject with ("backend" of "chunker
+	// backend"); no term when it names none.
+	kind := c.mask(titled[len(kindless(titled)):])
 	for ri := range pkg.Records {
 		r := &pkg.Records[ri]
 		m := c.mask(r.Title)
@@ -306,11 +309,11 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 			// its definition.
 			c.restated[ri] = titles(strings.TrimRight(plain(r.Title), "?!. "), titled)
 		}
-		if c.restated[ri] && titled != kindless(titled) {
+		if c.restated[ri] {
 			// Found by its name alone, what a definition asks about is
 			// not defined by the sentences that name its kind ("Many
 			// storage backends …" for "what is the chunker backend").
-			c.kind = c.mask(titled[len(kindless(titled)):])
+			c.kind = kind
 		}
 		for _, b := range r.Blocks {
 			if b.Kind == chunk.Code {

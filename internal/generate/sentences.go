@@ -9,6 +9,9 @@ import (
 
 // collect gathers the quotable sentences of records with blocks.
 func (c *composer) collect() {
+	// The question names one setting, so every comment a code block
+	// gives a setting is a sentence to weigh.
+	one := (c.verbatim != "" && !strings.Contains(c.verbatim, " ")) || c.sh == shapeReference
 	for ri := range c.pkg.Records {
 		for bi, b := range c.pkg.Records[ri].Blocks {
 			switch b.Kind {
@@ -30,7 +33,6 @@ func (c *composer) collect() {
 				// the setting does ("endpoint = … # where the widget
 				// sends questions"): for a question naming a setting, an
 				// entry of its own, quoted alone.
-				one := (c.verbatim != "" && !strings.Contains(c.verbatim, " ")) || c.sh == shapeReference
 				for pos, line := range strings.Split(b.Notes, "\n") {
 					// A question that names no one setting still asks of a
 					// key it names in its words ("why fetch-depth: 0 in the
