@@ -154,45 +154,52 @@ type composer struct {
 
 func compose(question string, pkg *evidence.Package, maxBytes int) *composed {
 	c := newComposer(question, pkg, maxBytes)
+	c.answer()
+	c.nameOption()
+	return &c.out
+}
+
+// answer composes the answer the question's shape and the evidence call
+// for.
+func (c *composer) answer() {
 	if name := c.unnamed(); name != "" {
 		c.unsureOf(name)
-		return &c.out
+		return
 	}
 	if c.sections() {
-		return &c.out
+		return
 	}
 	switch sib, parent, kind := c.group(); kind {
 	case choiceSections:
 		c.alternatives(sib, parent)
-		return &c.out
+		return
 	case stepSections:
 		c.procedure(sib, parent)
-		return &c.out
+		return
 	}
 	if c.sh == shapeError {
 		if r := c.errorEntry(); r >= 0 && c.troubleshoot(r) {
-			return &c.out
+			return
 		}
 	}
 	if c.listing && c.listLead() || c.sh == shapeCompare && (c.compareSections() || c.compareList()) || c.commandAnswer() {
-		return &c.out
+		return
 	}
 	lead := c.lead()
 	if lead < 0 {
 		c.unsure()
-		return &c.out
+		return
 	}
 	lead = c.guideLead(lead)
 	if d := c.detail(lead); d >= 0 {
 		if c.single(d); len(c.out.deltas) > 0 {
-			return &c.out
+			return
 		}
 	}
 	if c.listSteps(lead) {
-		return &c.out
+		return
 	}
 	c.single(lead)
-	return &c.out
 }
 
 // newComposer reads the question and scores every sentence of the
