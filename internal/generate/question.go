@@ -54,6 +54,27 @@ func classify(q string, c *composer) (shape, uint64) {
 	return shapeHowto, c.all
 }
 
+// opensWithChoice: a question's words open with "A or B", each of one
+// to three words, and A is no question word or verb ("rclone delete or
+// rclone purge to …"; not "how do I … or …", "can I … or …").
+func opensWithChoice(words []string) bool {
+	for i := 1; i <= 3 && i < len(words)-1; i++ {
+		if words[i] == "or" {
+			w := words[0]
+			return !imperative[w] && !questionWord[w]
+		}
+	}
+	return false
+}
+
+// questionWord: a question opening with it asks something else than a
+// choice, even when it names two things ("can I use a or b").
+var questionWord = map[string]bool{
+	"how": true, "what": true, "why": true, "where": true, "when": true, "which": true, "who": true,
+	"can": true, "do": true, "does": true, "is": true, "are": true, "should": true, "will": true, "i": true,
+	"my": true, "to": true, "a": true, "an": true, "the": true, "it": true, "if": true,
+}
+
 // listingAsked: l (lower case) asks for several things ("which keys",
 // "what are the parts", "ways to …").
 func listingAsked(l string) bool {

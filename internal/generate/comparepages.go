@@ -1,0 +1,145 @@
+package generate
+
+import (
+	"strings"
+
+	"github.com/askplane/askplane/internal/chunk"
+)
+
+// maxSideBytes bounds what one side of a comparison of two pages says.
+const maxSideBytes = 300
+
+// comparePages answers a comparison of two things that each have a page
+// of their own, as a command reference gives each command ("rmdir or
+// rmdirs to clean up empty folders?", "deletefile vs delete"): a line
+// per side, the page's title and the opening of its section the package
+// holds first in reading order, so the reader sees what each does side
+// by side rather than one page's sentence about the other. A page is
+// named by its title or, when both titles share their first word (the
+// product's name, "rclone rmdir"), by the rest of it; the two names must
+// sit on either side of the question's "or" or "vs". False, having
+// written nothing, when the package holds no two such pages.
+func (c *composer) comparePages() bool {
+	sep := -1
+	for _, s := range []string{" or ", " vs ", " vs. ", " versus ", " and "} {
+		if i := strings.Index(c.plain, s); i >= 0 && (sep < 0 || i < sep) && (s != " and " || strings.Contains(c.plain, "difference between")) {
+			sep = i
+		}
+	}
+	if sep < 0 {
+		return false
+	}
+	var firsts []titledPage // each page's first record in reading order
+	for ri := range c.pkg.Records {
+		r := &c.pkg.Records[ri]
+		found := false
+		for k := range firsts {
+			f := &c.pkg.Records[firsts[k].rec]
+			if f.URL == r.URL {
+				found = true
+				if r.Order < f.Order {
+					firsts[k].rec = ri
+				}
+			}
+		}
+		if !found {
+			firsts = append(firsts, titledPage{ri, plain(r.Title)})
+		}
+	}
+	var before, after []titledPage
+	for _, f := range firsts {
+		at := c.namedAt(f.title, firsts)
+		switch {
+		case at < 0:
+		case at < sep:
+			before = append(before, f)
+		default:
+			after = append(after, f)
+		}
+	}
+	if len(before) != 1 || len(after) != 1 {
+		return false
+	}
+	la, lb := c.pageLine(before[0].rec), c.pageLine(after[0].rec)
+	if la == "" || lb == "" {
+		return false
+	}
+	c.add("- "+la, before[0].rec)
+	c.add("\n- "+lb, after[0].rec)
+	return true
+}
+
+// titledPage is a page of the package: its first record there in
+// reading order, and its title, plain.
+type titledPage struct {
+	rec   int
+	title string
+}
+
+// namedAt is where the question names a page titled title (plain): the
+// whole title, or, when another page of the package shares its first
+// word, the rest of it; -1 when it does not.
+func (c *composer) namedAt(title string, pages []titledPage) int {
+	if i := wordIndex(c.plain, title); i >= 0 {
+		return i
+	}
+	first, rest, ok := strings.Cut(title, " ")
+	if !ok || len(rest) < 3 {
+		return -1
+	}
+	for _, p := range pages {
+		if p.title != title && strings.HasPrefix(p.title, first+" ") {
+			return wordIndex(c.plain, rest)
+		}
+	}
+	return -1
+}
+
+// wordIndex is where v first occurs in p as whole words, or -1.
+func wordIndex(p, v string) int {
+	word := func(b byte) bool { return b == '_' || b == '-' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' }
+	for i := 0; ; {
+		j := strings.Index(p[i:], v)
+		if j < 0 {
+			return -1
+		}
+		j += i
+		if (j == 0 || !word(p[j-1])) && (j+len(v) == len(p) || !word(p[j+len(v)])) {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// pageLine is one side of a comparison of pages: the page's title and
+// the opening sentences of its record, up to maxSideBytes; "" when the
+// record opens with no sentence.
+func (c *composer) pageLine(rec int) string {
+	line := ""
+	for i := range c.sents {
+		s := &c.sents[i]
+		if s.rec != rec {
+			continue
+		}
+		if s.kind != chunk.Paragraph || strings.HasSuffix(s.text, ":") || strings.HasSuffix(s.text, "?") {
+			if line != "" {
+				break
+			}
+			continue
+		}
+		if line != "" && len(line)+1+len(s.text) > maxSideBytes {
+			break
+		}
+		if line == "" && len(s.text) > maxSideBytes {
+			return ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += s.text
+	}
+	if line == "" {
+		return ""
+	}
+	return c.pkg.Records[rec].Title + ": " + line
+}

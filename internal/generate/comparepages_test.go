@@ -1,0 +1,36 @@
+package generate
+
+import (
+	"strings"
+	"testing"
+)
+
+// Two commands with a page each, compared by a question that opens with
+// them ("rmdir or rmdirs …"), are answered a line each, in the order the
+// question names them, from each page's opening: not by one page's
+// sentence about the other.
+func TestComposerComparesTwoPages(t *testing.T) {
+	rmdir := [3]string{"/commands/rclone_rmdir/", "rclone rmdir", `<h2 id="synopsis">Synopsis</h2>
+<p>This removes empty directory given by path. Will not remove the path if it has any objects in it, not even empty subdirectories. Use command rmdirs (or delete with option <code>--rmdirs</code>) to do that.</p>
+<pre><code>rclone rmdir remote:path [flags]</code></pre>`}
+	rmdirs := [3]string{"/commands/rclone_rmdirs/", "rclone rmdirs", `<h2 id="synopsis">Synopsis</h2>
+<p>This recursively removes any empty directories (including directories that only contain empty directories), that it finds under the path. The root path itself will also be removed if it is empty, unless you supply the <code>--leave-root</code> flag.</p>
+<p>Use command rmdir to delete just the empty directory given by path, not recurse.</p>
+<p>This is useful for tidying up remotes that rclone has left a lot of empty directories in.</p>
+<pre><code>rclone rmdirs remote:path [flags]</code></pre>`}
+	text, used := composeOver(t, "rmdir or rmdirs to clean up the empty folders left after a delete?", rmdirs, rmdir)
+	a, b := strings.Index(text, "- rclone rmdir: This removes empty directory"), strings.Index(text, "- rclone rmdirs: This recursively removes")
+	if a < 0 || b < a || !strings.Contains(text, "--leave-root") || len(used) != 2 {
+		t.Errorf("used %v, got\n%s", used, text)
+	}
+	// "vs" between them too, and the product's name may be said.
+	text, _ = composeOver(t, "rclone rmdirs vs rclone rmdir", rmdirs, rmdir)
+	if a, b := strings.Index(text, "- rclone rmdirs:"), strings.Index(text, "- rclone rmdir:"); a != 0 || b < a {
+		t.Errorf("got\n%s", text)
+	}
+	// A question naming one of them only is no comparison of pages.
+	text, _ = composeOver(t, "rmdirs or purge to clean up empty folders?", rmdirs, rmdir)
+	if strings.HasPrefix(text, "- ") {
+		t.Errorf("got\n%s", text)
+	}
+}
