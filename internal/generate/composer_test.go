@@ -879,7 +879,7 @@ func TestComposerHowtoOnNamedPage(t *testing.T) {
 <pre><code class="language-toml">[context.deploy-preview]
   command = "hugo --gc --minify -b $DEPLOY_PRIME_URL"</code></pre>`}
 	q := "deploy on Netlify"
-	pkg := evidence.NewIndex5(corpusOf(t, page)).Search(q, evidence.Budget{}) // the default engine
+	pkg := evidence.NewIndex6(corpusOf(t, page)).Search(q, evidence.Budget{}) // the default engine
 	res, err := Run(context.Background(), Composer{}, Question{Text: q}, &pkg, nil)
 	if err != nil {
 		t.Fatal(err)

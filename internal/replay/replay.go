@@ -109,7 +109,7 @@ func New(cfg Config) (*Replayer, error) {
 		seen[e.ID] = true
 	}
 	if len(cfg.Engines) == 0 || len(cfg.Engines) > engines.MaxRetained {
-		return nil, errors.New("replay: 1 to 5 engines")
+		return nil, errors.New("replay: 1 to 6 engines")
 	}
 	for _, p := range cfg.Permits {
 		if !seen[p.Engine] {

@@ -87,7 +87,7 @@ import (
 //	                                   //   (see GeneratorConfig)
 //	    "runs": {…},                   // a model site's durable answers: budgets and the tool loop
 //	                                   //   (see RunsConfig); false keeps its answers live
-//	    "engine": "askplane.bm25/5"    // the retrieval engine; omitted: engines.Current()
+//	    "engine": "askplane.bm25/6"    // the retrieval engine; omitted: engines.Current()
 //	                                   //   (askplane.bm25/1 stays available for old recipes)
 //	  }]
 //	}

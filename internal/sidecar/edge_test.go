@@ -703,7 +703,7 @@ func TestEdgeReady(t *testing.T) {
 		return a.status, r
 	}
 	if code, r := ready(); code != 200 || r.Status != "ok" || r.Sessions != "ok" || r.Sites != 1 ||
-		len(r.Engines) != 5 || r.Engines[0].Engine != "askplane.bm25/5" || r.Engines[1].Engine != "askplane.bm25/4" || r.Engines[2].Engine != "askplane.bm25/3" || r.Engines[3].Engine != "askplane.bm25/2" || r.Engines[4].Engine != "askplane.bm25/1" || !strings.HasPrefix(r.Engines[0].Digest, "sha256:") {
+		len(r.Engines) != 6 || r.Engines[0].Engine != "askplane.bm25/6" || r.Engines[1].Engine != "askplane.bm25/5" || r.Engines[2].Engine != "askplane.bm25/4" || r.Engines[3].Engine != "askplane.bm25/3" || r.Engines[4].Engine != "askplane.bm25/2" || r.Engines[5].Engine != "askplane.bm25/1" || !strings.HasPrefix(r.Engines[0].Digest, "sha256:") {
 		t.Errorf("GET /ready = %d %+v, want 200 ok with the retained engines, current first", code, r)
 	}
 	e.Drain()

@@ -133,7 +133,7 @@ func checkUpgradeReplays(t *testing.T, sessions string, env Env, damage func(ver
 	if fresh == frag {
 		t.Fatal("the upgraded site answered from the old corpus")
 	}
-	if r, err := evidence.DecodeFragment(fresh); err != nil || r.EngineID != evidence.EngineID5 {
+	if r, err := evidence.DecodeFragment(fresh); err != nil || r.EngineID != evidence.EngineID6 {
 		t.Fatalf("the upgraded site does not answer with the new default engine: %+v %v", r, err)
 	}
 	code, after := e.postJSON(t, "/v1/evidence/replay", `{"fragment":"`+frag+`"}`)
@@ -166,13 +166,13 @@ func checkUpgradeReplays(t *testing.T, sessions string, env Env, damage func(ver
 			}
 		}
 	}
-	if err := json.Unmarshal([]byte(a.body), &cat); err != nil || a.status != 200 || cat.Current != evidence.EngineID5 || len(cat.Sites) != 1 {
+	if err := json.Unmarshal([]byte(a.body), &cat); err != nil || a.status != 200 || cat.Current != evidence.EngineID6 || len(cat.Sites) != 1 {
 		t.Fatalf("GET /v1/evidence/engines: %d %s", a.status, a.body)
 	}
 	got := cat.Sites[0]
 	freshRecipe, _ := evidence.DecodeFragment(fresh)
 	if got.Serving != freshRecipe.Version || len(got.Versions) != 2 ||
-		got.Versions[0].Version != freshRecipe.Version || !slices.Equal(got.Versions[0].Engines, []string{evidence.EngineID5}) ||
+		got.Versions[0].Version != freshRecipe.Version || !slices.Equal(got.Versions[0].Engines, []string{evidence.EngineID6}) ||
 		got.Versions[1].Version != recipe.Version || !slices.Equal(got.Versions[1].Engines, []string{evidence.EngineID}) {
 		t.Errorf("retained versions: %+v", got)
 	}
@@ -259,7 +259,7 @@ func TestReplayKeepsTheSidecarsRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := evidence.NewIndex5(c).Search("how do I install askplane?", evidence.Budget{MaxRecords: 5}) // the site's engine
+	p := evidence.NewIndex6(c).Search("how do I install askplane?", evidence.Budget{MaxRecords: 5}) // the site's engine
 	body := `{"fragment":"` + p.Recipe().Fragment() + `"}`
 	host := []string{"Host", "ask.example.com"}
 	token := append(append([]string(nil), host...), "Authorization", "Bearer "+testToken)

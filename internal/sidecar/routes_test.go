@@ -73,7 +73,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := evidence.NewIndex5(c).Search("how do I install askplane?", evidence.Budget{MaxRecords: 5}) // the site's engine, as its answers' links
+	p := evidence.NewIndex6(c).Search("how do I install askplane?", evidence.Budget{MaxRecords: 5}) // the site's engine, as its answers' links
 	frag := p.Recipe().Fragment()
 	big := strings.Repeat("x", 100<<10)
 	routes := []struct {
@@ -186,7 +186,7 @@ func TestEveryEndpointKeepsAsksRules(t *testing.T) {
 			t.Errorf("a foreign Host: %d", a.status)
 		}
 		a := e.send(t, "GET", "/v1/evidence/engines", "", "Host", "ask.example.com")
-		if a.status != 200 || !strings.Contains(a.body, `"sites":[]`) || !strings.Contains(a.body, evidence.EngineID5) {
+		if a.status != 200 || !strings.Contains(a.body, `"sites":[]`) || !strings.Contains(a.body, evidence.EngineID6) {
 			t.Errorf("the catalogue: %d %s (want the engines, and no private site)", a.status, a.body)
 		}
 		limited := false

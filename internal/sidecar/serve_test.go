@@ -310,7 +310,7 @@ func askKey(site, subject, id string) session.Key {
 }
 
 // TestServeEngine: sites answer with the current engine
-// (askplane.bm25/5, which, as askplane.bm25/4, /3 and /2 do, stems "installing" to
+// (askplane.bm25/6, which, as askplane.bm25/5, /4, /3 and /2 do, stems "installing" to
 // the page's "install")
 // unless their config names another engine; askplane.bm25/1 matches
 // words exactly and finds nothing.
@@ -320,7 +320,7 @@ func TestServeEngine(t *testing.T) {
 	for _, tt := range []struct {
 		engine string
 		status int
-	}{{"", 200}, {`,"engine":"askplane.bm25/5"`, 200}, {`,"engine":"askplane.bm25/4"`, 200}, {`,"engine":"askplane.bm25/3"`, 200}, {`,"engine":"askplane.bm25/2"`, 200}, {`,"engine":"askplane.bm25/1"`, 422}} {
+	}{{"", 200}, {`,"engine":"askplane.bm25/6"`, 200}, {`,"engine":"askplane.bm25/5"`, 200}, {`,"engine":"askplane.bm25/4"`, 200}, {`,"engine":"askplane.bm25/3"`, 200}, {`,"engine":"askplane.bm25/2"`, 200}, {`,"engine":"askplane.bm25/1"`, 422}} {
 		cfg, err := Decode([]byte(`{"sites":[{"site":` + testSite("docs", "docs-public") + `,"public":"` + pub + `","language":"en","cookieSecretEnv":"ASKPLANE_TEST_SECRET"` + tt.engine + `}]}`))
 		if err != nil {
 			t.Fatal(err)

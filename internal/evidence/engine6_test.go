@@ -1,0 +1,89 @@
+package evidence
+
+import (
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/askplane/askplane/internal/corpus"
+)
+
+// The everyday words for files and what commands do with them find the
+// words a reference page uses: "skip a folder" finds the page that
+// excludes a directory, "pipe" the command reading standard input;
+// bm25/5 leads with a page that only shares the typed words.
+func TestEngine6FileWords(t *testing.T) {
+	// Each pair shares the typed words, so bm25/5 ties them and keeps
+	// the shorter first; the page that also says what the docs call the
+	// thing wins with bm25/6.
+	skip := v3Pages(t, "en",
+		[3]string{"/sync/", "Sync", `<p>Sync may skip a folder.</p>`},
+		[3]string{"/filtering/", "Filtering", `<p>Sync may skip a folder: exclude the directory with <code>--exclude</code>.</p>`})
+	pipe := v3Pages(t, "en",
+		[3]string{"/commands/rclone_cat/", "Cat", `<p>Pipe a program's output.</p>`},
+		[3]string{"/commands/rclone_rcat/", "Rcat", `<p>Pipe a program's output to a remote: it reads stdin.</p>`})
+	for _, tc := range []struct {
+		c                    *corpus.Corpus
+		q, old, href, reason string
+	}{
+		{skip, "skip a folder", "/sync/", "/filtering/", "exclude"},
+		{pipe, "pipe the output of a program", "/commands/rclone_cat/", "/commands/rclone_rcat/", "stdin"},
+	} {
+		if p := NewIndex5(tc.c).Search(tc.q, Budget{}); firstHref(p) != tc.old {
+			t.Fatalf("%q: bm25/5 leads with %s; the test no longer shows the difference: %s", tc.q, firstHref(p), p.JSON())
+		}
+		p := NewIndex6(tc.c).Search(tc.q, Budget{})
+		if got := firstHref(p); got != tc.href {
+			t.Errorf("%q: bm25/6 leads with %s: %s", tc.q, got, p.JSON())
+			continue
+		}
+		if p.Engine != EngineID6 || !strings.Contains(strings.Join(p.Records[0].Reasons, " "), tc.reason) {
+			t.Errorf("%q: engine %s, reasons %q", tc.q, p.Engine, p.Records[0].Reasons)
+		}
+	}
+}
+
+// Where a question has none of the words bm25/6 added, its package is
+// bm25/5's record for record: bm25/6 is bm25/5 with more synonyms, and
+// nothing else.
+func TestEngine6IsEngine5ButTheTable(t *testing.T) {
+	c := themedV3(t)
+	five, six := NewIndex5(c), NewIndex6(c)
+	for _, q := range []string{"turn off the search box", "how do I set up the module", "front matter keys", "build the site"} {
+		p5, p6 := five.Search(q, Budget{}), six.Search(q, Budget{})
+		if len(p5.Records) == 0 {
+			t.Fatalf("%q: no records", q)
+		}
+		if p6.Engine != EngineID6 || !reflect.DeepEqual(p5.Records, p6.Records) || p5.Status != p6.Status {
+			t.Errorf("%q: bm25/6 differs from bm25/5:\n%s\n%s", q, p5.JSON(), p6.JSON())
+		}
+	}
+}
+
+// bm25/6's table holds bm25/5's whole, and no two of its keys share a
+// stem.
+func TestSynonymTable6(t *testing.T) {
+	for k, alts := range synonymTable5 {
+		if got := synonymTable6[k]; !slices.Equal(got[:min(len(alts), len(got))], alts) {
+			t.Errorf("%q: %q, bm25/5 has %q", k, got, alts)
+		}
+	}
+	stem := stemmerFor("en")
+	seen := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(synonymTable6)) {
+		if k != strings.ToLower(k) || len(strings.Fields(k)) > 2 || len(synonymTable6[k]) == 0 {
+			t.Errorf("%q: keys are one or two lowercase words with synonyms", k)
+		}
+		words := strings.Fields(k)
+		for i, w := range words {
+			words[i] = stem(w)
+		}
+		st := strings.Join(words, " ")
+		if other, ok := seen[st]; ok {
+			t.Errorf("%q and %q share the stem %q", other, k, st)
+		}
+		seen[st] = k
+	}
+}
