@@ -31,3 +31,30 @@ func TestCausal(t *testing.T) {
 		}
 	}
 }
+
+// A why answered by the paragraph describing what happens goes on, while
+// the answer is short, with the paragraph after it that says how to
+// avoid it.
+func TestComposerWhyGoesOnToTheRemedy(t *testing.T) {
+	page := [3]string{"/putio/", "put.io", `<h2 id="limitations">Limitations</h2>
+<p>put.io has rate limiting. When you hit a limit, the tool automatically retries after waiting the amount of time requested by the server.</p>
+<p>If you want to avoid ever hitting these limits, you may use the <code>--tpslimit</code> flag with a low number. Note that the imposed limits may be different for different operations.</p>`}
+	text := composeNow(t, "why does the tool keep pausing against put.io? looks like it's waiting on the server a lot", page)
+	if !strings.Contains(text, "put.io has rate limiting.") || !strings.Contains(text, "you may use the `--tpslimit` flag") {
+		t.Errorf("got\n%s", text)
+	}
+}
+
+func TestRemedy(t *testing.T) {
+	for s, want := range map[string]bool{
+		"If you want to avoid ever hitting these limits, use --tpslimit.": true,
+		"To work around this, set the flag.":                              true,
+		"The fix is to upgrade.":                                          true,
+		"To list the files, run ls.":                                      false,
+		"This is because the size is unknown.":                            false,
+	} {
+		if got := remedy(s); got != want {
+			t.Errorf("remedy(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

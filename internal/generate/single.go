@@ -523,10 +523,12 @@ func (c *composer) goOn(li int, lead sent, size int, covered uint64) (sent, int,
 			// it holds or does.
 			// A why goes on into a paragraph that gives the cause of what
 			// the lead describes ("This is because rclone can't find out
-			// the size …").
+			// the size …"), or, while the answer is short, into one that
+			// says how to avoid it ("If you want to avoid ever hitting
+			// these limits, you may use the --tpslimit flag …").
 			next := s.block == lead.block+1 && s.pos == 0 && s.kind == chunk.Paragraph &&
 				(size < 300 && (c.sh == shapeDefine || c.sh == shapeHowto && !imperative[firstWord(lead.text)] && directs(s.text)) ||
-					c.sh == shapeWhy && causal(s.text))
+					c.sh == shapeWhy && (causal(s.text) || size < 300 && remedy(s.text)))
 			if s.rec != lead.rec || s.block != lead.block && !next || strings.HasSuffix(s.text, ":") && !c.introducesCode(s) && !c.introducesList(s) {
 				break
 			}
@@ -751,6 +753,18 @@ func (c *composer) quoteCode(lead *sent, codeRec, code, size int, covered uint64
 		}
 		break
 	}
+}
+
+// remedy: s opens by saying how to avoid or get past what came before
+// ("If you want to avoid …", "To work around this, …", "The fix is …").
+func remedy(s string) bool {
+	l := strings.ToLower(s)
+	for _, p := range []string{"if you want to avoid ", "to avoid ", "to prevent ", "to work around ", "to get around ", "to fix ", "to stop this", "to solve ", "you can avoid ", "you can prevent ", "you can work around ", "the workaround ", "a workaround ", "the fix ", "the solution ", "one solution "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // causal: s opens by giving the cause of what came before ("This is
