@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
@@ -20,12 +21,7 @@ const maxSideBytes = 300
 // sit on either side of the question's "or" or "vs". False, having
 // written nothing, when the package holds no two such pages.
 func (c *composer) comparePages() bool {
-	sep := -1
-	for _, s := range []string{" or ", " vs ", " vs. ", " versus ", " and "} {
-		if i := strings.Index(c.plain, s); i >= 0 && (sep < 0 || i < sep) && (s != " and " || strings.Contains(c.plain, "difference between")) {
-			sep = i
-		}
-	}
+	sep := c.choiceAt()
 	if sep < 0 {
 		return false
 	}
@@ -67,6 +63,88 @@ func (c *composer) comparePages() bool {
 	c.add("- "+la, before[0].rec)
 	c.add("\n- "+lb, after[0].rec)
 	return true
+}
+
+// choiceAt is where the question's "or", "vs" or "versus" (or the
+// "and" of "difference between a and b") sits between the two things it
+// compares, or -1.
+func (c *composer) choiceAt() int {
+	sep := -1
+	for _, s := range []string{" or ", " vs ", " vs. ", " versus ", " and "} {
+		if i := strings.Index(c.plain, s); i >= 0 && (sep < 0 || i < sep) && (s != " and " || strings.Contains(c.plain, "difference between")) {
+			sep = i
+		}
+	}
+	return sep
+}
+
+// compareOptions answers a comparison of two options that each have a
+// section headed with their flag ("bisync --resilient or --recover,
+// which do I need?" over the sections "--resilient" and "--recover";
+// "--copy-links or --links?"): a line per side, the flag and the opening
+// of its section, in the question's order. A section is named by any
+// flag its own heading gives ("--local-links, --links, -l"), and a flag
+// several sections give is read from the first the package holds. False,
+// having written nothing, unless exactly one flag sits on either side of
+// the question's "or" or "vs".
+func (c *composer) compareOptions() bool {
+	sep := c.choiceAt()
+	if sep < 0 {
+		return false
+	}
+	type side struct {
+		rec  int
+		flag string
+	}
+	var before, after []side
+	for ri := range c.pkg.Records {
+		r := &c.pkg.Records[ri]
+		if len(r.Headings) == 0 {
+			continue
+		}
+		for _, f := range headingFlags(r.Headings[len(r.Headings)-1]) {
+			at := wordIndex(c.plain, f)
+			if at < 0 {
+				continue
+			}
+			list := &after
+			if at < sep {
+				list = &before
+			}
+			if !slices.ContainsFunc(*list, func(s side) bool { return s.flag == f }) {
+				*list = append(*list, side{ri, f})
+			}
+		}
+	}
+	if len(before) != 1 || len(after) != 1 || before[0].rec == after[0].rec {
+		return false
+	}
+	la, lb := c.opening(before[0].rec), c.opening(after[0].rec)
+	if la == "" || lb == "" {
+		return false
+	}
+	c.add("- `"+before[0].flag+"`: "+la, before[0].rec)
+	c.add("\n- `"+after[0].flag+"`: "+lb, after[0].rec)
+	return true
+}
+
+// headingFlags is the flags an option's heading gives, lower case
+// ("--local-links, --links, -l": --local-links and --links).
+func headingFlags(heading string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(plain(heading), func(r rune) bool { return r == ' ' || r == ',' || r == '/' }) {
+		if f := optionFlag(w); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// choiceEnds: a question's words end with "A or B" ("local backend
+// symlinks: --copy-links or --links?").
+func choiceEnds(words []string) bool {
+	n := len(words)
+	return n >= 3 && words[n-2] == "or"
 }
 
 // titledPage is a page of the package: its first record there in
@@ -115,6 +193,16 @@ func wordIndex(p, v string) int {
 // the opening sentences of its record, up to maxSideBytes; "" when the
 // record opens with no sentence.
 func (c *composer) pageLine(rec int) string {
+	line := c.opening(rec)
+	if line == "" {
+		return ""
+	}
+	return c.pkg.Records[rec].Title + ": " + line
+}
+
+// opening is the opening sentences of rec's first paragraph, up to
+// maxSideBytes; "" when it opens with none that fits.
+func (c *composer) opening(rec int) string {
 	line := ""
 	for i := range c.sents {
 		s := &c.sents[i]
@@ -138,8 +226,5 @@ func (c *composer) pageLine(rec int) string {
 		}
 		line += s.text
 	}
-	if line == "" {
-		return ""
-	}
-	return c.pkg.Records[rec].Title + ": " + line
+	return line
 }

@@ -34,3 +34,20 @@ func TestComposerComparesTwoPages(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// Two options with a section each, compared by a question that ends
+// naming them, are answered a line each: the flag, then what its
+// section opens with. A flag the heading gives beside others
+// ("--local-links, --links, -l") names its section too.
+func TestComposerComparesTwoOptions(t *testing.T) {
+	page := [3]string{"/local/", "Local Filesystem", `<h3 id="copy-links-l">--copy-links / -L</h3>
+<p>Follow symlinks and copy the pointed to item.</p>
+<h3 id="local-links-links-l">--local-links, --links, -l</h3>
+<p>Normally the tool will ignore symlinks. If you supply this flag then it will copy symbolic links from the local storage, and store them as text files, with a <code>.rclonelink</code> suffix in the remote storage.</p>
+<pre><code>tool copy -l /tmp/a/ remote:/tmp/a/</code></pre>`}
+	text, used := composeOver(t, "local backend symlinks: --copy-links or --links?", page)
+	a, b := strings.Index(text, "- `--copy-links`: Follow symlinks"), strings.Index(text, "\n- `--links`: Normally the tool will ignore symlinks.")
+	if a != 0 || b < a || !strings.Contains(text, ".rclonelink") || len(used) != 2 {
+		t.Errorf("used %v, got\n%s", used, text)
+	}
+}

@@ -182,7 +182,7 @@ func (c *composer) answer() {
 			return
 		}
 	}
-	if c.namedItems() || c.listing && c.listLead() || c.sh == shapeCompare && (c.compareSections() || c.comparePages() || c.compareList()) || c.sh != shapeCompare && opensWithChoice(strings.Fields(c.plain)) && c.comparePages() || c.commandAnswer() {
+	if c.namedItems() || c.listing && c.listLead() || c.sh == shapeCompare && (c.compareSections() || c.comparePages() || c.compareOptions() || c.compareList()) || c.sh != shapeCompare && c.namesChoice() && (c.comparePages() || c.compareOptions()) || c.commandAnswer() {
 		return
 	}
 	lead := c.lead()

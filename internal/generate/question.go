@@ -67,6 +67,14 @@ func opensWithChoice(words []string) bool {
 	return false
 }
 
+// namesChoice: the question opens or ends by naming two things with
+// "or" between them ("rmdir or rmdirs to clean up …", "local backend
+// symlinks: --copy-links or --links?") without saying "difference".
+func (c *composer) namesChoice() bool {
+	words := strings.Fields(strings.TrimRight(c.plain, "?!. "))
+	return opensWithChoice(words) || choiceEnds(words)
+}
+
 // questionWord: a question opening with it asks something else than a
 // choice, even when it names two things ("can I use a or b").
 var questionWord = map[string]bool{
