@@ -48,7 +48,8 @@ func (e *Engine) Digest() string { return e.digest }
 
 // bm25v6 is askplane.bm25/6, the default: askplane.bm25/5 with a larger
 // synonym table, bm25/5's and the everyday words for files, folders and
-// what commands do with them (index6.go, synonyms6.go).
+// what commands do with them (index6.go, synonyms6.go), and the page a
+// question asks to define put first (defined6.go).
 var bm25v6 = Engine{
 	ID: evidence.EngineID6,
 	Sources: []string{
@@ -61,6 +62,7 @@ var bm25v6 = Engine{
 		"internal/evidence/budget.go",
 		"internal/evidence/canonical.go",
 		"internal/evidence/common.go",
+		"internal/evidence/defined6.go",
 		"internal/evidence/engine.go",
 		"internal/evidence/excerpt.go",
 		"internal/evidence/fuzzy2.go",

@@ -59,6 +59,10 @@ type Index2 struct {
 	// dated marks the records of dated or news pages, for engines whose
 	// rules weigh them down.
 	dated []bool
+	// defined maps a page's title (and the title without the product's
+	// name most titles open with) to the page's opening record, for
+	// engines that put the page a question asks to define first.
+	defined map[string]int32
 }
 
 // rules are what distinguishes engines built on Index2: field weights in
@@ -75,6 +79,9 @@ type rules struct {
 	// dated, when set, weighs down the records of dated or news pages
 	// (see isDatedPath).
 	dated bool
+	// defined, when set, puts first the opening of the page whose title
+	// a question asks to define (see pinDefined).
+	defined bool
 }
 
 // rules2 are askplane.bm25/2's (and /3's) rules.

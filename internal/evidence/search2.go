@@ -533,6 +533,9 @@ func (ix *Index2) Search(question string, budget Budget) Package {
 		ix.expand(&q, question)
 	}
 	hits := ix.rank(&q, budget.MaxRecords)
+	if ix.rules.defined {
+		hits = ix.pinDefined(question, &q, hits, budget.MaxRecords)
+	}
 	for _, h := range hits {
 		if len(p.Records) == budget.MaxRecords || h.score*relativeCut < hits[0].score {
 			break
