@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/askplane/askplane/internal/chunk"
@@ -78,66 +77,90 @@ func (c *composer) choiceAt() int {
 	return sep
 }
 
-// compareOptions answers a comparison of two options that each have a
+// compareOptions answers a comparison of options that each have a
 // section headed with their flag ("bisync --resilient or --recover,
 // which do I need?" over the sections "--resilient" and "--recover";
-// "--copy-links or --links?"): a line per side, the flag and the opening
-// of its section, in the question's order. A section is named by any
-// flag its own heading gives ("--local-links, --links, -l"), and a flag
-// several sections give is read from the first the package holds. False,
-// having written nothing, unless exactly one flag sits on either side of
-// the question's "or" or "vs".
+// "-v vs -vv vs -q"): a line per section, the flags the question named
+// of it and what the section opens with, in the question's order. A
+// section is named by any flag its own heading gives ("--local-links,
+// --links, -l"), and a flag several sections give is read from the
+// first the package holds. The flags must be named one after another,
+// with only "or", "vs", "and", commas or slashes between them. False,
+// having written nothing, unless two sections or more are so named.
 func (c *composer) compareOptions() bool {
-	sep := c.choiceAt()
-	if sep < 0 {
-		return false
-	}
-	type side struct {
-		rec  int
-		flag string
-	}
-	var before, after []side
+	var names []string
+	recOf := map[string]int{}
 	for ri := range c.pkg.Records {
 		r := &c.pkg.Records[ri]
 		if len(r.Headings) == 0 {
 			continue
 		}
 		for _, f := range headingFlags(r.Headings[len(r.Headings)-1]) {
-			at := wordIndex(c.plain, f)
-			if at < 0 {
-				continue
-			}
-			list := &after
-			if at < sep {
-				list = &before
-			}
-			if !slices.ContainsFunc(*list, func(s side) bool { return s.flag == f }) {
-				*list = append(*list, side{ri, f})
+			if _, seen := recOf[f]; !seen {
+				recOf[f] = ri
+				names = append(names, f)
 			}
 		}
 	}
-	if len(before) != 1 || len(after) != 1 || before[0].rec == after[0].rec {
+	asked := c.askedTogether(names)
+	var recs []int
+	label := map[int]string{}
+	for _, f := range asked {
+		ri := recOf[f]
+		if _, ok := label[ri]; !ok {
+			recs = append(recs, ri)
+			label[ri] = "`" + f + "`"
+		} else {
+			label[ri] += ", `" + f + "`"
+		}
+	}
+	if len(recs) < 2 || len(recs) > maxComparedSides {
 		return false
 	}
-	la, lb := c.opening(before[0].rec), c.opening(after[0].rec)
-	if la == "" || lb == "" {
-		return false
+	lines := make([]string, len(recs))
+	for k, ri := range recs {
+		if lines[k] = c.opening(ri); lines[k] == "" {
+			return false
+		}
 	}
-	c.add("- `"+before[0].flag+"`: "+la, before[0].rec)
-	c.add("\n- `"+after[0].flag+"`: "+lb, after[0].rec)
+	for k, ri := range recs {
+		sep := "\n- "
+		if k == 0 {
+			sep = "- "
+		}
+		c.add(sep+label[ri]+": "+lines[k], ri)
+	}
 	return true
 }
 
+// maxComparedSides bounds the options one comparison lists.
+const maxComparedSides = 4
+
 // headingFlags is the flags an option's heading gives, lower case
-// ("--local-links, --links, -l": --local-links and --links).
+// ("--local-links, --links, -l": --local-links, --links and -l).
 func headingFlags(heading string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(plain(heading), func(r rune) bool { return r == ' ' || r == ',' || r == '/' }) {
 		if f := optionFlag(w); f != "" {
 			out = append(out, f)
+		} else if shortFlag(w) {
+			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// shortFlag: w is a short flag ("-l", "-vv").
+func shortFlag(w string) bool {
+	if len(w) < 2 || len(w) > 3 || w[0] != '-' {
+		return false
+	}
+	for _, r := range w[1:] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // choiceEnds: a question's words end with "A or B" ("local backend

@@ -51,3 +51,19 @@ func TestComposerComparesTwoOptions(t *testing.T) {
 		t.Errorf("used %v, got\n%s", used, text)
 	}
 }
+
+// Three options compared, each with a section, get a line each, in the
+// question's order; short flags name their section as long ones do.
+func TestComposerComparesThreeOptions(t *testing.T) {
+	page := [3]string{"/docs/", "Documentation", `<h3 id="v">-v, -vv, --verbose</h3>
+<p>With -v the tool will tell you about each file that is transferred and a small number of significant events.</p>
+<h3 id="q">-q, --quiet</h3>
+<p>This flag will limit the output to error messages only.</p>
+<h3 id="log-level">--log-level LEVEL</h3>
+<p>This sets the log level: DEBUG, INFO, NOTICE or ERROR.</p>`}
+	text, _ := composeOver(t, "-v vs -q vs --log-level", page)
+	a, b, c := strings.Index(text, "- `-v`: With -v the tool"), strings.Index(text, "\n- `-q`: This flag will limit"), strings.Index(text, "\n- `--log-level`: This sets the log level")
+	if a != 0 || b < a || c < b {
+		t.Errorf("got\n%s", text)
+	}
+}

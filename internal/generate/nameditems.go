@@ -141,11 +141,11 @@ func (c *composer) askedTogether(names []string) []string {
 	return out
 }
 
-// onlySeparators: s holds nothing but "and", "or", commas, slashes and
-// spaces.
+// onlySeparators: s holds nothing but "and", "or", "vs", commas,
+// slashes and spaces.
 func onlySeparators(s string) bool {
 	for _, w := range strings.Fields(strings.NewReplacer(",", " ", "/", " ", "&", " ").Replace(s)) {
-		if w != "and" && w != "or" {
+		if w != "and" && w != "or" && w != "vs" && w != "vs." && w != "versus" {
 			return false
 		}
 	}
