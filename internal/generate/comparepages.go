@@ -88,6 +88,9 @@ func (c *composer) choiceAt() int {
 // with only "or", "vs", "and", commas or slashes between them. False,
 // having written nothing, unless two sections or more are so named.
 func (c *composer) compareOptions() bool {
+	if !enumerates(c.plain) {
+		return false
+	}
 	var names []string
 	recOf := map[string]int{}
 	for ri := range c.pkg.Records {

@@ -18,6 +18,9 @@ import (
 // in the question as whole words. The first record holding such a list
 // answers; false, having written nothing, when none does.
 func (c *composer) namedItems() bool {
+	if !enumerates(c.plain) {
+		return false
+	}
 	for ri := range c.pkg.Records[:min(1, len(c.pkg.Records))] {
 		bs := c.pkg.Records[ri].Blocks
 		for bi, b := range bs {
@@ -139,6 +142,12 @@ func (c *composer) askedTogether(names []string) []string {
 		}
 	}
 	return out
+}
+
+// enumerates: a question (plain) has what it takes to name things one
+// after another: a comma, a slash, "and", "or" or "vs".
+func enumerates(p string) bool {
+	return strings.ContainsAny(p, ",/") || strings.Contains(p, " and ") || strings.Contains(p, " or ") || strings.Contains(p, " vs")
 }
 
 // onlySeparators: s holds nothing but "and", "or", "vs", commas,
