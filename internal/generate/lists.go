@@ -150,6 +150,14 @@ func (c *composer) quoteList(rec, block int, size *int) bool {
 	// An ordered list keeps its numbers.
 	c.writeLines(lines, b.Kind == chunk.List && strings.TrimLeft(b.Text, "0123456789") != b.Text, rec)
 	*size += n
+	// A list whose last item introduces code ("… add the following to
+	// your `_styles_project.scss` project style file:") is followed by
+	// that code, as the item says.
+	if bs := c.pkg.Records[rec].Blocks; strings.HasSuffix(lines[len(lines)-1], ":") && block+1 < len(bs) && bs[block+1].Kind == chunk.Code &&
+		len(bs[block+1].Text) <= maxComposeCode && !c.quotedCode(bs[block+1].Text) {
+		c.add("\n\n"+fence(bs[block+1]), rec)
+		return true
+	}
 	c.listGoesOn(rec, block+1, size)
 	return true
 }

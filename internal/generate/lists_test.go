@@ -3,6 +3,8 @@ package generate
 import (
 	"strings"
 	"testing"
+
+	"github.com/askplane/askplane/internal/evidence"
 )
 
 // A list the answer quotes goes on into the paragraph after it when that
@@ -49,5 +51,48 @@ func TestComposerHeadedItems(t *testing.T) {
 	}
 	if strings.Contains(text, "Both come from the console") || strings.Contains(text, "STORE_KEY") {
 		t.Errorf("a sub-item was quoted past its first sentence, or a deeper one was quoted:\n%s", text)
+	}
+}
+
+// A short question naming a deprecated setting, found in the sentence
+// that closes a list item ("Parameter `…` is deprecated."), is answered
+// by the item from its start (what replaces the setting), and a list
+// whose last quoted item introduces code is followed by that code.
+func TestComposerListItemFromItsStart(t *testing.T) {
+	page := [3]string{"/blog/2024/0.9.0/", "Docsy 0.9.0 release report", `<h2 id="footer">Footer streamlined</h2>
+<ul><li>The About-page footer link is now hidden by default. To enable this link, set <code>.params.ui.footer_about_enable</code> to true in your project’s configuration file. Parameter <code>.params.ui.footer_about_disable</code> is deprecated.</li>
+<li>The All-rights-reserved text is hidden by default. To make it visible, add the following to your <code>_styles_project.scss</code> project style file:</li></ul>
+<pre><code class="language-scss">.td-footer__all_rights_reserved {
+  display: inline;
+}</code></pre>`}
+	text, _ := composeOver(t, "ui.footer_about_disable deprecated", page)
+	for _, want := range []string{"set `.params.ui.footer_about_enable` to true", "is deprecated.", "project style file:\n\n```scss\n.td-footer__all_rights_reserved"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+}
+
+// A quoted list whose last item introduces code is followed by that
+// code, not left on its colon.
+func TestQuoteListThenItsCode(t *testing.T) {
+	page := [3]string{"/docs/contributing/", "Contribution guidelines", `<h2 id="docker">Preview your changes using a Docker container</h2>
+<p>The repository comes with a <code>Dockerfile</code> to run the server locally.</p>
+<ul><li>Using Docker:<ol><li>Build the Docker container:</li></ol></li></ul>
+<pre><code class="language-bash">docker build -t docsy/user-guide .</code></pre>
+<p>Open http://localhost:1313 in your web browser.</p>`}
+	q := "preview the docs in a docker container"
+	pkg := v3(t, page).Search(q, evidence.Budget{})
+	c := newComposer(q, &pkg, DefaultComposeBytes)
+	size := 0
+	if !c.quoteList(0, 1, &size) {
+		t.Fatalf("the list was not quoted")
+	}
+	var text strings.Builder
+	for _, ev := range c.out.deltas {
+		text.WriteString(ev.Delta)
+	}
+	if !strings.HasSuffix(text.String(), "Build the Docker container:\n\n```bash\ndocker build -t docsy/user-guide .\n```") {
+		t.Errorf("got\n%s", text.String())
 	}
 }

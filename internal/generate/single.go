@@ -158,7 +158,7 @@ func (c *composer) single(li int) {
 	if code < 0 && c.sh == shapeReference {
 		codeRec, code = c.exampleOf()
 	}
-	if code >= 0 {
+	if code >= 0 && !c.quotedCode(c.pkg.Records[codeRec].Blocks[code].Text) {
 		c.quoteCode(&lead, codeRec, code, size, covered)
 	}
 	c.support(lead.rec, &covered)
@@ -398,9 +398,13 @@ func (c *composer) readFrom(li int) int {
 	// answer is read so only when what comes before says its default
 	// ("By default, Docsy emits an event value of 100 …" before "You can
 	// change this value by setting …").
-	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError || c.sh == shapeReference) && l.pos > 0 && (l.kind == chunk.Paragraph || l.kind == chunk.Note) {
+	// So is one that closes a list item, from the item's start (an
+	// upgrade note's "Parameter `…footer_about_disable` is deprecated."
+	// after what replaces it), the item then quoted whole; one that
+	// leans on the sentence before it is read from that one (below).
+	if l := &c.sents[li]; (c.sh == shapeWhy || c.sh == shapeDefine || c.sh == shapeCompare || c.sh == shapeError || c.sh == shapeReference) && l.pos > 0 && (l.kind == chunk.Paragraph || l.kind == chunk.Note || l.kind == chunk.List && !leans(l.text) && (li+1 == len(c.sents) || !c.together(l, &c.sents[li+1]))) {
 		first, n, defaults := li, 0, false
-		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block {
+		for first > 0 && c.sents[first-1].rec == l.rec && c.sents[first-1].block == l.block && (l.kind != chunk.List || c.together(&c.sents[first-1], l)) {
 			first--
 		}
 		for i := first; i <= li; i++ {
