@@ -43,6 +43,7 @@ func TestQuestionFiles(t *testing.T) {
 			{"rclone-blind1-en.json", 40}, {"rclone-blind2-en.json", 40},
 			{"rclone-blind3-en.json", 40}, {"rclone-blind4-en.json", 40}, {"rclone-blind5-en.json", 40},
 			{"rclone-blind6-en.json", 40},
+			{"rclone-blind7-en.json", 40},
 		}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
