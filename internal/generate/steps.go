@@ -29,6 +29,23 @@ func orderedItem(line string) string {
 	return strings.TrimSpace(line[i+2:])
 }
 
+// numberedAfter: a list of rec after block bi goes on with item n ("3.
+// Before you trust this command …").
+func (c *composer) numberedAfter(rec, bi, n int) bool {
+	want := itoa(n) + ". "
+	for _, b := range c.pkg.Records[rec].Blocks[bi+1:] {
+		if b.Kind != chunk.List {
+			continue
+		}
+		for _, line := range strings.Split(b.Text, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, " "), want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // steps is rec's numbered items in reading order, each with the first
 // code block after it (before the next item); nil when it has fewer
 // than least.
@@ -54,6 +71,9 @@ blocks:
 			}
 		case tabLabel(b):
 			// "hugo.toml" above one of a step's code tabs
+		case b.Kind == chunk.Note && len(out) > 0 && c.numberedAfter(rec, bi, len(out)+1):
+			// a note inside a step ("NOTE: If you're porting …"), the
+			// guide going on with its next number after it
 		case len(out) > 0:
 			break blocks // the list is over: a paragraph or a note follows it
 		}

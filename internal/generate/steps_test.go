@@ -43,3 +43,22 @@ func TestMoreSteps(t *testing.T) {
 		}
 	}
 }
+
+// A note inside a numbered guide ("NOTE: If you're porting …") does not
+// end it when the numbering goes on after the note.
+func TestComposerGuideGoesOnPastANote(t *testing.T) {
+	page := [3]string{"/commands/tool_gitannex/", "tool gitannex", `<h2 id="linux">Installation on Linux</h2>
+<ol><li>Skip this step if your git-annex is new enough. Otherwise, create a symlink on your PATH.
+<pre><code>ln -s "$(realpath tool)" "$HOME/bin/git-annex-remote-tool"</code></pre></li>
+<li>Add a new remote to your git-annex repo.
+<pre><code>git annex initremote MyRemote type=tool --whatelse</code></pre></li></ol>
+<div class="alert"><p>NOTE: If you're porting an existing remote, you can reuse its configuration parameters.</p></div>
+<ol start="3"><li>Before you trust this command with your data, test the remote.
+<pre><code>git annex testremote MyRemote</code></pre></li></ol>`}
+	text, _ := composeOver(t, "steps to use a tool remote as a git-annex special remote", page)
+	for _, want := range []string{"1. Skip this step", "2. Add a new remote", "git annex initremote", "3. Before you trust this command", "git annex testremote MyRemote"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+}
