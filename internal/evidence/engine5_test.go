@@ -80,16 +80,22 @@ func TestEngine5IsEngine4ButTheTable(t *testing.T) {
 // bm25/5's table holds bm25/4's whole (each key's words first, in their
 // order), and no two of its keys share a stem, so resolving it does not
 // depend on which key is read first.
-func TestSynonymTable5(t *testing.T) {
-	for k, alts := range synonymTable {
-		if got := synonymTable5[k]; !slices.Equal(got[:min(len(alts), len(got))], alts) {
-			t.Errorf("%q: %q, bm25/4 has %q", k, got, alts)
+func TestSynonymTable5(t *testing.T) { checkSynonymTable(t, synonymTable5, synonymTable) }
+
+// checkSynonymTable: table holds base whole (each key's words first, in
+// their order), its keys are one or two lowercase words with synonyms,
+// and no two share a stem.
+func checkSynonymTable(t *testing.T, table, base map[string][]string) {
+	t.Helper()
+	for k, alts := range base {
+		if got := table[k]; !slices.Equal(got[:min(len(alts), len(got))], alts) {
+			t.Errorf("%q: %q, the table it extends has %q", k, got, alts)
 		}
 	}
 	stem := stemmerFor("en")
 	seen := map[string]string{}
-	for _, k := range slices.Sorted(maps.Keys(synonymTable5)) {
-		if k != strings.ToLower(k) || len(strings.Fields(k)) > 2 || len(synonymTable5[k]) == 0 {
+	for _, k := range slices.Sorted(maps.Keys(table)) {
+		if k != strings.ToLower(k) || len(strings.Fields(k)) > 2 || len(table[k]) == 0 {
 			t.Errorf("%q: keys are one or two lowercase words with synonyms", k)
 		}
 		words := strings.Fields(k)

@@ -1,9 +1,7 @@
 package evidence
 
 import (
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -64,29 +62,7 @@ func TestEngine6IsEngine5ButTheTable(t *testing.T) {
 
 // bm25/6's table holds bm25/5's whole, and no two of its keys share a
 // stem.
-func TestSynonymTable6(t *testing.T) {
-	for k, alts := range synonymTable5 {
-		if got := synonymTable6[k]; !slices.Equal(got[:min(len(alts), len(got))], alts) {
-			t.Errorf("%q: %q, bm25/5 has %q", k, got, alts)
-		}
-	}
-	stem := stemmerFor("en")
-	seen := map[string]string{}
-	for _, k := range slices.Sorted(maps.Keys(synonymTable6)) {
-		if k != strings.ToLower(k) || len(strings.Fields(k)) > 2 || len(synonymTable6[k]) == 0 {
-			t.Errorf("%q: keys are one or two lowercase words with synonyms", k)
-		}
-		words := strings.Fields(k)
-		for i, w := range words {
-			words[i] = stem(w)
-		}
-		st := strings.Join(words, " ")
-		if other, ok := seen[st]; ok {
-			t.Errorf("%q and %q share the stem %q", other, k, st)
-		}
-		seen[st] = k
-	}
-}
+func TestSynonymTable6(t *testing.T) { checkSynonymTable(t, synonymTable6, synonymTable5) }
 
 // A question asking what a page's subject is ("what is rclone bisync",
 // "what does rclone obscure do?") is answered by that page's opening,
