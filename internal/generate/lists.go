@@ -212,7 +212,7 @@ func (c *composer) writeLines(lines []string, ordered bool, rec int) {
 	for i, l := range lines {
 		marker := "- "
 		if sub, ok := strings.CutPrefix(l, subItem); ok {
-			c.add("\n   - "+sub, rec)
+			c.add("\n   "+sub, rec) // with its own marker
 			continue
 		}
 		if k++; ordered {
@@ -312,8 +312,12 @@ func headedItems(text string) ([]string, int) {
 			if !quotable(t) {
 				return nil, 0
 			}
-			out = append(out, subItem+t)
-			n += 6 + len(t)
+			marker := "- " // an ordered sub-item keeps its number
+			if num, _, ok := strings.Cut(strings.TrimLeft(l, " "), ". "); ok && num != "" && strings.Trim(num, "0123456789") == "" {
+				marker = num + ". "
+			}
+			out = append(out, subItem+marker+t)
+			n += 4 + len(marker) + len(t)
 			headed = true
 		}
 	}

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,15 @@ func TestQuoteListThenItsCode(t *testing.T) {
 	}
 	if !strings.HasSuffix(text.String(), "Build the Docker container:\n\n```bash\ndocker build -t docsy/user-guide .\n```") {
 		t.Errorf("got\n%s", text.String())
+	}
+}
+
+// Sub-items quoted under the item that heads them keep their numbers
+// when they are ordered, and their bullets when not.
+func TestHeadedItemsKeepTheirMarkers(t *testing.T) {
+	lines, _ := headedItems("- Using Docker:\n  1. Build the container.\n  2. Run it.\n- Using Compose:\n  - Run compose up.")
+	want := []string{"Using Docker:", subItem + "1. Build the container.", subItem + "2. Run it.", "Using Compose:", subItem + "- Run compose up."}
+	if !slices.Equal(lines, want) {
+		t.Errorf("got %q, want %q", lines, want)
 	}
 }
