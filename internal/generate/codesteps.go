@@ -17,6 +17,9 @@ func (c *composer) codeSteps(lead int) bool {
 		return false
 	}
 	rec := c.sents[lead].rec
+	if c.own[rec] == 0 {
+		return false // a section whose heading says nothing asked ("Configuration" for an RC file's steps) walks through something else
+	}
 	bs := c.pkg.Records[rec].Blocks
 	var all []step
 	for bi := 0; bi+1 < len(bs); bi++ {

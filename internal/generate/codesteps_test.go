@@ -3,6 +3,8 @@ package generate
 import (
 	"strings"
 	"testing"
+
+	"github.com/askplane/askplane/internal/evidence"
 )
 
 // A section written as captioned commands answers "steps to …" with
@@ -40,5 +42,31 @@ prism_syntax_highlighting = true</code></pre>
 <pre><code class="language-json">{"params": {"prism_syntax_highlighting": true}}</code></pre>`}
 	if text, _ := composeOver(t, "steps to set up prism code highlighting", tabs); strings.Contains(text, "1. hugo.toml") {
 		t.Errorf("tabs as steps:\n%s", text)
+	}
+}
+
+// Captioned commands under a heading that says nothing the question
+// asks ("Configuration", for the steps to use an RC file) are another
+// walk-through, not the steps asked for.
+func TestCodeStepsOfAnotherTask(t *testing.T) {
+	page := [3]string{"/swift/", "Swift", `<h2 id="configuration">Configuration</h2>
+<p>Here is an example of making a swift configuration. First run</p>
+<pre><code>tool config</code></pre>
+<p>See all containers</p>
+<pre><code>tool lsd remote:</code></pre>
+<p>Make a new container</p>
+<pre><code>tool mkdir remote:container</code></pre>`}
+	for q, want := range map[string]bool{
+		"steps to use my OpenStack RC file so I can see all containers": false,
+		"steps for a swift configuration":                               true,
+	} {
+		pkg := v3(t, page).Search(q, evidence.Budget{})
+		c := newComposer(q, &pkg, DefaultComposeBytes)
+		if len(c.sents) == 0 {
+			t.Fatalf("%q: no sentences", q)
+		}
+		if got := c.codeSteps(0); got != want {
+			t.Errorf("%q: codeSteps = %v, want %v", q, got, want)
+		}
 	}
 }
