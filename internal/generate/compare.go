@@ -28,11 +28,9 @@ func (c *composer) compareList() bool {
 			}
 			size := 0
 			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
-				for i := range c.sents {
-					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") {
-						c.add(s.text, ri)
-						size = len(s.text)
-					}
+				if i := c.lastIn(ri, bi-1); i >= 0 && strings.HasSuffix(c.sents[i].text, ":") {
+					c.add(c.sents[i].text, ri)
+					size = len(c.sents[i].text)
 				}
 			}
 			if c.quoteList(ri, bi, &size) {
@@ -72,10 +70,8 @@ func (c *composer) compareRows(rec, block int) bool {
 		return false
 	}
 	if bs := c.pkg.Records[rec].Blocks; block > 0 && bs[block-1].Kind == chunk.Paragraph {
-		for i := range c.sents {
-			if s := &c.sents[i]; s.rec == rec && s.block == block-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") && !fewWords(s.text, 5) {
-				c.add(s.text, rec)
-			}
+		if i := c.lastIn(rec, block-1); i >= 0 && strings.HasSuffix(c.sents[i].text, ":") && !fewWords(c.sents[i].text, 5) {
+			c.add(c.sents[i].text, rec)
 		}
 	}
 	c.writeLines(lines, false, rec)

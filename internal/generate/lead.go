@@ -76,6 +76,19 @@ func (c *composer) introducesList(s *sent) bool {
 	return s.kind == chunk.Paragraph && s.block+1 < len(bs) && bs[s.block+1].Kind == chunk.List && c.lastOf(s)
 }
 
+// lastIn is the index of the last sentence of rec's block (the one
+// lastOf holds for), -1 when the block gives none: the sentence that
+// introduces what follows the block.
+func (c *composer) lastIn(rec, block int) int {
+	last := -1
+	for i := range c.sents {
+		if s := &c.sents[i]; s.rec == rec && s.block == block && (last < 0 || s.pos > c.sents[last].pos) {
+			last = i
+		}
+	}
+	return last
+}
+
 func (c *composer) lastOf(s *sent) bool {
 	for i := range c.sents {
 		t := &c.sents[i]

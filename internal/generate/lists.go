@@ -33,10 +33,8 @@ func (c *composer) listLead() bool {
 			intro := -1
 			var m uint64 // what the introduction says
 			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
-				for i := range c.sents {
-					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && s.score > 0 && len(s.text) <= maxSupportBytes {
-						intro, m = i, s.mask
-					}
+				if i := c.lastIn(ri, bi-1); i >= 0 && c.sents[i].score > 0 && len(c.sents[i].text) <= maxSupportBytes {
+					intro, m = i, c.sents[i].mask
 				}
 			}
 			lm := c.listMask(ri, bi, m)

@@ -15,40 +15,36 @@ import (
 // ends in a colon: the reader asked for those and not for the list's
 // others, nor for one of them alone. An entry is named by what opens it,
 // a code span or a few words before a colon, dash or equals sign, found
-// in the question as whole words. The first record holding such a list
-// answers; false, having written nothing, when none does.
+// in the question as whole words. Only the package's first record's lists
+// are read; false, having written nothing, when none of them is asked.
 func (c *composer) namedItems() bool {
 	if !enumerates(c.plain) {
 		return false
 	}
-	for ri := range c.pkg.Records[:min(1, len(c.pkg.Records))] {
-		bs := c.pkg.Records[ri].Blocks
-		for bi, b := range bs {
-			if b.Kind != chunk.List || properties(b.Text) {
-				continue
-			}
-			items := c.itemsNamed(b.Text)
-			if len(items) < 2 {
-				continue
-			}
-			size := 0
-			if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
-				for i := range c.sents {
-					if s := &c.sents[i]; s.rec == ri && s.block == bi-1 && c.lastOf(s) && strings.HasSuffix(s.text, ":") && !fewWords(s.text, 3) {
-						c.add(s.text+"\n\n", ri)
-						size += len(s.text)
-					}
-				}
-			}
-			for k, it := range items {
-				if k > 0 {
-					it = "\n" + it
-				}
-				c.add(it, ri)
-				size += len(it)
-			}
-			return true
+	if len(c.pkg.Records) == 0 {
+		return false
+	}
+	bs := c.pkg.Records[0].Blocks // the first record's lists only
+	for bi, b := range bs {
+		if b.Kind != chunk.List || properties(b.Text) {
+			continue
 		}
+		items := c.itemsNamed(b.Text)
+		if len(items) < 2 {
+			continue
+		}
+		if bi > 0 && bs[bi-1].Kind == chunk.Paragraph {
+			if i := c.lastIn(0, bi-1); i >= 0 && strings.HasSuffix(c.sents[i].text, ":") && !fewWords(c.sents[i].text, 3) {
+				c.add(c.sents[i].text+"\n\n", 0)
+			}
+		}
+		for k, it := range items {
+			if k > 0 {
+				it = "\n" + it
+			}
+			c.add(it, 0)
+		}
+		return true
 	}
 	return false
 }

@@ -257,11 +257,8 @@ func (c *composer) firstCode(rec int) (int, string) {
 			continue
 		}
 		intro := ""
-		for i := range c.sents {
-			s := &c.sents[i]
-			if s.rec == rec && s.block == bi-1 && strings.HasSuffix(s.text, ":") && c.lastOf(s) {
-				intro = s.text
-			}
+		if i := c.lastIn(rec, bi-1); i >= 0 && strings.HasSuffix(c.sents[i].text, ":") {
+			intro = c.sents[i].text
 		}
 		return bi, intro
 	}
