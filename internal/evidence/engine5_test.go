@@ -65,14 +65,21 @@ func TestEngine5InterfaceWords(t *testing.T) {
 // with more synonyms, and nothing else.
 func TestEngine5IsEngine4ButTheTable(t *testing.T) {
 	c := themedV3(t)
-	four, five := NewIndex4(c), NewIndex5(c)
-	for _, q := range []string{"turn off the search box", "how do I set up the module", "front matter keys", "build the site"} {
-		p4, p5 := four.Search(q, Budget{}), five.Search(q, Budget{})
-		if len(p4.Records) == 0 {
+	checkSamePackages(t, NewIndex4(c), NewIndex5(c), EngineID5, "turn off the search box", "how do I set up the module", "front matter keys", "build the site")
+}
+
+// checkSamePackages: for each question, next (engine id) returns base's
+// package record for record (scores and reasons too), with the same
+// status.
+func checkSamePackages(t *testing.T, base, next *Index2, id string, questions ...string) {
+	t.Helper()
+	for _, q := range questions {
+		pb, pn := base.Search(q, Budget{}), next.Search(q, Budget{})
+		if len(pb.Records) == 0 {
 			t.Fatalf("%q: no records", q)
 		}
-		if p5.Engine != EngineID5 || !reflect.DeepEqual(p4.Records, p5.Records) || p4.Status != p5.Status {
-			t.Errorf("%q: bm25/5 differs from bm25/4:\n%s\n%s", q, p4.JSON(), p5.JSON())
+		if pn.Engine != id || !reflect.DeepEqual(pb.Records, pn.Records) || pb.Status != pn.Status {
+			t.Errorf("%q: %s differs from %s:\n%s\n%s", q, id, pb.Engine, pb.JSON(), pn.JSON())
 		}
 	}
 }

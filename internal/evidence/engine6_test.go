@@ -1,7 +1,6 @@
 package evidence
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
@@ -48,16 +47,7 @@ func TestEngine6FileWords(t *testing.T) {
 // nothing else.
 func TestEngine6IsEngine5ButTheTable(t *testing.T) {
 	c := themedV3(t)
-	five, six := NewIndex5(c), NewIndex6(c)
-	for _, q := range []string{"turn off the search box", "how do I set up the module", "front matter keys", "build the site"} {
-		p5, p6 := five.Search(q, Budget{}), six.Search(q, Budget{})
-		if len(p5.Records) == 0 {
-			t.Fatalf("%q: no records", q)
-		}
-		if p6.Engine != EngineID6 || !reflect.DeepEqual(p5.Records, p6.Records) || p5.Status != p6.Status {
-			t.Errorf("%q: bm25/6 differs from bm25/5:\n%s\n%s", q, p5.JSON(), p6.JSON())
-		}
-	}
+	checkSamePackages(t, NewIndex5(c), NewIndex6(c), EngineID6, "turn off the search box", "how do I set up the module", "front matter keys", "build the site")
 }
 
 // bm25/6's table holds bm25/5's whole, and no two of its keys share a
