@@ -44,6 +44,7 @@ func TestQuestionFiles(t *testing.T) {
 			{"rclone-blind3-en.json", 40}, {"rclone-blind4-en.json", 40}, {"rclone-blind5-en.json", 40},
 			{"rclone-blind6-en.json", 40},
 			{"rclone-blind7-en.json", 40},
+			{"rclone-blind8-en.json", 40},
 		}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
