@@ -196,7 +196,7 @@ func (c *composer) answer() {
 			return
 		}
 	}
-	if c.listSteps(lead) || c.codeSteps(lead) {
+	if c.listSteps(lead) || c.codeSteps(lead) || c.wholeSection(lead) {
 		return
 	}
 	c.single(lead)

@@ -525,7 +525,9 @@ func (c *composer) troubleshoot(rec int) bool {
 		}
 	}
 	c.entry = true
-	c.single(first)
+	if !c.wholeSection(first) {
+		c.single(first)
+	}
 	if k := c.fixSection(rec); k >= 0 {
 		c.quoteFix(k)
 	}
