@@ -296,9 +296,16 @@ func (c *composer) support(leadRec int, covered *uint64) {
 		}
 	}
 	slices.Sort(picked) // sentences are collected in reading order
+	room := c.maxBytes - len(c.out.prose())
 	for _, i := range picked {
 		s := &c.sents[i]
-		c.add("\n\n"+s.text, s.rec)
+		room -= 2 + len(s.text)
+		text := s.text
+		if t := c.withOpening(i); len(t)-len(text) <= room {
+			room -= len(t) - len(text)
+			text = t
+		}
+		c.add("\n\n"+text, s.rec)
 		if c.comparedCode(s) {
 			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[c.codeAfter(s.rec, s.block)]), s.rec)
 		}
@@ -784,4 +791,29 @@ func causal(s string) bool {
 		}
 	}
 	return false
+}
+
+// withOpening is support sentence i read from the start of its short
+// paragraph when what comes before it there is not quoted yet: "If you
+// want local time then add the `--localtime` flag." goes with "Note that
+// value of `--timestamp` is in UTC.", which says what it is local
+// rather than.
+func (c *composer) withOpening(i int) string {
+	s := &c.sents[i]
+	b := c.pkg.Records[s.rec].Blocks[s.block]
+	if s.pos == 0 || b.Kind != chunk.Paragraph || len(b.Text) > maxSupportBytes {
+		return s.text
+	}
+	var before []string
+	for j := i - 1; j >= 0 && c.sents[j].rec == s.rec && c.sents[j].block == s.block; j-- {
+		if c.said(c.sents[j].text) {
+			return s.text
+		}
+		before = append(before, c.sents[j].text)
+	}
+	if len(before) != s.pos {
+		return s.text // a sentence of the paragraph is not quotable
+	}
+	slices.Reverse(before)
+	return strings.Join(append(before, s.text), " ")
 }
