@@ -134,6 +134,9 @@ func (c *composer) score(s *sent) int {
 			sc += 10 // says when the code is given
 		}
 	}
+	if c.command && c.quotesAsked(s.text) {
+		sc += 8 // quotes the flag and value of the command line asked about ("`--type box` also matches `dropbox`")
+	}
 	if c.place && f.place && s.mask != 0 {
 		sc += 10 // names the place asked for (place.go)
 	}
@@ -446,4 +449,23 @@ func releaseIn(q string) string {
 		}
 	}
 	return ""
+}
+
+// quotesAsked: text has a code span of two words or more that the
+// question, a command line, holds as it is ("`--type box`").
+func (c *composer) quotesAsked(text string) bool {
+	for rest := text; ; {
+		_, after, ok := strings.Cut(rest, "`")
+		if !ok {
+			return false
+		}
+		span, next, ok := strings.Cut(after, "`")
+		if !ok {
+			return false
+		}
+		if strings.Contains(span, " ") && hasWord(c.plain, plain(span)) {
+			return true
+		}
+		rest = next
+	}
 }

@@ -18,3 +18,18 @@ func TestComposerSupportReadsItsParagraph(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A command line asked about is answered by the sentence that quotes its
+// flag and value as they are ("`--type box` also matches `dropbox`"),
+// not by one that only shares its words.
+func TestComposerQuotesTheAskedFlag(t *testing.T) {
+	page := [3]string{"/commands/tool_listremotes/", "tool listremotes", `<h2 id="synopsis">Synopsis</h2>
+<p>Lists all the available remotes from the config file, or the remotes matching an optional filter.</p>
+<p>Prints the result in human-readable format by default, and as a simple list of remote names, or if used with flag <code>--long</code> a tabular format including the remote names, types and descriptions.</p>
+<p>Result can be filtered by a filter argument which applies to all attributes.</p>
+<p>By default filtering uses non-anchored matching, so <code>--type box</code> also matches <code>dropbox</code>. Use <code>--exact</code> to match complete values only.</p>`}
+	text, _ := composeOver(t, "tool listremotes --type box   -> also prints my dropbox remote", page)
+	if !strings.HasPrefix(text, "By default filtering uses non-anchored matching") || !strings.Contains(text, "--exact") {
+		t.Errorf("got\n%s", text)
+	}
+}
