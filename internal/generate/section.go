@@ -124,3 +124,56 @@ func paragraphBreak(size int) string {
 	}
 	return "\n\n"
 }
+
+// readOn continues a short answer with the paragraphs of its section
+// that follow the last sentence quoted, in reading order, while they
+// speak of the question and fit: a focused section's next sentences say
+// what the lead's thing does ("When files are written, they will be
+// written to both …" after how to tag a :writeback upstream), where
+// sentences chosen for sharing the question's words come from anywhere.
+func (c *composer) readOn(rec int, covered *uint64) {
+	prose := len(c.out.prose())
+	if prose >= readOnBelow || c.pkg.Records[rec].Anchor == "" {
+		return
+	}
+	last := -1
+	for i := range c.sents {
+		if c.sents[i].rec == rec && c.said(c.sents[i].text) {
+			last = i
+		}
+	}
+	if last < 0 {
+		return
+	}
+	block := -1 // the block of the last sentence written, when the answer ends with it
+	if n := len(c.out.deltas); n > 0 && strings.HasSuffix(c.out.deltas[n-1].Delta, c.sents[last].text) {
+		block = c.sents[last].block
+	}
+	for i := last + 1; i < len(c.sents); i++ {
+		s := &c.sents[i]
+		if s.rec != rec || s.kind != chunk.Paragraph || strings.HasSuffix(s.text, ":") || strings.HasSuffix(s.text, "?") || closingLike(s.text) {
+			break
+		}
+		if c.said(s.text) {
+			continue
+		}
+		if s.block != block && s.mask&^c.common == 0 && s.block != c.sents[last].block {
+			break // a paragraph that says nothing of the question
+		}
+		sep := "\n\n"
+		if s.block == block {
+			sep = " "
+		}
+		if prose+len(sep)+len(s.text) > c.maxBytes {
+			break
+		}
+		c.add(sep+s.text, rec)
+		prose += len(sep) + len(s.text)
+		*covered |= s.mask
+		block = s.block
+	}
+}
+
+// readOnBelow is the prose length under which an answer reads on in its
+// section.
+const readOnBelow = 300

@@ -78,3 +78,23 @@ chrome = "shared"</code></pre>
 		t.Errorf("every tab quoted:\n%s", text)
 	}
 }
+
+// A short answer from a long section reads on in it, in order, while
+// the paragraphs speak of the question: what a :writeback upstream does
+// follows the example of how to tag one.
+func TestComposerReadsOnInItsSection(t *testing.T) {
+	page := [3]string{"/union/", "Union", `<p>The <code>union</code> backend joins several remotes together to make a single unified view of them.</p>
+<h2 id="writeback">Writeback</h2>
+<p>The tag <code>:writeback</code> on an upstream remote can be used to make a simple cache system like this:</p>
+<pre><code class="language-ini">[union]
+type = union
+upstreams = /local:writeback remote:dir</code></pre>
+<p>When files are opened for read, if the file is in <code>remote:dir</code> but not <code>/local</code> then rclone will copy the file entirely into <code>/local</code> before returning a reference to the file in <code>/local</code>. The copy will be done with the equivalent of <code>rclone copy</code> so will use <code>--multi-thread-streams</code> if configured. Any copies will be logged with an INFO log.</p>
+<p>When files are written, they will be written to both <code>remote:dir</code> and <code>/local</code>.</p>
+<p>As many remotes as desired can be added to <code>upstreams</code> but there should only be one <code>:writeback</code> tag.</p>
+<p>Rclone does not manage the <code>:writeback</code> remote in any way other than writing files back to it. So if you need to expire old files or manage the size then you will have to do this yourself.</p>`}
+	text, _ := composeOver(t, "what does :writeback after an upstream do in a union remote?", page)
+	if !strings.Contains(text, "When files are opened for read") || !strings.Contains(text, "written to both") {
+		t.Errorf("got\n%s", text)
+	}
+}

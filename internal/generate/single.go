@@ -161,6 +161,7 @@ func (c *composer) single(li int) {
 	if code >= 0 && !c.quotedCode(c.pkg.Records[codeRec].Blocks[code].Text) {
 		c.quoteCode(&lead, codeRec, code, size, covered)
 	}
+	c.readOn(lead.rec, &covered)
 	c.support(lead.rec, &covered)
 	c.seeAlso(lead.rec)
 }
