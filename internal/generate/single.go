@@ -801,9 +801,9 @@ func causal(s string) bool {
 // rather than.
 func (c *composer) withOpening(i int) string {
 	s := &c.sents[i]
-	b := c.pkg.Records[s.rec].Blocks[s.block]
-	if s.pos == 0 || b.Kind != chunk.Paragraph || len(b.Text) > maxSupportBytes {
-		return s.text
+	bs := c.pkg.Records[s.rec].Blocks
+	if s.pos == 0 || s.block >= len(bs) || bs[s.block].Kind != chunk.Paragraph || len(bs[s.block].Text) > maxSupportBytes {
+		return s.text // a package decoded from JSON has excerpts, not blocks
 	}
 	var before []string
 	for j := i - 1; j >= 0 && c.sents[j].rec == s.rec && c.sents[j].block == s.block; j-- {
