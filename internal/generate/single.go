@@ -306,6 +306,16 @@ func (c *composer) support(leadRec int, covered *uint64) {
 			room -= len(t) - len(text)
 			text = t
 		}
+		// and goes on with the sentences after it that lean on it ("For
+		// example, …", "This can be achieved by creating …") while they fit.
+		for j := i + 1; j < len(c.sents) && c.sents[j].rec == s.rec && c.sents[j].block == s.block && c.sents[j].pos == c.sents[j-1].pos+1; j++ {
+			n := &c.sents[j]
+			if !leans(n.text) || 1+len(n.text) > room || c.said(n.text) || slices.Contains(picked, j) {
+				break
+			}
+			text += " " + n.text
+			room -= 1 + len(n.text)
+		}
 		c.add("\n\n"+text, s.rec)
 		if c.comparedCode(s) {
 			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[c.codeAfter(s.rec, s.block)]), s.rec)

@@ -33,3 +33,17 @@ func TestComposerQuotesTheAskedFlag(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// A support sentence goes on with the sentences after it that lean on
+// it: "Hooks can be defined on a per-type basis." says which file only
+// in "This can be achieved by creating …".
+func TestComposerSupportGoesOnWithWhatLeansOnIt(t *testing.T) {
+	page := [3]string{"/docs/print/", "Print support", `<h2 id="layout-hooks">Layout hooks</h2>
+<p>A number of layout partials and hooks are defined that can be used to customize the printed format. These can be found in <code>layouts/_partials/print</code>.</p>
+<p>Hooks can be defined on a per-type basis. For example, you may want to customize the layouts of heading for blog pages vs docs. This can be achieved by creating <code>layouts/_partials/print/page-heading-&lt;type&gt;.html</code>.</p>
+<p>Similarly, the formatting for each page can be customized by creating <code>layouts/_partials/print/content-&lt;type&gt;.html</code>.</p>`}
+	text, _ := composeOver(t, "print partials I can override per content type", page)
+	if !strings.Contains(text, "page-heading-<type>.html") {
+		t.Errorf("got\n%s", text)
+	}
+}
