@@ -251,6 +251,9 @@ func newComposer(question string, pkg *evidence.Package, maxBytes int) *composer
 	if c.sh == shapeDefine {
 		for _, p := range []string{"what is a ", "what is an ", "what is the ", "what is ", "what's ", "what are the ", "what are ", "define ", "meaning of ", "what does "} {
 			if r, ok := strings.CutPrefix(restated, p); ok {
+				// "what does rclone test info do? someone told me to run
+				// it": the subject ends with the first question.
+				r, _, _ = strings.Cut(r, "?")
 				for _, a := range []string{"a ", "an ", "the "} {
 					r = strings.TrimPrefix(r, a) // "what's a taxonomy term"
 				}

@@ -47,3 +47,20 @@ func TestComposerSupportGoesOnWithWhatLeansOnIt(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// "What does X do? …" asks what X is, whatever the reader adds after
+// the question: the page titled X answers.
+func TestComposerDefinitionBeforeMore(t *testing.T) {
+	info := [3]string{"/commands/tool_test_info/", "tool test info", `<h2 id="tool-test-info">tool test info</h2>
+<p>Discovers file name or other limitations for paths.</p>
+<h2 id="synopsis">Synopsis</h2>
+<p>Discovers what filenames and upload methods are possible to write to the paths passed in and how long they can be.</p>
+<p>NB this can create undeletable files and other hazards - use with care!</p>`}
+	sync := [3]string{"/bisync/", "Bisync", `<h2 id="testing">Testing</h2>
+<p><code>bisync [options]</code> Runs bisync against <code>-remote</code> and <code>-remote2</code>.</p>
+<p>Runs the bisync integration tests.</p>`}
+	text := composeRanked(t, "what does tool test info do? someone on the forum told me to run it against my remote", []string{"/commands/tool_test_info/", "/commands/tool_test_info/", "/bisync/"}, info, sync)
+	if !strings.HasPrefix(text, "Discovers file name or other limitations") {
+		t.Errorf("got\n%s", text)
+	}
+}
