@@ -61,7 +61,64 @@ func (c *composer) comparePages() bool {
 	}
 	c.add("- "+la, before[0].rec)
 	c.add("\n- "+lb, after[0].rec)
+	// A sentence of either page that sets it against the other ("This
+	// removes the keys from the config file entirely, which is different
+	// from setting them to an empty string with `config update`") is
+	// the comparison the reader asked for, said by the docs.
+	for _, pair := range [2][2]titledPage{{before[0], after[0]}, {after[0], before[0]}} {
+		other := shortTitle(pair[1].title, pair[0].title)
+		if i := c.contrast(pair[0].rec, other); i >= 0 && len(c.sents[i].text) <= maxSideBytes && !c.said(c.sents[i].text) {
+			text := c.sents[i].text
+			// with the sentence after it when that goes on contrasting
+			// ("Removing a key restores rclone's default behaviour …,
+			// whereas setting it to an empty string …")
+			if n := i + 1; n < len(c.sents) && c.sents[n].rec == c.sents[i].rec && c.sents[n].block == c.sents[i].block &&
+				len(text)+len(c.sents[n].text) < 2*maxSideBytes && contrasting(factsOf(c.sents[n].text).plain) {
+				text += " " + c.sents[n].text
+			}
+			c.add("\n\n"+text, c.sents[i].rec)
+			break
+		}
+	}
 	return true
+}
+
+// contrast is the sentence of rec's page that names other and sets the
+// page's thing against it ("different from", "unlike", "whereas",
+// "instead of", "rather than"), or -1.
+func (c *composer) contrast(rec int, other string) int {
+	url := c.pkg.Records[rec].URL
+	for i := range c.sents {
+		s := &c.sents[i]
+		if c.pkg.Records[s.rec].URL != url || s.kind == chunk.Code || s.kind == chunk.Table {
+			continue
+		}
+		if p := factsOf(s.text).plain; wordIndex(p, other) >= 0 && contrasting(p) {
+			return i
+		}
+	}
+	return -1
+}
+
+// contrasting: a plain sentence sets one thing against another.
+func contrasting(p string) bool {
+	for _, m := range []string{"different from", "differs from", "unlike ", "whereas", "instead of", "rather than", "as opposed to", "in contrast"} {
+		if strings.Contains(p, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// shortTitle is title without the first word it shares with other
+// ("config update" of "rclone config update" beside "rclone config
+// unset"): how the pages name each other.
+func shortTitle(title, other string) string {
+	first, rest, ok := strings.Cut(title, " ")
+	if ok && strings.HasPrefix(other, first+" ") && len(rest) >= 3 {
+		return rest
+	}
+	return title
 }
 
 // choiceAt is where the question's "or", "vs" or "versus" (or the

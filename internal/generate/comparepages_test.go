@@ -67,3 +67,19 @@ func TestComposerComparesThreeOptions(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// Two pages compared keep their line each, then the sentence one of
+// them sets against the other, which is the docs' own comparison.
+func TestComparePagesQuotesTheContrast(t *testing.T) {
+	unset := [3]string{"/commands/tool_config_unset/", "tool config unset", `<h2 id="synopsis">Synopsis</h2>
+<p>Remove one or more options from an existing remote. The options to remove should be passed in as a list of key names.</p>
+<p>For example, to remove the <code>key1</code> and <code>key2</code> options from the remote <code>myremote</code>:</p>
+<pre><code>tool config unset myremote key1 key2</code></pre>
+<p>This removes the keys from the config file entirely, which is different from setting them to an empty string with <code>config update</code>. Removing a key restores the default behaviour for that option, whereas setting it to an empty string overrides the default with an empty value.</p>`}
+	update := [3]string{"/commands/tool_config_update/", "tool config update", `<h2 id="synopsis">Synopsis</h2>
+<p>Update an existing remote's options.</p>`}
+	text := composeRanked(t, "tool config unset vs config update with an empty value: aren't they the same thing?", []string{"/commands/tool_config_unset/", "/commands/tool_config_update/"}, unset, update)
+	if !strings.Contains(text, "- tool config unset: Remove one or more options") || !strings.Contains(text, "different from setting them to an empty string") || !strings.Contains(text, "restores the default behaviour") {
+		t.Errorf("got\n%s", text)
+	}
+}
