@@ -45,6 +45,7 @@ func TestQuestionFiles(t *testing.T) {
 			{"rclone-blind6-en.json", 40},
 			{"rclone-blind7-en.json", 40},
 			{"rclone-blind8-en.json", 40},
+			{"rclone-blind9-en.json", 40},
 		}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
