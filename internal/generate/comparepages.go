@@ -56,11 +56,21 @@ func (c *composer) comparePages() bool {
 		return false
 	}
 	la, lb := c.pageLine(before[0].rec), c.pageLine(after[0].rec)
-	if la == "" || lb == "" {
+	if la == nil || lb == nil {
 		return false
 	}
-	c.add("- "+la, before[0].rec)
-	c.add("\n- "+lb, after[0].rec)
+	for i, line := range [2][]sideText{la, lb} {
+		for k, t := range line {
+			switch {
+			case k > 0:
+				c.add(" "+t.text, t.rec)
+			case i > 0:
+				c.add("\n- "+t.text, t.rec)
+			default:
+				c.add("- "+t.text, t.rec)
+			}
+		}
+	}
 	// A sentence of either page that sets it against the other ("This
 	// removes the keys from the config file entirely, which is different
 	// from setting them to an empty string with `config update`") is
@@ -179,7 +189,7 @@ func (c *composer) compareOptions() bool {
 	}
 	lines := make([]string, len(recs))
 	for k, ri := range recs {
-		if lines[k] = c.opening(ri); lines[k] == "" {
+		if lines[k] = c.opening(ri, maxSideBytes); lines[k] == "" {
 			return false
 		}
 	}
@@ -273,19 +283,44 @@ func wordIndex(p, v string) int {
 }
 
 // pageLine is one side of a comparison of pages: the page's title and
-// the opening sentences of its record, up to maxSideBytes; "" when the
-// record opens with no sentence.
-func (c *composer) pageLine(rec int) string {
-	line := c.opening(rec)
+// the opening sentences of its record, up to maxSideBytes, each piece
+// with the record it quotes; nil when the record opens with no
+// sentence.
+func (c *composer) pageLine(rec int) []sideText {
+	line := c.opening(rec, maxSideBytes)
 	if line == "" {
-		return ""
+		return nil
 	}
-	return c.pkg.Records[rec].Title + ": " + line
+	side := []sideText{{rec, c.pkg.Records[rec].Title + ": " + line}}
+	// A one-line summary ("Move file or directory from source to dest.")
+	// goes on with the opening of the page's next section when the
+	// package holds it: the synopsis says what sets the command apart
+	// ("This can be used to rename files …").
+	if r := &c.pkg.Records[rec]; len(line) < shortLine {
+		for ri := range c.pkg.Records {
+			if n := &c.pkg.Records[ri]; n.URL == r.URL && n.Order == r.Order+1 {
+				if more := c.opening(ri, maxSideBytes-len(line)-1); more != "" {
+					side = append(side, sideText{ri, more})
+				}
+				break
+			}
+		}
+	}
+	return side
 }
 
+// sideText is a piece of one side's line and the record it quotes.
+type sideText struct {
+	rec  int
+	text string
+}
+
+// shortLine is the length under which a page's line is a bare summary.
+const shortLine = 80
+
 // opening is the opening sentences of rec's first paragraph, up to
-// maxSideBytes; "" when it opens with none that fits.
-func (c *composer) opening(rec int) string {
+// limit bytes; "" when it opens with none that fits.
+func (c *composer) opening(rec, limit int) string {
 	line := ""
 	for i := range c.sents {
 		s := &c.sents[i]
@@ -298,10 +333,10 @@ func (c *composer) opening(rec int) string {
 			}
 			continue
 		}
-		if line != "" && len(line)+1+len(s.text) > maxSideBytes {
+		if line != "" && len(line)+1+len(s.text) > limit {
 			break
 		}
-		if line == "" && len(s.text) > maxSideBytes {
+		if line == "" && len(s.text) > limit {
 			return ""
 		}
 		if line != "" {

@@ -83,3 +83,24 @@ func TestComparePagesQuotesTheContrast(t *testing.T) {
 		t.Errorf("got\n%s", text)
 	}
 }
+
+// Commands named by verbs ("move or moveto …") are compared all the
+// same, and a side whose page opens with a one-line summary goes on
+// with its synopsis, which says what sets it apart; each piece cites
+// its own section.
+func TestComparePagesNamedByVerbs(t *testing.T) {
+	moveto := [3]string{"/commands/tool_moveto/", "tool moveto", `<h2 id="tool-moveto">tool moveto</h2>
+<p>Move file or directory from source to dest.</p>
+<h2 id="synopsis">Synopsis</h2>
+<p>If source:path is a file or directory then it moves it to a file or directory named dest:path. This can be used to rename files or upload single files to other than their existing name.</p>`}
+	move := [3]string{"/commands/tool_move/", "tool move", `<h2 id="synopsis">Synopsis</h2>
+<p>Moves the contents of the source directory to the destination directory. To move single files, use the moveto command instead.</p>`}
+	q := "move or moveto if I just want report.txt on the remote to be called report-2023.txt?"
+	text, used := composeOver(t, q, moveto, move)
+	if !strings.HasPrefix(text, "- tool move: Moves the contents") || !strings.Contains(text, "- tool moveto: Move file or directory from source to dest. If source:path") || !strings.Contains(text, "rename files") {
+		t.Errorf("got\n%s", text)
+	}
+	if len(used) != 3 {
+		t.Errorf("cites %v, want both of moveto's sections and move's", used)
+	}
+}

@@ -60,8 +60,11 @@ func classify(q string, c *composer) (shape, uint64) {
 func opensWithChoice(words []string) bool {
 	for i := 1; i <= 3 && i < len(words)-1; i++ {
 		if words[i] == "or" {
+			// A verb opening "A or B" is a command's name when A is that
+			// one word ("move or moveto if I just want …"): the pages
+			// must still be titled with both.
 			w := words[0]
-			return !imperative[w] && !questionWord[w]
+			return (!imperative[w] || i == 1) && !questionWord[w]
 		}
 	}
 	return false
