@@ -454,18 +454,7 @@ func releaseIn(q string) string {
 // quotesAsked: text has a code span of two words or more that the
 // question, a command line, holds as it is ("`--type box`").
 func (c *composer) quotesAsked(text string) bool {
-	for rest := text; ; {
-		_, after, ok := strings.Cut(rest, "`")
-		if !ok {
-			return false
-		}
-		span, next, ok := strings.Cut(after, "`")
-		if !ok {
-			return false
-		}
-		if strings.Contains(span, " ") && hasWord(c.plain, plain(span)) {
-			return true
-		}
-		rest = next
-	}
+	return anySpan(text, func(span string) bool {
+		return strings.Contains(span, " ") && hasWord(c.plain, plain(span))
+	})
 }
