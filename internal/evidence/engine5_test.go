@@ -32,27 +32,12 @@ func TestEngine5InterfaceWords(t *testing.T) {
 		`<h2 id="separator">Separators</h2><p>Set <code>separator: true</code> on one of the entries to draw lines.</p>`},
 		[3]string{"/docs/fonts/", "Fonts", `<p>The theme loads two fonts.</p>`},
 		[3]string{"/docs/colors/", "Colors", `<p>Colors come from the stylesheet.</p>`})
-	for _, tc := range []struct {
-		c                    *corpus.Corpus
-		q, old, href, reason string
-	}{
+	checkLeads(t, NewIndex4, NewIndex5, EngineID5, []leadCase{
 		{navbar, "make the top bar taller", "/docs/tables/", "/docs/navbar/", "navbar"},
 		{sidebar, "what is in the left nav", "/docs/layout/", "/docs/sidebar/", "sidebar"},
 		{favicon, "change the tab icon", "/docs/shortcodes/", "/docs/favicons/", "favicon"},
 		{menus, "a divider between entries", "/docs/menus/", "/docs/menus/#separator", "separator"},
-	} {
-		if p := NewIndex4(tc.c).Search(tc.q, Budget{}); firstHref(p) != tc.old {
-			t.Fatalf("%q: bm25/4 leads with %s; the test no longer shows the difference: %s", tc.q, firstHref(p), p.JSON())
-		}
-		p := NewIndex5(tc.c).Search(tc.q, Budget{})
-		if got := firstHref(p); got != tc.href {
-			t.Errorf("%q: bm25/5 leads with %s: %s", tc.q, got, p.JSON())
-			continue
-		}
-		if p.Engine != EngineID5 || !strings.Contains(strings.Join(p.Records[0].Reasons, " "), tc.reason) {
-			t.Errorf("%q: engine %s, reasons %q", tc.q, p.Engine, p.Records[0].Reasons)
-		}
-	}
+	})
 	// The table is English: another language's questions are not expanded.
 	c := v3Pages(t, "fr", [3]string{"/docs/a/", "Navbar", `<p>La navbar.</p>`})
 	if p := NewIndex5(c).Search("top bar", Budget{}); len(p.Records) != 0 {
@@ -66,6 +51,33 @@ func TestEngine5InterfaceWords(t *testing.T) {
 func TestEngine5IsEngine4ButTheTable(t *testing.T) {
 	c := themedV3(t)
 	checkSamePackages(t, NewIndex4(c), NewIndex5(c), EngineID5, "turn off the search box", "how do I set up the module", "front matter keys", "build the site")
+}
+
+// leadCase is a question over c that base leads with old for, and the
+// next engine with href, for a term reason the question's words brought.
+type leadCase struct {
+	c                    *corpus.Corpus
+	q, old, href, reason string
+}
+
+// checkLeads: for each case, base still leads with old (else the test
+// no longer shows the difference) and next, engine id, leads with href
+// for the reason given.
+func checkLeads(t *testing.T, base, next func(*corpus.Corpus) *Index2, id string, cases []leadCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if p := base(tc.c).Search(tc.q, Budget{}); firstHref(p) != tc.old {
+			t.Fatalf("%q: %s leads with %s; the test no longer shows the difference: %s", tc.q, p.Engine, firstHref(p), p.JSON())
+		}
+		p := next(tc.c).Search(tc.q, Budget{})
+		if got := firstHref(p); got != tc.href {
+			t.Errorf("%q: %s leads with %s: %s", tc.q, id, got, p.JSON())
+			continue
+		}
+		if p.Engine != id || !strings.Contains(strings.Join(p.Records[0].Reasons, " "), tc.reason) {
+			t.Errorf("%q: engine %s, reasons %q", tc.q, p.Engine, p.Records[0].Reasons)
+		}
+	}
 }
 
 // checkSamePackages: for each question, next (engine id) returns base's

@@ -1,11 +1,6 @@
 package evidence
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/askplane/askplane/internal/corpus"
-)
+import "testing"
 
 // The everyday words for files and what commands do with them find the
 // words a reference page uses: "skip a folder" finds the page that
@@ -21,25 +16,10 @@ func TestEngine6FileWords(t *testing.T) {
 	pipe := v3Pages(t, "en",
 		[3]string{"/commands/rclone_cat/", "Cat", `<p>Pipe a program's output.</p>`},
 		[3]string{"/commands/rclone_rcat/", "Rcat", `<p>Pipe a program's output to a remote: it reads stdin.</p>`})
-	for _, tc := range []struct {
-		c                    *corpus.Corpus
-		q, old, href, reason string
-	}{
+	checkLeads(t, NewIndex5, NewIndex6, EngineID6, []leadCase{
 		{skip, "skip a folder", "/sync/", "/filtering/", "exclude"},
 		{pipe, "pipe the output of a program", "/commands/rclone_cat/", "/commands/rclone_rcat/", "stdin"},
-	} {
-		if p := NewIndex5(tc.c).Search(tc.q, Budget{}); firstHref(p) != tc.old {
-			t.Fatalf("%q: bm25/5 leads with %s; the test no longer shows the difference: %s", tc.q, firstHref(p), p.JSON())
-		}
-		p := NewIndex6(tc.c).Search(tc.q, Budget{})
-		if got := firstHref(p); got != tc.href {
-			t.Errorf("%q: bm25/6 leads with %s: %s", tc.q, got, p.JSON())
-			continue
-		}
-		if p.Engine != EngineID6 || !strings.Contains(strings.Join(p.Records[0].Reasons, " "), tc.reason) {
-			t.Errorf("%q: engine %s, reasons %q", tc.q, p.Engine, p.Records[0].Reasons)
-		}
-	}
+	})
 }
 
 // Where a question has none of the words bm25/6 added, its package is
