@@ -296,14 +296,9 @@ func (c *composer) pageLine(rec int) []sideText {
 	// goes on with the opening of the page's next section when the
 	// package holds it: the synopsis says what sets the command apart
 	// ("This can be used to rename files …").
-	if r := &c.pkg.Records[rec]; len(line) < shortLine {
-		for ri := range c.pkg.Records {
-			if n := &c.pkg.Records[ri]; n.URL == r.URL && n.Order == r.Order+1 {
-				if more := c.opening(ri, maxSideBytes-len(line)-1); more != "" {
-					side = append(side, sideText{ri, more})
-				}
-				break
-			}
+	if ri := c.following(rec); len(line) < shortLine && ri >= 0 {
+		if more := c.opening(ri, maxSideBytes-len(line)-1); more != "" {
+			side = append(side, sideText{ri, more})
 		}
 	}
 	return side

@@ -177,3 +177,16 @@ func (c *composer) readOn(rec int, covered *uint64) {
 // readOnBelow is the prose length under which an answer reads on in its
 // section.
 const readOnBelow = 300
+
+// following is the package's record of the section that follows rec on
+// its page (the next in reading order), or -1 when the package does not
+// hold it.
+func (c *composer) following(rec int) int {
+	r := &c.pkg.Records[rec]
+	for ri := range c.pkg.Records {
+		if n := &c.pkg.Records[ri]; n.URL == r.URL && n.Order == r.Order+1 {
+			return ri
+		}
+	}
+	return -1
+}

@@ -301,22 +301,7 @@ func (c *composer) support(leadRec int, covered *uint64) {
 	for _, i := range picked {
 		s := &c.sents[i]
 		room -= 2 + len(s.text)
-		text := s.text
-		if t := c.withOpening(i); len(t)-len(text) <= room {
-			room -= len(t) - len(text)
-			text = t
-		}
-		// and goes on with the sentences after it that lean on it ("For
-		// example, …", "This can be achieved by creating …") while they fit.
-		for j := i + 1; j < len(c.sents) && c.sents[j].rec == s.rec && c.sents[j].block == s.block && c.sents[j].pos == c.sents[j-1].pos+1; j++ {
-			n := &c.sents[j]
-			if !leans(n.text) || 1+len(n.text) > room || c.said(n.text) || slices.Contains(picked, j) {
-				break
-			}
-			text += " " + n.text
-			room -= 1 + len(n.text)
-		}
-		c.add("\n\n"+text, s.rec)
+		c.add("\n\n"+c.inParagraph(i, picked, &room), s.rec)
 		if c.comparedCode(s) {
 			c.add("\n\n"+fence(c.pkg.Records[s.rec].Blocks[c.codeAfter(s.rec, s.block)]), s.rec)
 		}
@@ -618,11 +603,7 @@ func (c *composer) openingGoesOn(lead sent, size int, covered uint64) (sent, int
 	// ("Serve any remote on docker's volume plugin API." then what the
 	// command does, in its synopsis).
 	if r := &c.pkg.Records[lead.rec]; (c.sh == shapeHowto && r.Anchor == "" && size < 200 || c.sh == shapeDefine && c.restated[lead.rec] && size < 100) && lead.kind == chunk.Paragraph && c.lastOf(&lead) && !c.introducesCode(&lead) && !c.introducesList(&lead) {
-		for ri := range c.pkg.Records {
-			n := &c.pkg.Records[ri]
-			if n.URL != r.URL || n.Order != r.Order+1 || len(n.Blocks) == 0 || n.Blocks[0].Kind != chunk.Paragraph {
-				continue
-			}
+		if ri := c.following(lead.rec); ri >= 0 && len(c.pkg.Records[ri].Blocks) > 0 && c.pkg.Records[ri].Blocks[0].Kind == chunk.Paragraph {
 			for i := range c.sents {
 				t := &c.sents[i]
 				if t.rec != ri || t.block != 0 {
@@ -640,7 +621,6 @@ func (c *composer) openingGoesOn(lead sent, size int, covered uint64) (sent, int
 				covered |= t.mask
 				lead = *t
 			}
-			break
 		}
 	}
 	return lead, size, covered, false
@@ -802,6 +782,29 @@ func causal(s string) bool {
 		}
 	}
 	return false
+}
+
+// inParagraph is support sentence i with what it needs of its
+// paragraph, within room more bytes (room is what is left after): read
+// from the paragraph's start when that fits (withOpening), and on with
+// the sentences after it that lean on it ("For example, …", "This can
+// be achieved by creating …") and are not picked themselves.
+func (c *composer) inParagraph(i int, picked []int, room *int) string {
+	s := &c.sents[i]
+	text := s.text
+	if t := c.withOpening(i); len(t)-len(text) <= *room {
+		*room -= len(t) - len(text)
+		text = t
+	}
+	for j := i + 1; j < len(c.sents) && c.sents[j].rec == s.rec && c.sents[j].block == s.block && c.sents[j].pos == c.sents[j-1].pos+1; j++ {
+		n := &c.sents[j]
+		if !leans(n.text) || 1+len(n.text) > *room || c.said(n.text) || slices.Contains(picked, j) {
+			break
+		}
+		text += " " + n.text
+		*room -= 1 + len(n.text)
+	}
+	return text
 }
 
 // withOpening is support sentence i read from the start of its short
